@@ -1,0 +1,24 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+
+// The site is built by the publish pipeline (server/publish) as a child process; it passes the
+// snapshot location and the public URL through the environment so one config serves dev and publish.
+const site = process.env.SITE_URL ?? `http://localhost:${process.env.PORT ?? '4321'}`;
+
+export default defineConfig({
+  site,
+  output: 'static',
+  trailingSlash: 'ignore',
+  build: { format: 'directory', inlineStylesheets: 'never' },
+  cacheDir: process.env.ASTRO_CACHE_DIR ?? './node_modules/.astro',
+  integrations: [react()],
+  devToolbar: { enabled: false },
+  server: { port: Number(process.env.ASTRO_DEV_PORT ?? 4322) },
+  vite: {
+    server: {
+      // In `astro dev`, API calls go to the Hono server.
+      proxy: { '/api': `http://localhost:${process.env.PORT ?? '4321'}`, '/sanctum': `http://localhost:${process.env.PORT ?? '4321'}`, '/media': `http://localhost:${process.env.PORT ?? '4321'}` },
+    },
+  },
+});

@@ -1,0 +1,46 @@
+// Builds the Hono app from the feature routers. Static pages are not served here but by the
+// in-memory fast path in server/static (see server/server.ts), which hands everything else to this app.
+import { Hono } from 'hono';
+import type { AppContext, AppEnv } from './context.ts';
+import { HttpError, errorResponse } from './http/errors.ts';
+import { apiSecurityHeaders } from './http/security-headers.ts';
+import { csrfCookieRoutes, csrfProtection, originCheck } from './auth/csrf.ts';
+import { loadSession } from './auth/session-middleware.ts';
+import { authRoutes } from './routes/auth.ts';
+import { userRoutes } from './routes/user.ts';
+import { homeRoutes } from './routes/home.ts';
+import { publishRoutes } from './routes/publish.ts';
+
+export type App = Hono<AppEnv>;
+
+export function createApp(ctx: AppContext): App {
+  const app = new Hono<AppEnv>();
+
+  app.use('*', apiSecurityHeaders);
+  app.use('*', originCheck(ctx));
+  app.use('/api/*', csrfProtection(ctx));
+  app.use('*', loadSession(ctx));
+
+  app.route('/sanctum', csrfCookieRoutes(ctx));
+  app.route('/api/auth', authRoutes(ctx));
+  app.route('/api/user', userRoutes(ctx));
+  app.route('/api/home', homeRoutes(ctx));
+  app.route('/api/admin/publish', publishRoutes(ctx));
+
+  app.notFound((c) => {
+    if (c.req.path.startsWith('/api/')) return errorResponse(c, 404, 'Not found.');
+    // SPEC.md 2.1: any other path redirects to home.
+    return c.redirect('/', 302);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      if (error.headers) for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return errorResponse(c, error.status, error.message, error.errors);
+    }
+    ctx.log.error(`${c.req.method} ${c.req.path} failed`, error);
+    return errorResponse(c, 500, 'Server error, please try again later!');
+  });
+
+  return app;
+}

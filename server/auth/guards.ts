@@ -1,0 +1,30 @@
+// Route guards (SPEC.md 6): 401 when nobody is logged in, 403 when the user lacks the right.
+// They read the user that the session middleware (server/auth/session-middleware.ts) put on the context.
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../context.ts';
+import { errorResponse } from '../http/errors.ts';
+
+export const UNAUTHENTICATED_MESSAGE = 'Unauthenticated.';
+
+export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+  if (!c.get('user')) return errorResponse(c, 401, UNAUTHENTICATED_MESSAGE);
+  await next();
+});
+
+export const requireVerifiedUser = createMiddleware<AppEnv>(async (c, next) => {
+  const user = c.get('user');
+  if (!user) return errorResponse(c, 401, 'You must be logged in to use download');
+  if (!user.email_verified_at) return errorResponse(c, 403, 'Only verified user can use download!');
+  await next();
+});
+
+export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  const user = c.get('user');
+  if (!user) return errorResponse(c, 401, UNAUTHENTICATED_MESSAGE);
+  if (user.role !== 'admin') return errorResponse(c, 403, 'This action is unauthorized.');
+  await next();
+});
+
+export function isAdmin(user: { role: string } | null | undefined): boolean {
+  return user?.role === 'admin';
+}

@@ -1,0 +1,25 @@
+// What every router receives: the configuration and the long-lived services, built once at start
+// (server/index.ts) or per test (tests/helpers). Routers never reach for globals.
+import type { Config } from './env.ts';
+import type { Db } from './db/client.ts';
+import type { Logger } from './log.ts';
+import type { Publisher } from './publish/types.ts';
+import type { User } from './db/schema.ts';
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: Logger;
+  publisher: Publisher;
+  /** Milliseconds since the epoch; injectable so expiry and rate limits can be tested with a fake clock. */
+  now: () => number;
+}
+
+/** Hono environment: what middleware puts on the request context for the handlers after it. */
+export interface AppEnv {
+  Variables: {
+    user: User | null;
+    /** SHA-256 id of the current session, when there is one. */
+    sessionId: string | null;
+  };
+}

@@ -1,0 +1,36 @@
+// Opens the SQLite database with the pragmas DESIGN.md asks for and applies pending migrations.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema.ts';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
+
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  // WAL makes NORMAL durable against application crashes; only an OS crash can lose the last commits.
+  sqlite.pragma('synchronous = NORMAL');
+  // Measured: the default 2 MB page cache makes random reads about 3x slower (DESIGN.md speed notes).
+  sqlite.pragma('cache_size = -65536');
+  sqlite.pragma('mmap_size = 268435456');
+  sqlite.pragma('temp_store = MEMORY');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder });
+  return db;
+}
+
+/**
+ * Runs `work` inside BEGIN IMMEDIATE so a read-then-write cannot race another writer (DESIGN.md habit 4).
+ * `work` must be synchronous: better-sqlite3 transactions cannot span an await.
+ */
+export function writeTransaction<T>(db: Db, work: () => T): T {
+  return db.$client.transaction(work).immediate();
+}

@@ -1,0 +1,285 @@
+// One table per entity of SPEC.md section 3. Column property names follow the field names the API
+// sends (SPEC.md uses snake_case, with companyName as its one camelCase field), so rows serialise
+// without a mapping layer. Times are ISO-8601 strings in UTC: sortable, and what the clients read.
+import { sql } from 'drizzle-orm';
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const nowIso = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+
+const timestamps = {
+  created_at: text('created_at').notNull().default(nowIso),
+  updated_at: text('updated_at').notNull().default(nowIso),
+};
+
+export const NAMESPACES = ['news', 'documentation', 'tutorials'] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    surname: text('surname'),
+    companyName: text('company_name'),
+    // COLLATE NOCASE makes the unique index compare e-mails case-insensitively (SQLite folds ASCII).
+    email: text('email').notNull(),
+    email_verified_at: text('email_verified_at'),
+    password_hash: text('password_hash').notNull(),
+    address: text('address'),
+    postcode: text('postcode'),
+    county: text('county'),
+    country: text('country'),
+    phone: text('phone'),
+    vat: text('vat'),
+    license: text('license'),
+    license_request: integer('license_request').notNull().default(0),
+    license_granted: integer('license_granted').notNull().default(0),
+    is_banned: integer('is_banned').notNull().default(0),
+    role: text('role').notNull().default('user'),
+    unsubscribed_at: text('unsubscribed_at'),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex('users_email_unique').on(sql`${table.email} COLLATE NOCASE`)],
+);
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    // SHA-256 (hex) of the token the cookie holds; the token itself is never stored.
+    id: text('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expires_at: integer('expires_at').notNull(),
+    persistent: integer('persistent').notNull().default(0),
+    created_at: text('created_at').notNull().default(nowIso),
+  },
+  (table) => [index('sessions_user_idx').on(table.user_id)],
+);
+
+export const passwordResetTokens = sqliteTable('password_reset_tokens', {
+  // One live token per user: a new request replaces the old row, which voids the old link.
+  user_id: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  token_hash: text('token_hash').notNull(),
+  expires_at: integer('expires_at').notNull(),
+  created_at: text('created_at').notNull().default(nowIso),
+});
+
+export const licenseTypes = sqliteTable('license_types', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull().unique(),
+  ...timestamps,
+});
+
+export const licenses = sqliteTable(
+  'licenses',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    license_type_id: integer('license_type_id')
+      .notNull()
+      .references(() => licenseTypes.id, { onDelete: 'restrict' }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    active: integer('active').notNull().default(0),
+    // Days from activation; 0 means no expiry for perpetual licenses.
+    expire: integer('expire').notNull().default(0),
+    activated_at: text('activated_at'),
+    expire_date: text('expire_date'),
+    ...timestamps,
+  },
+  (table) => [index('licenses_user_idx').on(table.user_id)],
+);
+
+export const bannedDomains = sqliteTable('banned_domains', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  domain: text('domain').notNull().unique(),
+  ...timestamps,
+});
+
+export const homeSections = sqliteTable('home_sections', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  title: text('title').notNull(),
+  body: text('body').notNull().default(''),
+  order: integer('order').notNull().default(0),
+  ...timestamps,
+});
+
+export const homeImages = sqliteTable(
+  'home_images',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    title: text('title').notNull().default(''),
+    alt: text('alt').notNull().default(''),
+    // JSON: { thumb: url, lg: url } plus their pixel sizes, made by sharp at upload.
+    urls: text('urls').notNull(),
+    sizes: text('sizes').notNull().default('{}'),
+    // 0 means not assigned to any section (SPEC.md 3).
+    home_section_id: integer('home_section_id').notNull().default(0),
+    order: integer('order').notNull().default(0),
+    ...timestamps,
+  },
+  (table) => [index('home_images_section_idx').on(table.home_section_id)],
+);
+
+export const sections = sqliteTable(
+  'sections',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    namespace: text('namespace', { enum: NAMESPACES }).notNull(),
+    title: text('title').notNull(),
+    title_slug: text('title_slug').notNull(),
+    order: integer('order').notNull().default(0),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('sections_namespace_slug_unique').on(table.namespace, table.title_slug),
+    check('sections_namespace_check', sql`${table.namespace} in ('news', 'documentation', 'tutorials')`),
+  ],
+);
+
+export const uploadedFiles = sqliteTable(
+  'uploaded_files',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    namespace: text('namespace').notNull(),
+    // The user's file name, only ever sent back in headers; on disk the file has a random name.
+    filename: text('filename').notNull(),
+    stored_name: text('stored_name').notNull().unique(),
+    description: text('description').notNull().default(''),
+    mime_type: text('mime_type').notNull().default('application/octet-stream'),
+    size: integer('size').notNull().default(0),
+    sha256: text('sha256').notNull().default(''),
+    ...timestamps,
+  },
+  (table) => [index('uploaded_files_namespace_idx').on(table.namespace)],
+);
+
+export const posts = sqliteTable(
+  'posts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    namespace: text('namespace', { enum: NAMESPACES }).notNull(),
+    section_id: integer('section_id')
+      .notNull()
+      .references(() => sections.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    title_slug: text('title_slug').notNull(),
+    body: text('body').notNull().default(''),
+    published: integer('published').notNull().default(0),
+    display_order: integer('display_order').notNull().default(0),
+    uploaded_file_id: integer('uploaded_file_id').references(() => uploadedFiles.id, { onDelete: 'restrict' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('posts_namespace_slug_unique').on(table.namespace, table.title_slug),
+    index('posts_section_idx').on(table.section_id, table.display_order),
+  ],
+);
+
+export const uploadedImages = sqliteTable(
+  'uploaded_images',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    namespace: text('namespace').notNull(),
+    title: text('title').notNull().default(''),
+    alt: text('alt').notNull().default(''),
+    // JSON: URLs of the size variants (thumb, image, lg; video for YouTube items).
+    image_url: text('image_url').notNull(),
+    // JSON: { [variant]: { width, height } }.
+    sizes: text('sizes').notNull().default('{}'),
+    is_video: integer('is_video').notNull().default(0),
+    ...timestamps,
+  },
+  (table) => [index('uploaded_images_namespace_idx').on(table.namespace)],
+);
+
+export const downloadItems = sqliteTable('download_items', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  title: text('title').notNull(),
+  body: text('body').notNull().default(''),
+  release: text('release').notNull().default('0'),
+  is_current: integer('is_current').notNull().default(0),
+  downloadable: integer('downloadable').notNull().default(0),
+  // The file name offered to the downloader (SPEC.md 3: download_url is used as the file name).
+  download_url: text('download_url'),
+  stored_name: text('stored_name'),
+  size: integer('size').notNull().default(0),
+  sha256: text('sha256').notNull().default(''),
+  ...timestamps,
+});
+
+export const downloadLog = sqliteTable(
+  'download_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    download_item_id: integer('download_item_id')
+      .notNull()
+      .references(() => downloadItems.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    created_at: text('created_at').notNull().default(nowIso),
+  },
+  (table) => [index('download_log_item_idx').on(table.download_item_id)],
+);
+
+export const mailings = sqliteTable('mailings', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  created_by: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  ...timestamps,
+});
+
+export const mailingRecipients = sqliteTable(
+  'mailing_recipients',
+  {
+    mailing_id: integer('mailing_id')
+      .notNull()
+      .references(() => mailings.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: integer('next_attempt_at').notNull().default(0),
+    last_error: text('last_error'),
+    sent_at: text('sent_at'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.mailing_id, table.user_id] }),
+    index('mailing_recipients_due_idx').on(table.status, table.next_attempt_at),
+  ],
+);
+
+export const contactMessages = sqliteTable('contact_messages', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  message: text('message').notNull(),
+  ip: text('ip'),
+  created_at: text('created_at').notNull().default(nowIso),
+});
+
+/** Single-row key/value settings the server keeps (bot-check secret, seed marker). */
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export type User = typeof users.$inferSelect;
+export type Session = typeof sessions.$inferSelect;
+export type License = typeof licenses.$inferSelect;
+export type LicenseType = typeof licenseTypes.$inferSelect;
+export type Section = typeof sections.$inferSelect;
+export type Post = typeof posts.$inferSelect;
+export type HomeSection = typeof homeSections.$inferSelect;
+export type HomeImage = typeof homeImages.$inferSelect;
+export type DownloadItem = typeof downloadItems.$inferSelect;
+export type UploadedFile = typeof uploadedFiles.$inferSelect;
+export type UploadedImage = typeof uploadedImages.$inferSelect;

@@ -1,0 +1,114 @@
+// The only reader of process.env (DESIGN.md). Everything the server can be configured with is parsed,
+// validated and defaulted here once, so a wrong value stops the start with a message naming it.
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((value) => value === '1' || value === 'true' || value === 'yes');
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  CONTENT_DIR: optionalText,
+  SITE_URL: optionalText.pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
+  SITE_NAME: z.string().trim().min(1).default('Dimensional Control'),
+  ADMIN_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).optional()),
+  ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
+  MAIL_FROM: optionalText,
+  SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional()),
+  BOTCHECK_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  BOTCHECK_COST: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 ** 3),
+  IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 ** 2),
+  BUILD_ON_START: booleanFlag.default(true),
+  SEED_DEMO: booleanFlag.default(true),
+  LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+});
+
+export type RawEnv = z.input<typeof envSchema>;
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseFile: string;
+  contentDir: string;
+  buildsDir: string;
+  uploadsDir: string;
+  outboxDir: string;
+  siteUrl: string;
+  siteOrigin: string;
+  secureCookies: boolean;
+  siteName: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  mailFrom: string;
+  smtpUrl: string | undefined;
+  botcheckSecret: string | undefined;
+  botcheckCost: number;
+  uploadMaxBytes: number;
+  imageMaxBytes: number;
+  buildOnStart: boolean;
+  seedDemo: boolean;
+  logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  projectRoot: string;
+}
+
+export class ConfigError extends Error {}
+
+const projectRoot = path.resolve(import.meta.dirname, '..');
+
+/** Parses an environment (process.env by default) into the server's configuration, or throws a ConfigError naming every bad variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL/ADMIN_PASSWORD: set both or neither');
+  }
+  const dataDir = path.resolve(projectRoot, env.DATA_DIR);
+  const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  const siteOrigin = new URL(siteUrl).origin;
+  return {
+    nodeEnv: env.NODE_ENV,
+    isProduction: env.NODE_ENV === 'production',
+    host: env.HOST,
+    port: env.PORT,
+    dataDir,
+    databaseFile: path.join(dataDir, 'site.db'),
+    contentDir: env.CONTENT_DIR ? path.resolve(projectRoot, env.CONTENT_DIR) : path.join(projectRoot, 'content'),
+    buildsDir: path.join(dataDir, 'builds'),
+    uploadsDir: path.join(dataDir, 'uploads'),
+    outboxDir: path.join(dataDir, 'outbox'),
+    siteUrl,
+    siteOrigin,
+    secureCookies: siteOrigin.startsWith('https:'),
+    siteName: env.SITE_NAME,
+    adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: env.ADMIN_PASSWORD,
+    mailFrom: env.MAIL_FROM ?? `${env.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
+    smtpUrl: env.SMTP_URL,
+    botcheckSecret: env.BOTCHECK_SECRET,
+    botcheckCost: env.BOTCHECK_COST,
+    uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    imageMaxBytes: env.IMAGE_MAX_BYTES,
+    buildOnStart: env.BUILD_ON_START,
+    seedDemo: env.SEED_DEMO,
+    logLevel: env.LOG_LEVEL,
+    projectRoot,
+  };
+}

@@ -1,0 +1,28 @@
+// A tiny levelled logger: one line per event on stderr/stdout, quiet in tests unless asked.
+import type { Config } from './env.ts';
+
+type Level = 'error' | 'warn' | 'info' | 'debug';
+const rank: Record<Config['logLevel'], number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+export interface Logger {
+  error(message: string, detail?: unknown): void;
+  warn(message: string, detail?: unknown): void;
+  info(message: string, detail?: unknown): void;
+  debug(message: string, detail?: unknown): void;
+}
+
+export function createLogger(level: Config['logLevel']): Logger {
+  const emit = (at: Level, message: string, detail?: unknown) => {
+    if (rank[at] > rank[level]) return;
+    const suffix = detail === undefined ? '' : ` ${detail instanceof Error ? (detail.stack ?? detail.message) : JSON.stringify(detail)}`;
+    const line = `${new Date().toISOString()} ${at.toUpperCase()} ${message}${suffix}`;
+    if (at === 'error' || at === 'warn') console.error(line);
+    else console.log(line);
+  };
+  return {
+    error: (m, d) => emit('error', m, d),
+    warn: (m, d) => emit('warn', m, d),
+    info: (m, d) => emit('info', m, d),
+    debug: (m, d) => emit('debug', m, d),
+  };
+}

@@ -1,0 +1,7 @@
+// STUB: replaced by the feature's router.
+import { Hono } from 'hono';
+import type { AppContext, AppEnv } from '../context.ts';
+
+export function publishRoutes(_ctx: AppContext) {
+  return new Hono<AppEnv>();
+}
