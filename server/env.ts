@@ -45,7 +45,10 @@ export interface Config {
   databaseFile: string;
   contentDir: string;
   buildsDir: string;
+  /** Public media (images), served under /media. */
   uploadsDir: string;
+  /** Gated files (downloads, attached files): never served directly, only through permission-checked routes. */
+  privateFilesDir: string;
   outboxDir: string;
   siteUrl: string;
   siteOrigin: string;
@@ -93,6 +96,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     contentDir: env.CONTENT_DIR ? path.resolve(projectRoot, env.CONTENT_DIR) : path.join(projectRoot, 'content'),
     buildsDir: path.join(dataDir, 'builds'),
     uploadsDir: path.join(dataDir, 'uploads'),
+    privateFilesDir: path.join(dataDir, 'private'),
     outboxDir: path.join(dataDir, 'outbox'),
     siteUrl,
     siteOrigin,

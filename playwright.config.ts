@@ -1,0 +1,47 @@
+// Browser tests drive Debian's Chromium (never a downloaded browser: there is no internet here) against
+// the real product started on a fresh temporary DATA_DIR with a known admin.
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+import { E2E_ADMIN, E2E_PORT } from './tests/e2e/env.ts';
+
+const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'site-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
+
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  webServer: {
+    command: 'node server/index.ts',
+    url: `http://localhost:${E2E_PORT}/`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(E2E_PORT),
+      DATA_DIR: dataDir,
+      CONTENT_DIR: path.join(dataDir, 'content'),
+      SITE_URL: `http://localhost:${E2E_PORT}`,
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      BOTCHECK_COST: '500',
+      ASTRO_TELEMETRY_DISABLED: '1',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

@@ -1,0 +1,14 @@
+// License types: 'trial' and 'perpetual' are the named types the product relies on (SPEC.md 3).
+import { asc } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { licenseTypes, type LicenseType } from '../schema.ts';
+
+export const REQUIRED_LICENSE_TYPES = ['trial', 'perpetual'] as const;
+
+export function ensureLicenseTypes(db: Db): void {
+  for (const name of REQUIRED_LICENSE_TYPES) db.insert(licenseTypes).values({ name }).onConflictDoNothing().run();
+}
+
+export function listLicenseTypes(db: Db): LicenseType[] {
+  return db.select().from(licenseTypes).orderBy(asc(licenseTypes.id)).all();
+}

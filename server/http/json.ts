@@ -1,0 +1,9 @@
+/** Parses a JSON column that should hold an object; a damaged value becomes {} rather than a 500. */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

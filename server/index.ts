@@ -1,0 +1,87 @@
+// `npm start`: validate the configuration, migrate and seed the database, serve the current site build
+// (building one first if none exists), the API and /media on one port.
+import { createApp } from './app.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase } from './db/client.ts';
+import { seedDatabase } from './db/seed.ts';
+import { ConfigError, loadConfig, type Config } from './env.ts';
+import { createLogger } from './log.ts';
+import { createPublisher, findCurrentBuild } from './publish/publisher.ts';
+import { createHttpServer } from './server.ts';
+import { loadStaticSite, type StaticSite } from './static/static-site.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const log = createLogger(config.logLevel);
+  const db = openDatabase(config.databaseFile);
+
+  const seed = await seedDatabase({ config, db, log });
+  if (seed.generatedAdmin) {
+    const { email, password } = seed.generatedAdmin;
+    console.log(
+      [
+        '',
+        '  A demo admin account was created (shown only this once):',
+        `    e-mail:   ${email}`,
+        `    password: ${password}`,
+        '  Set ADMIN_EMAIL and ADMIN_PASSWORD to choose your own on a fresh database.',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  let site: StaticSite | null = null;
+  const current = findCurrentBuild(config);
+  if (current) site = await loadStaticSite(current.dir);
+
+  const publisher = createPublisher({
+    config,
+    db,
+    log,
+    onLive: async (buildDir) => {
+      site = await loadStaticSite(buildDir);
+    },
+  });
+
+  const ctx: AppContext = { config, db, log, publisher, now: () => Date.now() };
+  const app = createApp(ctx);
+  const server = createHttpServer({ app, getSite: () => site, mediaDir: config.uploadsDir });
+
+  server.listen(config.port, config.host, () => {
+    log.info(`Serving ${config.siteName} at ${config.siteUrl} (data in ${config.dataDir})`);
+  });
+
+  if (config.buildOnStart && (!current || seed.seeded)) {
+    log.info('Building the site for the first time; pages appear when the build is live.');
+    publisher.schedule(current ? 'content seeded' : 'no build yet');
+  }
+
+  const shutdown = (signal: string) => {
+    log.info(`${signal} received, shutting down`);
+    server.close(() => {
+      db.$client.close();
+      process.exit(0);
+    });
+    // Keep-alive sockets could hold close() open; do not wait for them forever.
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error('The server could not start:', error);
+  process.exit(1);
+});
