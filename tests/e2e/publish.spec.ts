@@ -1,0 +1,40 @@
+// The publish pipeline as an admin sees it: change a home section through the API, the site rebuilds,
+// and readers get the new title on `/` (issue 2 "Done when").
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { E2E_ADMIN } from './env.ts';
+
+async function apiLogin(request: APIRequestContext): Promise<Record<string, string>> {
+  await request.get('/sanctum/csrf-cookie');
+  const xsrf = (await request.storageState()).cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
+  const headers = { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), 'X-Requested-With': 'XMLHttpRequest' };
+  const response = await request.post('/api/auth/login', { data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password, remember_me: false, g_token: '' }, headers });
+  expect(response.status(), await response.text()).toBe(200);
+  return headers;
+}
+
+test('an admin edit through the API is live on the static home page after the publish', async ({ page, request }) => {
+  const headers = await apiLogin(request);
+  const sections = (await (await request.get('/api/home/getSections')).json()) as { sections: { id: number; body: string; order: number }[] };
+  const first = sections.sections[0];
+  expect(first).toBeDefined();
+  const before = (await (await request.get('/api/admin/publish', { headers })).json()) as { last_success: { build_id: string } | null };
+
+  const newTitle = `Measured twice, published once ${Date.now()}`;
+  const update = await request.put('/api/home/update', { data: { id: first!.id, title: newTitle, body: first!.body, order: first!.order }, headers });
+  expect(update.status(), await update.text()).toBe(200);
+
+  await expect
+    .poll(
+      async () => {
+        const status = (await (await request.get('/api/admin/publish', { headers })).json()) as { state: string; last_success: { build_id: string; duration_ms: number } | null };
+        return status.state === 'idle' && status.last_success !== null && status.last_success.build_id !== before.last_success?.build_id;
+      },
+      { timeout: 60_000, intervals: [500] },
+    )
+    .toBe(true);
+  const status = (await (await request.get('/api/admin/publish', { headers })).json()) as { last_success: { duration_ms: number } };
+  expect(status.last_success.duration_ms).toBeGreaterThan(0);
+
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: newTitle })).toBeVisible();
+});

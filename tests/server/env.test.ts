@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/env.ts';
+
+describe('loadConfig', () => {
+  it('works on an empty environment with the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(4321);
+    expect(config.siteUrl).toBe('http://localhost:4321');
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+    expect(config.secureCookies).toBe(false);
+  });
+
+  it('derives SITE_URL from PORT and marks cookies Secure for https sites', () => {
+    expect(loadConfig({ PORT: '8080' }).siteUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ SITE_URL: 'https://www.example.com/' }).secureCookies).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ SITE_URL: 'ftp://example.com' }, 'SITE_URL'],
+    [{ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'long-enough' }, 'ADMIN_EMAIL'],
+    [{ ADMIN_EMAIL: 'a@example.com', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+    [{ ADMIN_EMAIL: 'a@example.com' }, 'ADMIN_EMAIL/ADMIN_PASSWORD'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+  ])('stops with a message naming the variable for %o', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name.replace('/', '\\/')}:`));
+  });
+});
