@@ -32,6 +32,7 @@ const envSchema = z.object({
   BUILD_ON_START: booleanFlag.default(true),
   SEED_DEMO: booleanFlag.default(true),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  TRUST_PROXY: booleanFlag.default(false),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -65,6 +66,11 @@ export interface Config {
   buildOnStart: boolean;
   seedDemo: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /**
+   * A reverse proxy in front sets X-Forwarded-For/-Host/-Proto: only then do they count (client IP for
+   * rate limits, the request's own origin for the Origin check). Off, a client could forge them.
+   */
+  trustProxy: boolean;
   projectRoot: string;
 }
 
@@ -113,6 +119,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     buildOnStart: env.BUILD_ON_START,
     seedDemo: env.SEED_DEMO,
     logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
     projectRoot,
   };
 }

@@ -1,11 +1,31 @@
-// STUB (to be replaced by the auth core): loads the session cookie into c.var.user.
+// Puts the signed-in user (or null) on every request, before any router runs, so guards and handlers
+// only read c.var.user. Keeps the browser's cookies in step with the server's view of the session.
 import { createMiddleware } from 'hono/factory';
 import type { AppContext, AppEnv } from '../context.ts';
+import { clearSessionCookies, hasSignedInHint, readSessionCookie, setSessionCookies } from './cookies.ts';
+import { validateSessionToken } from './sessions.ts';
 
-export function loadSession(_ctx: AppContext) {
+export function loadSession(ctx: AppContext) {
   return createMiddleware<AppEnv>(async (c, next) => {
     c.set('user', null);
     c.set('sessionId', null);
-    await next();
+    const token = readSessionCookie(c, ctx.config);
+    if (token === undefined) {
+      // A hint without a session (the browser dropped the session cookie) would make pages think we are
+      // signed in; remove it.
+      if (hasSignedInHint(c)) clearSessionCookies(c, ctx.config);
+      return next();
+    }
+    const result = validateSessionToken(ctx, token);
+    if (!result) {
+      clearSessionCookies(c, ctx.config);
+      return next();
+    }
+    c.set('user', result.user);
+    c.set('sessionId', result.session.id);
+    // Only a persistent cookie carries an expiry that must follow the server's; a browser-session
+    // cookie has none, so re-sending it would change nothing.
+    if (result.renewed && result.session.persistent) setSessionCookies(c, ctx.config, token, result.session, ctx.now());
+    return next();
   });
 }

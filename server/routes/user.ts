@@ -1,7 +1,15 @@
-// STUB: replaced by the feature's router.
+// The signed-in user's own account (SPEC.md 7 'Auth and user'). Profile edits, license requests and the
+// admin's user actions join this router in their issues.
 import { Hono } from 'hono';
 import type { AppContext, AppEnv } from '../context.ts';
+import { requireUser } from '../auth/guards.ts';
+import { accountPayload } from '../auth/public-user.ts';
 
-export function userRoutes(_ctx: AppContext) {
-  return new Hono<AppEnv>();
+export function userRoutes(ctx: AppContext) {
+  return new Hono<AppEnv>().get('/', requireUser, (c) => {
+    // requireUser guarantees a user; the check narrows the type.
+    const user = c.get('user');
+    if (!user) throw new Error('requireUser let an anonymous request through');
+    return c.json(accountPayload(ctx.db, user));
+  });
 }
