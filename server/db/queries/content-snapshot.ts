@@ -1,0 +1,50 @@
+// Named queries the publish pipeline reads the public site from. They return published content only:
+// whatever is not selected here can never reach static HTML (DESIGN.md: unpublished posts stay private).
+import { and, asc, desc, eq } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { downloadItems, posts, uploadedFiles, users, type DownloadItem, type Namespace } from '../schema.ts';
+
+export interface PublishedPostRow {
+  id: number;
+  section_id: number;
+  title: string;
+  title_slug: string;
+  body: string;
+  display_order: number;
+  created_at: string;
+  updated_at: string;
+  author: { name: string; role: string } | null;
+  file: { id: number; filename: string; description: string; size: number } | null;
+}
+
+/** Published posts of one namespace with their author and attached file, by section, display_order, id. */
+export function listPublishedPostsForSnapshot(db: Db, namespace: Namespace): PublishedPostRow[] {
+  return db
+    .select({
+      id: posts.id,
+      section_id: posts.section_id,
+      title: posts.title,
+      title_slug: posts.title_slug,
+      body: posts.body,
+      display_order: posts.display_order,
+      created_at: posts.created_at,
+      updated_at: posts.updated_at,
+      author: { name: users.name, role: users.role },
+      file: { id: uploadedFiles.id, filename: uploadedFiles.filename, description: uploadedFiles.description, size: uploadedFiles.size },
+    })
+    .from(posts)
+    .leftJoin(users, eq(posts.user_id, users.id))
+    .leftJoin(uploadedFiles, eq(posts.uploaded_file_id, uploadedFiles.id))
+    .where(and(eq(posts.namespace, namespace), eq(posts.published, 1)))
+    .orderBy(asc(posts.section_id), asc(posts.display_order), asc(posts.id))
+    .all();
+}
+
+/** Download items, the current release first, then newest first (SPEC.md 2.6 cards, then the table). */
+export function listDownloadsForSnapshot(db: Db): DownloadItem[] {
+  return db
+    .select()
+    .from(downloadItems)
+    .orderBy(desc(downloadItems.is_current), desc(downloadItems.created_at), desc(downloadItems.id))
+    .all();
+}

@@ -1,0 +1,117 @@
+// Runs the static build of one publish as child processes: `astro build` into the build's fresh output
+// directory, then Pagefind over the result (the search index is part of every publish, DESIGN.md).
+// The publisher only sees the BuildRunner type, so tests can swap in a fake with controllable timing.
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../env.ts';
+
+export interface BuildJob {
+  id: string;
+  /** Fresh, empty directory the site is written into. */
+  outDir: string;
+  /** Directory holding this build's snapshot (site.json), handed to Astro as CONTENT_DIR. */
+  contentDir: string;
+  config: Pick<Config, 'projectRoot' | 'dataDir' | 'siteUrl' | 'siteName'>;
+}
+
+export interface BuildResult {
+  ok: boolean;
+  /** Everything the build printed (stdout and stderr interleaved), for the admin's failure report. */
+  log: string;
+}
+
+export type BuildRunner = (job: BuildJob) => Promise<BuildResult>;
+
+export interface AstroBuildRunnerOptions {
+  /** Build the Pagefind search index after Astro (default true). */
+  pagefind?: boolean;
+  /** A build that hangs must not block every later publish (default 10 minutes). */
+  timeoutMs?: number;
+}
+
+/** Keep the last part of a runaway log only: the end is where the error is. */
+const MAX_LOG_CHARS = 1_000_000;
+
+export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): BuildRunner {
+  const { pagefind = true, timeoutMs = 10 * 60_000 } = options;
+  return async (job) => {
+    const { projectRoot } = job.config;
+    // Astro writes its prerender chunks to `<cwd>/.astro/.prerender` when outDir lies outside the cwd, and
+    // those chunks import packages by bare name. A private cwd inside the project keeps concurrent builds
+    // (test files in parallel) apart while node_modules still resolves from it.
+    const workDir = path.join(projectRoot, 'node_modules', '.cache', 'site-publish', `${job.id}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+    fs.mkdirSync(workDir, { recursive: true });
+    const env = childEnv(job);
+    let log = '';
+    try {
+      const astro = await runChild(
+        process.execPath,
+        [path.join(projectRoot, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--root', projectRoot, '--outDir', job.outDir],
+        { cwd: workDir, env, timeoutMs },
+      );
+      log += astro.log;
+      if (!astro.ok || !pagefind) return { ok: astro.ok, log };
+      const index = await runChild(process.execPath, [path.join(projectRoot, 'node_modules', 'pagefind', 'lib', 'runner', 'bin.cjs'), '--site', job.outDir], {
+        cwd: workDir,
+        env,
+        timeoutMs,
+      });
+      log += index.log;
+      return { ok: index.ok, log };
+    } finally {
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
+  };
+}
+
+/**
+ * The build gets a small, explicit environment rather than ours: no secrets (SMTP_URL, ADMIN_PASSWORD, …)
+ * reach project code it runs, and a NODE_ENV such as Vitest's `test` cannot change how React is bundled.
+ */
+function childEnv(job: BuildJob): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return {
+    ...env,
+    CONTENT_DIR: job.contentDir,
+    SITE_URL: job.config.siteUrl,
+    SITE_NAME: job.config.siteName,
+    ASTRO_TELEMETRY_DISABLED: '1',
+    // One cache per data directory: builds of one publisher run one at a time, so they may share it.
+    ASTRO_CACHE_DIR: path.join(job.config.dataDir, 'cache', 'astro'),
+    NO_COLOR: '1',
+  };
+}
+
+function runChild(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<BuildResult> {
+  return new Promise((resolve) => {
+    let log = `$ ${path.basename(args[0] ?? command)} ${args.slice(1).join(' ')}\n`;
+    const append = (chunk: Buffer | string) => {
+      log += chunk.toString();
+      if (log.length > MAX_LOG_CHARS) log = log.slice(-MAX_LOG_CHARS);
+    };
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', append);
+    child.stderr.on('data', append);
+    const timer = setTimeout(() => {
+      append(`\n[publish] build exceeded ${options.timeoutMs} ms and was stopped\n`);
+      child.kill('SIGKILL');
+    }, options.timeoutMs);
+    let settled = false;
+    const settle = (ok: boolean, note?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (note) append(note);
+      resolve({ ok, log });
+    };
+    // A child that cannot start emits 'error' and not always 'close'.
+    child.on('error', (error) => settle(false, `\n[publish] could not run the build: ${error.message}\n`));
+    child.on('close', (code, signal) => settle(code === 0, code === 0 ? undefined : `\n[publish] exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`));
+  });
+}

@@ -1,0 +1,161 @@
+// The publish queue: content writers call schedule(); this runs one build at a time, coalesces the
+// changes that arrive meanwhile into exactly one more build, and switches the live site only after a
+// build succeeded. A failed build changes nothing that readers see; its log stays for the admin.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../db/client.ts';
+import type { Config } from '../env.ts';
+import type { Logger } from '../log.ts';
+import { createAstroBuildRunner, type BuildResult, type BuildRunner } from './build-runner.ts';
+import { createBuildDir, findCurrentBuild, FAILURE_LOG, pruneBuilds, switchCurrentBuild, WORK_DIR, type BuildLocation } from './build-dirs.ts';
+import { exportSnapshot, writeSnapshot } from './export-snapshot.ts';
+import type { Publisher, PublishStatus } from './types.ts';
+
+export { findCurrentBuild } from './build-dirs.ts';
+
+export interface PublisherOptions {
+  config: Config;
+  db: Db;
+  log: Logger;
+  /** Defaults to the real Astro + Pagefind runner; tests pass fakes. */
+  runBuild?: BuildRunner;
+  /** Called with a finished build before it becomes `current`; the server loads it into memory here. Throwing fails the publish. */
+  onLive: (buildDir: string, buildId: string) => void | Promise<void>;
+  now?: () => number;
+}
+
+/** What the admin sees of a failed build: its end, where the error is. */
+const FAILURE_TAIL_LINES = 120;
+const FAILURE_TAIL_CHARS = 12_000;
+/** Reasons are only for the server log; a burst of edits must not grow the list without bound. */
+const MAX_REASONS = 20;
+
+export function createPublisher(options: PublisherOptions): Publisher {
+  const { config, db, log, onLive } = options;
+  const runBuild = options.runBuild ?? createAstroBuildRunner();
+  const now = options.now ?? Date.now;
+
+  let current: BuildLocation | null = findCurrentBuild(config);
+  let running: Promise<void> | null = null;
+  let pending = false;
+  let reasons: string[] = [];
+  let lastBuildFailed = false;
+  let lastSuccess: PublishStatus['lastSuccess'] = null;
+  let lastFailure: PublishStatus['lastFailure'] = null;
+
+  // Checking `pending` and clearing `running` happen in one synchronous step (the finally right after the
+  // loop test), so a schedule() can never slip between them and be lost.
+  async function drain(): Promise<void> {
+    try {
+      while (pending) {
+        pending = false;
+        const why = reasons;
+        reasons = [];
+        try {
+          await publishOnce(why);
+        } catch (error) {
+          // Only reached when even the build directory could not be made (disk full, permissions).
+          log.error('publish: unexpected failure', error);
+          lastBuildFailed = true;
+          lastFailure = { at: new Date(now()).toISOString(), durationMs: 0, log: error instanceof Error ? error.message : String(error) };
+        }
+      }
+    } finally {
+      running = null;
+    }
+  }
+
+  async function publishOnce(why: string[]): Promise<void> {
+    const startedAt = now();
+    const build = createBuildDir(config.buildsDir, startedAt);
+    const contentDir = path.join(config.buildsDir, WORK_DIR, build.id);
+    log.info(`publish ${build.id}: building (${why.join('; ') || 'requested'})`);
+
+    let result: BuildResult = { ok: false, log: '' };
+    let snapshot: ReturnType<typeof exportSnapshot> | undefined;
+    try {
+      snapshot = exportSnapshot(db, config, new Date(startedAt));
+      writeSnapshot(contentDir, snapshot);
+      result = await runBuild({ id: build.id, outDir: build.dir, contentDir, config });
+      // An "ok" build without a home page would switch readers to an empty site.
+      if (result.ok && !fs.existsSync(path.join(build.dir, 'index.html'))) {
+        result = { ok: false, log: `${result.log}\n[publish] the build produced no index.html; the live site is kept\n` };
+      }
+      if (result.ok) {
+        await onLive(build.dir, build.id);
+        switchCurrentBuild(config.buildsDir, build.id);
+      }
+    } catch (error) {
+      result = { ok: false, log: `${result.log}\n[publish] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n` };
+    } finally {
+      fs.rmSync(contentDir, { recursive: true, force: true });
+    }
+
+    const finishedAt = now();
+    const durationMs = finishedAt - startedAt;
+    if (result.ok) {
+      const previous = current;
+      current = build;
+      lastBuildFailed = false;
+      lastSuccess = { at: new Date(finishedAt).toISOString(), durationMs, buildId: build.id };
+      log.info(`publish ${build.id}: live after ${durationMs} ms`);
+      afterSuccess(previous, snapshot);
+    } else {
+      fs.rmSync(build.dir, { recursive: true, force: true });
+      lastBuildFailed = true;
+      lastFailure = { at: new Date(finishedAt).toISOString(), durationMs, log: tail(result.log) };
+      log.error(`publish ${build.id}: failed after ${durationMs} ms; the live site is unchanged (log in ${path.join(config.buildsDir, FAILURE_LOG)})`);
+      try {
+        fs.writeFileSync(path.join(config.buildsDir, FAILURE_LOG), result.log);
+      } catch (error) {
+        log.warn('publish: could not write the failure log', error);
+      }
+    }
+  }
+
+  // Housekeeping after a switch: failures here must not turn a live build into a reported failure.
+  function afterSuccess(previous: BuildLocation | null, snapshot: ReturnType<typeof exportSnapshot> | undefined): void {
+    try {
+      // The previous build stays for a quick rollback and for requests nginx may still be answering from it.
+      pruneBuilds(config.buildsDir, [current?.id, previous?.id].filter((id): id is string => id !== undefined));
+    } catch (error) {
+      log.warn('publish: could not prune old builds', error);
+    }
+    try {
+      // content/ mirrors what is live, so `astro dev` shows the same content as the served site.
+      if (snapshot) writeSnapshot(config.contentDir, snapshot);
+    } catch (error) {
+      log.warn(`publish: could not update the snapshot in ${config.contentDir}`, error);
+    }
+  }
+
+  return {
+    schedule(reason) {
+      try {
+        pending = true;
+        if (reasons.length < MAX_REASONS) reasons.push(reason);
+        if (!running) running = drain();
+      } catch (error) {
+        log.error('publish: could not schedule a build', error);
+      }
+    },
+    status() {
+      return {
+        state: running ? 'building' : lastBuildFailed ? 'failed' : 'idle',
+        pending,
+        currentBuildId: current?.id ?? null,
+        lastSuccess,
+        lastFailure,
+      };
+    },
+    async whenIdle() {
+      while (running) await running;
+    },
+  };
+}
+
+function tail(log: string): string {
+  const lines = log.trimEnd().split('\n');
+  const last = lines.slice(-FAILURE_TAIL_LINES).join('\n');
+  return last.length > FAILURE_TAIL_CHARS ? last.slice(-FAILURE_TAIL_CHARS) : last;
+}
