@@ -1,0 +1,68 @@
+// The message builders: site-name subjects, a text and an HTML part each, links in both, and user text
+// escaped in HTML so a visitor cannot put markup into an admin's mail client.
+import { describe, expect, it } from 'vitest';
+import {
+  contactAdminEmail,
+  licenseGrantedEmail,
+  licenseRequestedAdminEmail,
+  licenseRequestedUserEmail,
+  passwordResetEmail,
+  verificationEmail,
+} from '../../../server/mail/templates.ts';
+import type { MailContent } from '../../../server/mail/transport.ts';
+
+const site = { siteName: 'Dimensional Control', siteUrl: 'https://www.example.com' };
+const link = 'https://www.example.com/reset-pasword/form?token=abc&email=ann%40example.com';
+const hostile = '<script>alert("x")</script> & <b>bold</b>';
+
+const all: Array<[string, MailContent]> = [
+  ['verification', verificationEmail(site, { name: 'Ann', link })],
+  ['password reset', passwordResetEmail(site, { name: 'Ann', link })],
+  ['license requested (user)', licenseRequestedUserEmail(site, { name: 'Ann' })],
+  ['license requested (admin)', licenseRequestedAdminEmail(site, { user: { id: 7, name: 'Ann', surname: 'Lee', email: 'ann@example.com', companyName: 'ACME' } })],
+  ['contact', contactAdminEmail(site, { name: 'Ann', email: 'ann@example.com', message: 'Hello' })],
+  ['license granted', licenseGrantedEmail(site, { name: 'Ann', licenseType: 'trial', expireDate: '2026-02-01' })],
+];
+
+describe('message builders', () => {
+  it.each(all)('%s: subject starts with the site name; text and HTML parts are both filled', (_name, mail) => {
+    expect(mail.subject.startsWith('Dimensional Control: ')).toBe(true);
+    expect(mail.text.trim().length).toBeGreaterThan(20);
+    expect(mail.html).toMatch(/^<!doctype html>/);
+    expect(mail.text).toContain(site.siteUrl);
+  });
+
+  it('verification and reset mails carry the link in both parts (attribute-escaped in HTML) and say how long it lasts', () => {
+    for (const mail of [verificationEmail(site, { name: 'Ann', link }), passwordResetEmail(site, { name: 'Ann', link })]) {
+      expect(mail.text).toContain(`\n${link}\n`);
+      expect(mail.html).toContain(`href="${link.replace(/&/g, '&amp;')}"`);
+      expect(mail.text).toContain('60 minutes');
+    }
+  });
+
+  it('contact mail escapes everything the visitor typed in HTML, keeps it as typed in text, and replies to the visitor', () => {
+    const mail = contactAdminEmail(site, { name: hostile, email: 'eve@example.org', message: `${hostile}\nsecond line` });
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).not.toContain('<b>bold</b>');
+    expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;<br>second line');
+    expect(mail.text).toContain(`Message: ${hostile}\nsecond line`);
+    expect(mail.replyTo).toBe('eve@example.org');
+  });
+
+  it('license request mail to the admin escapes the user fields', () => {
+    const mail = licenseRequestedAdminEmail(site, { user: { id: 3, name: hostile, email: 'x@example.com', companyName: '<i>Co</i>' } });
+    expect(mail.html).not.toMatch(/<script>|<i>Co<\/i>/);
+    expect(mail.html).toContain('&lt;i&gt;Co&lt;/i&gt;');
+  });
+
+  it('keeps user-typed subjects on one short line', () => {
+    const mail = contactAdminEmail(site, { name: `Eve\r\nBcc: victim@example.com ${'x'.repeat(100)}`, email: 'eve@example.org', message: 'Hi' });
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    expect(mail.subject.length).toBeLessThanOrEqual('Dimensional Control: Contact message from '.length + 60);
+  });
+
+  it('license granted mail states the expiry, or that there is none', () => {
+    expect(licenseGrantedEmail(site, { name: 'Ann', licenseType: 'trial', expireDate: '2026-02-01' }).text).toContain('valid until 2026-02-01');
+    expect(licenseGrantedEmail(site, { name: 'Ann', licenseType: 'perpetual', expireDate: null }).text).toContain('does not expire');
+  });
+});
