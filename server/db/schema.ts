@@ -283,3 +283,17 @@ export type HomeImage = typeof homeImages.$inferSelect;
 export type DownloadItem = typeof downloadItems.$inferSelect;
 export type UploadedFile = typeof uploadedFiles.$inferSelect;
 export type UploadedImage = typeof uploadedImages.$inferSelect;
+
+/**
+ * Bot-check challenges already spent (issue 3: each g_token works once). Keyed by the challenge's random
+ * nonce; a row is only needed until the challenge expires, after which expiry alone refuses it.
+ */
+export const botcheckSpent = sqliteTable(
+  'botcheck_spent',
+  {
+    nonce: text('nonce').primaryKey(),
+    /** Milliseconds since the epoch. */
+    expires_at: integer('expires_at').notNull(),
+  },
+  (table) => [index('botcheck_spent_expires_idx').on(table.expires_at)],
+);
