@@ -1,0 +1,175 @@
+// The XSRF double submit and the Origin check: a forged write answers 419/403 and changes nothing.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sessions } from '../../../server/db/schema.ts';
+import { createClient, createUser, DEFAULT_TEST_PASSWORD, login } from '../../helpers/auth.ts';
+import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
+
+let ctx: TestContext;
+beforeEach(() => {
+  ctx = createTestContext();
+});
+afterEach(() => ctx.cleanup());
+
+const sessionCount = () => ctx.db.select().from(sessions).all().length;
+const credentials = { email: 'reader@example.test', password: DEFAULT_TEST_PASSWORD, remember_me: false };
+
+describe('GET /sanctum/csrf-cookie', () => {
+  it('answers 204 with a readable, Lax, site-wide XSRF-TOKEN cookie', async () => {
+    const response = await ctx.app.request('/sanctum/csrf-cookie');
+    expect(response.status).toBe(204);
+    const cookie = response.headers.getSetCookie().find((line) => line.startsWith('XSRF-TOKEN='));
+    expect(cookie).toBeDefined();
+    expect(cookie).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/; Path=\//);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+    expect(cookie).not.toMatch(/HttpOnly/i);
+    expect(cookie).not.toMatch(/Secure/i);
+  });
+
+  it('marks the cookie Secure when the site is served over https', async () => {
+    const secure = createTestContext({ env: { SITE_URL: 'https://www.example.test' } });
+    try {
+      const cookie = (await secure.app.request('/sanctum/csrf-cookie')).headers.getSetCookie().find((line) => line.startsWith('XSRF-TOKEN='));
+      expect(cookie).toMatch(/; Secure/);
+    } finally {
+      secure.cleanup();
+    }
+  });
+
+  it('gives different visitors different tokens and keeps a visitor’s token stable', async () => {
+    const first = createClient(ctx.app);
+    const second = createClient(ctx.app);
+    await first.fetchCsrfCookie();
+    await second.fetchCsrfCookie();
+    expect(first.xsrf).not.toBe(second.xsrf);
+    const before = first.xsrf;
+    await first.fetchCsrfCookie();
+    expect(first.xsrf).toBe(before);
+  });
+});
+
+describe('csrfProtection', () => {
+  beforeEach(async () => {
+    await createUser(ctx, { email: credentials.email });
+  });
+
+  it('refuses a login without the X-XSRF-TOKEN header with 419 and creates no session', async () => {
+    const client = createClient(ctx.app);
+    await client.fetchCsrfCookie();
+    const response = await client.request('POST', '/api/auth/login', credentials, { headers: { 'X-XSRF-TOKEN': null } });
+    expect(response.status).toBe(419);
+    expect(await response.json()).toEqual({ message: 'CSRF token mismatch.' });
+    expect(response.headers.getSetCookie().some((line) => line.startsWith('session='))).toBe(false);
+    expect(sessionCount()).toBe(0);
+  });
+
+  it('refuses a wrong header value with 419', async () => {
+    const client = createClient(ctx.app);
+    await client.fetchCsrfCookie();
+    const response = await client.request('POST', '/api/auth/login', credentials, { headers: { 'X-XSRF-TOKEN': 'x'.repeat(43) } });
+    expect(response.status).toBe(419);
+    expect(sessionCount()).toBe(0);
+  });
+
+  it('refuses a header when there is no cookie to match', async () => {
+    const response = await ctx.app.request('/api/auth/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': 'y'.repeat(43) },
+      body: JSON.stringify(credentials),
+    });
+    expect(response.status).toBe(419);
+    expect(sessionCount()).toBe(0);
+  });
+
+  it('keeps the session when a forged logout arrives', async () => {
+    const client = await login(ctx.app, credentials.email);
+    const forged = await client.request('POST', '/api/auth/logout', undefined, { headers: { 'X-XSRF-TOKEN': 'forged' } });
+    expect(forged.status).toBe(419);
+    expect(sessionCount()).toBe(1);
+    expect((await client.request('GET', '/api/user')).status).toBe(200);
+  });
+
+  it('checks PUT, PATCH and DELETE too, but not GET', async () => {
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const response = await ctx.app.request('/api/user', { method });
+      expect(response.status, method).toBe(419);
+    }
+    expect((await ctx.app.request('/api/user')).status).toBe(401);
+  });
+
+  it('accepts the URL-encoded form of the cookie value', async () => {
+    // A cookie value with characters that encode differently, as other token formats (Laravel's) have.
+    const response = await ctx.app.request('/api/auth/logout', {
+      method: 'POST',
+      headers: { Cookie: 'XSRF-TOKEN=abc%2Bdef%3D', 'X-XSRF-TOKEN': 'abc%2Bdef%3D' },
+    });
+    expect(response.status).toBe(204);
+    const raw = await ctx.app.request('/api/auth/logout', {
+      method: 'POST',
+      headers: { Cookie: 'XSRF-TOKEN=abc%2Bdef%3D', 'X-XSRF-TOKEN': 'abc+def=' },
+    });
+    expect(raw.status).toBe(204);
+  });
+
+  it('lets the real client through', async () => {
+    const client = createClient(ctx.app);
+    await client.fetchCsrfCookie();
+    const response = await client.request('POST', '/api/auth/login', credentials);
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('originCheck', () => {
+  beforeEach(async () => {
+    await createUser(ctx, { email: credentials.email });
+  });
+
+  it('answers 403 to a foreign Origin even with a valid XSRF token, and logs nobody in', async () => {
+    const client = createClient(ctx.app);
+    await client.fetchCsrfCookie();
+    const response = await client.request('POST', '/api/auth/login', credentials, { headers: { Origin: 'https://evil.example' } });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ message: 'Cross-origin request refused.' });
+    expect(sessionCount()).toBe(0);
+  });
+
+  it('answers 403 to a foreign Origin on reads too', async () => {
+    const client = await login(ctx.app, credentials.email);
+    const response = await client.request('GET', '/api/user', undefined, { headers: { Origin: 'https://evil.example' } });
+    expect(response.status).toBe(403);
+    expect(await response.text()).not.toContain(credentials.email);
+  });
+
+  it('treats the opaque origin "null" and look-alike origins as foreign', async () => {
+    for (const origin of ['null', 'http://localhost:4321.evil.example', 'https://localhost:4321', 'http://localhost:4322', 'javascript:alert(1)']) {
+      const response = await ctx.app.request('/sanctum/csrf-cookie', { headers: { Origin: origin } });
+      expect(response.status, origin).toBe(403);
+    }
+  });
+
+  it('allows the configured site origin, the origin the request was addressed to, and no Origin at all', async () => {
+    // app.request() addresses http://localhost; SITE_URL in tests is http://localhost:4321.
+    for (const origin of ['http://localhost:4321', 'http://LOCALHOST:4321', 'http://localhost', undefined]) {
+      const client = createClient(ctx.app);
+      await client.fetchCsrfCookie();
+      const headers: Record<string, string> = origin === undefined ? {} : { Origin: origin };
+      const response = await client.request('POST', '/api/auth/login', credentials, { headers });
+      expect(response.status, String(origin)).toBe(200);
+    }
+  });
+
+  it('ignores X-Forwarded-Host unless TRUST_PROXY is set', async () => {
+    const forged = await ctx.app.request('/sanctum/csrf-cookie', { headers: { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' } });
+    expect(forged.status).toBe(403);
+
+    const proxied = createTestContext({ env: { TRUST_PROXY: '1', SITE_URL: 'https://www.example.test' } });
+    try {
+      const viaProxy = await proxied.app.request('/sanctum/csrf-cookie', { headers: { Origin: 'https://alias.example.test', 'X-Forwarded-Host': 'alias.example.test', 'X-Forwarded-Proto': 'https' } });
+      expect(viaProxy.status).toBe(204);
+      const foreign = await proxied.app.request('/sanctum/csrf-cookie', { headers: { Origin: 'https://evil.example', 'X-Forwarded-Host': 'alias.example.test', 'X-Forwarded-Proto': 'https' } });
+      expect(foreign.status).toBe(403);
+    } finally {
+      proxied.cleanup();
+    }
+  });
+});
