@@ -47,6 +47,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
   // loop test), so a schedule() can never slip between them and be lost.
   async function drain(): Promise<void> {
     try {
+      // Let the current turn finish first: a handler that changes several things in one request
+      // (delete selected images, reorder) schedules several times but needs one build.
+      await new Promise((resolve) => setImmediate(resolve));
       while (pending) {
         pending = false;
         const why = reasons;

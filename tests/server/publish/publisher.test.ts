@@ -213,3 +213,16 @@ describe('publisher', () => {
     expect(restarted.status().currentBuildId).toBe(build.job.id);
   });
 });
+
+describe('publisher bursts', () => {
+  it('builds once for several changes made in the same turn', async () => {
+    const runner = createControlledRunner();
+    const burst = createPublisher({ config: ctx.config, db: ctx.db, log: ctx.log, runBuild: runner.runBuild, onLive: () => {} });
+    burst.schedule('image 1 deleted');
+    burst.schedule('image 2 deleted');
+    burst.schedule('image 3 deleted');
+    (await runner.started(1)).succeed();
+    await burst.whenIdle();
+    expect(runner.builds).toHaveLength(1);
+  });
+});
