@@ -10,6 +10,7 @@ import { authRoutes } from './routes/auth.ts';
 import { userRoutes } from './routes/user.ts';
 import { homeRoutes } from './routes/home.ts';
 import { publishRoutes } from './routes/publish.ts';
+import { botcheckRoutes } from './routes/botcheck.ts';
 
 export type App = Hono<AppEnv>;
 
@@ -22,6 +23,7 @@ export function createApp(ctx: AppContext): App {
   app.use('*', loadSession(ctx));
 
   app.route('/sanctum', csrfCookieRoutes(ctx));
+  app.route('/api/botcheck', botcheckRoutes(ctx));
   app.route('/api/auth', authRoutes(ctx));
   app.route('/api/user', userRoutes(ctx));
   app.route('/api/home', homeRoutes(ctx));

@@ -4,6 +4,7 @@ import type { Config } from './env.ts';
 import type { Db } from './db/client.ts';
 import type { Logger } from './log.ts';
 import type { Publisher } from './publish/types.ts';
+import type { Mailer } from './mail/transport.ts';
 import type { User } from './db/schema.ts';
 
 export interface AppContext {
@@ -11,6 +12,7 @@ export interface AppContext {
   db: Db;
   log: Logger;
   publisher: Publisher;
+  mailer: Mailer;
   /** Milliseconds since the epoch; injectable so expiry and rate limits can be tested with a fake clock. */
   now: () => number;
 }

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.ts';
 import { seedDatabase } from './db/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
 import { createLogger } from './log.ts';
+import { createMailer } from './mail/transport.ts';
 import { createPublisher, findCurrentBuild } from './publish/publisher.ts';
 import { createHttpServer } from './server.ts';
 import { loadStaticSite, type StaticSite } from './static/static-site.ts';
@@ -55,7 +56,8 @@ async function main(): Promise<void> {
     },
   });
 
-  const ctx: AppContext = { config, db, log, publisher, now: () => Date.now() };
+  const mailer = createMailer({ config, log });
+  const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now() };
   const app = createApp(ctx);
   const server = createHttpServer({ app, getSite: () => site, mediaDir: config.uploadsDir });
 
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     log.info(`${signal} received, shutting down`);
     server.close(() => {
+      mailer.close();
       db.$client.close();
       process.exit(0);
     });

@@ -10,6 +10,7 @@ import { verifyAgainstDummyHash, verifyPassword } from '../auth/passwords.ts';
 import { accountPayload } from '../auth/public-user.ts';
 import { createRateLimiter } from '../auth/rate-limit.ts';
 import { createSession, invalidateSession } from '../auth/sessions.ts';
+import { requireBotToken } from '../auth/botcheck.ts';
 import { getUserByEmail } from '../db/queries/users.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { errorResponse } from '../http/errors.ts';
@@ -37,7 +38,7 @@ const loginSchema = z.object({
     .pipe(z.email('The email field must be a valid email address.')),
   password: z.string({ error: required('password') }).min(1, required('password')).max(1024, 'The password field must not be greater than 1024 characters.'),
   remember_me: rememberMe,
-  // Carried now, checked by the bot-check issue (ALTCHA payload).
+  // Verified (and spent) by requireBotToken before this schema runs.
   g_token: z.string().max(20_000).nullish(),
 });
 
@@ -46,7 +47,7 @@ export function authRoutes(ctx: AppContext) {
   const smallBody = bodyLimit({ maxSize: 32 * 1024, onError: (c) => errorResponse(c, 413, 'The request is too large.') });
 
   return new Hono<AppEnv>()
-    .post('/login', smallBody, validate('json', loginSchema), async (c) => {
+    .post('/login', smallBody, requireBotToken(ctx), validate('json', loginSchema), async (c) => {
       const { email, password, remember_me } = c.req.valid('json');
       // Counted before the (slow) check so parallel guesses cannot slip past the limit; a success clears it.
       const throttleKey = `${email.toLowerCase()}|${clientIp(c, ctx.config)}`;

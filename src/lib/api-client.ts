@@ -45,14 +45,17 @@ function handleAuthLoss(status: number): void {
   if ((status === 401 || status === 419) && $user.get()) setSession(null);
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+function parseResponseText(text: string): unknown {
   if (!text) return {};
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return { message: text.slice(0, 200) };
   }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  return parseResponseText(await response.text());
 }
 
 export async function apiRequest<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
@@ -95,12 +98,7 @@ export function uploadWithProgress<T>(method: string, path: string, form: FormDa
     reportProgress(filename, 0, 0);
     xhr.onload = () => {
       finishTransfer();
-      let data: unknown = {};
-      try {
-        data = xhr.responseText ? JSON.parse(xhr.responseText) : {};
-      } catch {
-        data = { message: xhr.responseText.slice(0, 200) };
-      }
+      const data = parseResponseText(xhr.responseText);
       if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
       else {
         handleAuthLoss(xhr.status);

@@ -5,6 +5,7 @@ import type { AppContext } from '../../server/context.ts';
 import { insertUser } from '../../server/db/queries/users.ts';
 import type { User } from '../../server/db/schema.ts';
 import { hashPassword } from '../../server/auth/passwords.ts';
+import { solveBotChallenge } from './botcheck.ts';
 
 export const DEFAULT_TEST_PASSWORD = 'correct horse battery staple';
 
@@ -126,7 +127,7 @@ export function createClient(app: App): TestClient {
 export async function login(app: App, email: string, password: string = DEFAULT_TEST_PASSWORD, options: { rememberMe?: boolean } = {}): Promise<LoggedInClient> {
   const client = createClient(app);
   await client.fetchCsrfCookie();
-  const response = await client.request('POST', '/api/auth/login', { email, password, remember_me: options.rememberMe ?? false, g_token: 'test' });
+  const response = await client.request('POST', '/api/auth/login', { email, password, remember_me: options.rememberMe ?? false, g_token: await solveBotChallenge(app) });
   if (response.status !== 200) throw new Error(`login of ${email} answered ${response.status}: ${await response.text()}`);
   const answer = (await response.json()) as { user: LoggedInClient['user']; licenses: unknown[] };
   return Object.assign(client, { user: answer.user, licenses: answer.licenses });

@@ -8,6 +8,7 @@ import type { AppContext } from '../../server/context.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { loadConfig, type RawEnv } from '../../server/env.ts';
 import { createLogger } from '../../server/log.ts';
+import { createMailer } from '../../server/mail/transport.ts';
 import type { Publisher, PublishStatus } from '../../server/publish/types.ts';
 
 export interface RecordingPublisher extends Publisher {
@@ -45,15 +46,19 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     CONTENT_DIR: path.join(dataDir, 'content'),
     LOG_LEVEL: 'silent',
     SITE_URL: 'http://localhost:4321',
+    // Proof of work stays real but cheap: each solve takes milliseconds.
+    BOTCHECK_COST: '1',
     ...options.env,
   });
   const db = openDatabase(config.databaseFile);
   let clock = Date.UTC(2026, 0, 1);
   const now = options.fakeClock ? () => clock : () => Date.now();
+  const log = createLogger(config.logLevel);
   const ctx: AppContext = {
     config,
     db,
-    log: createLogger(config.logLevel),
+    log,
+    mailer: createMailer({ config, log }),
     publisher: options.publisher ?? createRecordingPublisher(),
     now,
   };
@@ -66,6 +71,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
       clock += ms;
     },
     cleanup: () => {
+      ctx.mailer.close();
       db.$client.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

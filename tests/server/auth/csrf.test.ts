@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessions } from '../../../server/db/schema.ts';
 import { createClient, createUser, DEFAULT_TEST_PASSWORD, login } from '../../helpers/auth.ts';
+import { solveBotChallenge } from '../../helpers/botcheck.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 
 let ctx: TestContext;
@@ -12,6 +13,8 @@ afterEach(() => ctx.cleanup());
 
 const sessionCount = () => ctx.db.select().from(sessions).all().length;
 const credentials = { email: 'reader@example.test', password: DEFAULT_TEST_PASSWORD, remember_me: false };
+/** The login payload with a fresh bot-check token (each token works once). */
+const withBotToken = async () => ({ ...credentials, g_token: await solveBotChallenge(ctx.app) });
 
 describe('GET /sanctum/csrf-cookie', () => {
   it('answers 204 with a readable, Lax, site-wide XSRF-TOKEN cookie', async () => {
@@ -114,7 +117,7 @@ describe('csrfProtection', () => {
   it('lets the real client through', async () => {
     const client = createClient(ctx.app);
     await client.fetchCsrfCookie();
-    const response = await client.request('POST', '/api/auth/login', credentials);
+    const response = await client.request('POST', '/api/auth/login', await withBotToken());
     expect(response.status).toBe(200);
   });
 });
@@ -153,7 +156,7 @@ describe('originCheck', () => {
       const client = createClient(ctx.app);
       await client.fetchCsrfCookie();
       const headers: Record<string, string> = origin === undefined ? {} : { Origin: origin };
-      const response = await client.request('POST', '/api/auth/login', credentials, { headers });
+      const response = await client.request('POST', '/api/auth/login', await withBotToken(), { headers });
       expect(response.status, String(origin)).toBe(200);
     }
   });

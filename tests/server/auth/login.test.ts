@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { licenses, licenseTypes, sessions } from '../../../server/db/schema.ts';
 import { createClient, createUser, DEFAULT_TEST_PASSWORD, login, type TestClient } from '../../helpers/auth.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
+import { solveBotChallenge } from '../../helpers/botcheck.ts';
 
 const BAD_CREDENTIALS = { message: 'These credentials do not match our records.', errors: { email: ['These credentials do not match our records.'] } };
 
@@ -15,7 +16,7 @@ afterEach(() => ctx.cleanup());
 async function attempt(email: string, password: string, headers: Record<string, string> = {}, client?: TestClient) {
   const browser = client ?? createClient(ctx.app);
   if (!client) await browser.fetchCsrfCookie();
-  return browser.request('POST', '/api/auth/login', { email, password, remember_me: false, g_token: 'token' }, { headers });
+  return browser.request('POST', '/api/auth/login', { email, password, remember_me: false, g_token: await solveBotChallenge(ctx.app) }, { headers });
 }
 
 describe('login', () => {
@@ -88,18 +89,29 @@ describe('login', () => {
   it('answers 422 with per-field messages for a malformed body', async () => {
     const client = createClient(ctx.app);
     await client.fetchCsrfCookie();
-    const response = await client.request('POST', '/api/auth/login', { email: 'not-an-email', remember_me: false });
+    const response = await client.request('POST', '/api/auth/login', { email: 'not-an-email', remember_me: false, g_token: await solveBotChallenge(ctx.app) });
     expect(response.status).toBe(422);
     const body = (await response.json()) as { message: string; errors: Record<string, string[]> };
     expect(body.errors.email?.[0]).toMatch(/valid email/);
     expect(body.errors.password?.[0]).toBe('The password field is required.');
   });
 
-  it('accepts the payload without g_token and with remember_me in its form spellings', async () => {
+  it('refuses a login without a bot-check token and creates no session', async () => {
+    await createUser(ctx, { email: 'bot@example.test' });
+    const client = createClient(ctx.app);
+    await client.fetchCsrfCookie();
+    const response = await client.request('POST', '/api/auth/login', { email: 'bot@example.test', password: DEFAULT_TEST_PASSWORD, remember_me: false });
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { errors: Record<string, string[]> };
+    expect(body.errors.g_token?.[0]).toBeTruthy();
+    expect(ctx.db.select().from(sessions).all()).toHaveLength(0);
+  });
+
+  it('accepts remember_me in its form spellings', async () => {
     await createUser(ctx, { email: 'form@example.test' });
     const client = createClient(ctx.app);
     await client.fetchCsrfCookie();
-    const response = await client.request('POST', '/api/auth/login', { email: 'form@example.test', password: DEFAULT_TEST_PASSWORD, remember_me: 'on' });
+    const response = await client.request('POST', '/api/auth/login', { email: 'form@example.test', password: DEFAULT_TEST_PASSWORD, remember_me: 'on', g_token: await solveBotChallenge(ctx.app) });
     expect(response.status).toBe(200);
     expect(response.headers.getSetCookie().find((line) => line.startsWith('session='))).toMatch(/Max-Age=2592000/);
   });
@@ -174,7 +186,7 @@ describe('login throttle', () => {
         const client = createClient(proxied.app);
         await client.fetchCsrfCookie();
         // Only the entry the proxy appended (the last) counts; the client wrote the first.
-        return client.request('POST', '/api/auth/login', { email: 'target@example.test', password }, { headers: { 'X-Forwarded-For': `10.9.9.9, ${ip}` } });
+        return client.request('POST', '/api/auth/login', { email: 'target@example.test', password, g_token: await solveBotChallenge(proxied.app) }, { headers: { 'X-Forwarded-For': `10.9.9.9, ${ip}` } });
       };
       for (let index = 0; index < 5; index += 1) expect((await tryFrom('198.51.100.1')).status).toBe(422);
       expect((await tryFrom('198.51.100.1')).status).toBe(429);

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PUBLIC_USER_FIELDS, toPublicUser } from '../../../server/auth/public-user.ts';
 import { sessions } from '../../../server/db/schema.ts';
 import { createClient, createUser } from '../../helpers/auth.ts';
+import { solveBotChallenge } from '../../helpers/botcheck.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 
 let ctx: TestContext;
@@ -27,7 +28,7 @@ describe('public user', () => {
     // The raw client, not login(): the test reads the login answer's text itself.
     const client = createClient(ctx.app);
     await client.fetchCsrfCookie();
-    const loginAnswer = await client.request('POST', '/api/auth/login', { email: 'pat@example.test', password: 'correct horse battery staple' });
+    const loginAnswer = await client.request('POST', '/api/auth/login', { email: 'pat@example.test', password: 'correct horse battery staple', g_token: await solveBotChallenge(ctx.app) });
     expect(loginAnswer.status).toBe(200);
     const meAnswer = await client.request('GET', '/api/user');
     expect(meAnswer.status).toBe(200);

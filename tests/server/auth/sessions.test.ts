@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessions, users } from '../../../server/db/schema.ts';
 import { createSession, generateSessionToken, invalidateUserSessions, sessionIdFromToken, validateSessionToken } from '../../../server/auth/sessions.ts';
 import { createClient, createUser, login, type TestClient } from '../../helpers/auth.ts';
+import { solveBotChallenge } from '../../helpers/botcheck.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 
 const MINUTE = 60_000;
@@ -24,7 +25,7 @@ const setCookieLine = (response: Response, name: string) => response.headers.get
 async function loginResponse(rememberMe: boolean) {
   const client = createClient(ctx.app);
   await client.fetchCsrfCookie();
-  const response = await client.request('POST', '/api/auth/login', { email: EMAIL, password: 'correct horse battery staple', remember_me: rememberMe });
+  const response = await client.request('POST', '/api/auth/login', { email: EMAIL, password: 'correct horse battery staple', g_token: await solveBotChallenge(ctx.app), remember_me: rememberMe });
   expect(response.status).toBe(200);
   return { client, response };
 }
@@ -154,7 +155,7 @@ describe('rotation and logout', () => {
     const replay = createClient(ctx.app);
     replay.cookies.set('session', firstToken ?? '');
 
-    const again = await client.request('POST', '/api/auth/login', { email: EMAIL, password: 'correct horse battery staple', remember_me: false });
+    const again = await client.request('POST', '/api/auth/login', { email: EMAIL, password: 'correct horse battery staple', g_token: await solveBotChallenge(ctx.app), remember_me: false });
     expect(again.status).toBe(200);
     const secondToken = client.cookies.get('session');
     expect(secondToken).toBeDefined();
@@ -168,7 +169,7 @@ describe('rotation and logout', () => {
     const client = createClient(ctx.app);
     await client.fetchCsrfCookie();
     const before = client.xsrf;
-    await client.request('POST', '/api/auth/login', { email: EMAIL, password: 'correct horse battery staple' });
+    await client.request('POST', '/api/auth/login', { email: EMAIL, password: 'correct horse battery staple', g_token: await solveBotChallenge(ctx.app) });
     expect(client.xsrf).toBeDefined();
     expect(client.xsrf).not.toBe(before);
   });
