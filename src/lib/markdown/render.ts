@@ -1,0 +1,77 @@
+// renderMarkdown: the one markdown pipeline (DESIGN.md), used by the static build and by the editor
+// preview in the browser, so it imports nothing from node.
+import type { Root as HastRoot } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
+import rehypeKatex from 'rehype-katex';
+import rehypeRaw from 'rehype-raw';
+import rehypeSlug from 'rehype-slug';
+import remarkEmoji from 'remark-emoji';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import remarkSmartypants from 'remark-smartypants';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
+import { limitContainerPrefixes, limitMdastDepth } from './depth.ts';
+import { finalizeToHtml, isStackOverflow, plainTextTree } from './finalize.ts';
+import remarkMark from './remark-mark.ts';
+import remarkMathGuard from './remark-math-guard.ts';
+
+/** SPEC.md 9: math macro expansion limit. */
+export const MATH_MAX_EXPAND = 1000;
+
+const katexOptions = {
+  maxExpand: MATH_MAX_EXPAND,
+  maxSize: 50, // em; a \rule{10000em}{…} would otherwise cover the page
+  throwOnError: false,
+  strict: 'ignore' as const,
+  trust: false, // no \href, \url, \includegraphics, \htmlClass …
+};
+
+function remarkLimitDepth() {
+  return (tree: MdastRoot): void => limitMdastDepth(tree);
+}
+
+/** Embedded HTML shown as text: the fallback when it is nested too deeply to parse. */
+function remarkHtmlAsText() {
+  return (tree: MdastRoot): void => {
+    visit(tree, 'html', (node, index, parent) => {
+      if (parent && index !== undefined) parent.children[index] = { type: 'text', value: node.value };
+    });
+  };
+}
+
+const markdownPlugins = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkMath)
+  .use(remarkLimitDepth) // first, so every later (recursive) step sees a shallow tree
+  .use(remarkMathGuard)
+  .use(remarkEmoji)
+  .use(remarkSmartypants, { dashes: 'oldschool' }) // -- en dash, --- em dash, as typographers expect
+  .use(remarkMark)
+  .freeze();
+
+const withHtml = markdownPlugins().use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw).use(rehypeSlug).use(rehypeKatex, katexOptions).freeze();
+const htmlAsText = markdownPlugins().use(remarkHtmlAsText).use(remarkRehype).use(rehypeSlug).use(rehypeKatex, katexOptions).freeze();
+
+function toHast(processor: typeof withHtml | typeof htmlAsText, markdown: string): HastRoot {
+  return processor.runSync(processor.parse(limitContainerPrefixes(markdown))) as HastRoot;
+}
+
+/**
+ * Markdown (CommonMark + GFM, smart punctuation, :emoji:, ==mark==, $math$ and $$math$$, embedded
+ * HTML) to sanitised HTML. Synchronous and deterministic. A body nested too deeply for the parsers
+ * degrades (embedded HTML as text, then the whole body as plain paragraphs) instead of throwing.
+ */
+export function renderMarkdown(markdown: string): string {
+  for (const processor of [withHtml, htmlAsText]) {
+    try {
+      return finalizeToHtml(toHast(processor, markdown));
+    } catch (error) {
+      if (!isStackOverflow(error)) throw error;
+    }
+  }
+  return finalizeToHtml(plainTextTree(markdown));
+}
