@@ -1,0 +1,49 @@
+// Laravel-style signed URLs: `?expires={unix seconds}&signature={HMAC-SHA-256 hex}` appended to a path,
+// so a link sent by mail proves that we made it and when it stops working. Generic: e-mail verification
+// uses it now; unsubscribe or download links can use it too.
+//
+// The signature covers the path and every query parameter (sorted), not the scheme and host: the server
+// sees the same path whether it is reached directly or behind a proxy, and links made for SITE_URL stay
+// valid if it changes between http and https. Any parameter added, removed or changed voids the link.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import { getServerSecret } from './server-secret.ts';
+
+const SECRET_SETTING = 'url_signing_secret';
+
+export type SignedUrlCheck = 'valid' | 'invalid' | 'expired';
+
+function canonical(pathname: string, params: URLSearchParams): string {
+  const sorted = new URLSearchParams([...params].filter(([key]) => key !== 'signature').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return `${pathname}?${sorted.toString()}`;
+}
+
+function signature(secret: string, text: string): string {
+  return createHmac('sha256', secret).update(text).digest('hex');
+}
+
+/**
+ * Signs `path` (absolute path, e.g. `/api/auth/email/verify/3/ab…`) with optional extra parameters and an
+ * expiry. Returns the path with its query; prefix SITE_URL to make a link.
+ */
+export function signUrl(ctx: Pick<AppContext, 'db'>, path: string, options: { expiresAt: number; params?: Record<string, string> }): string {
+  const params = new URLSearchParams(options.params);
+  params.set('expires', String(Math.floor(options.expiresAt / 1000)));
+  const text = canonical(path, params);
+  params.set('signature', signature(getServerSecret(ctx.db, SECRET_SETTING), text));
+  return `${path}?${params.toString()}`;
+}
+
+/**
+ * Checks a request URL made by signUrl: 'invalid' when the signature does not match what we would sign
+ * (or is missing), 'expired' when it matches but the expiry has passed on our clock (ctx.now), else 'valid'.
+ */
+export function verifySignedUrl(ctx: Pick<AppContext, 'db' | 'now'>, url: string | URL): SignedUrlCheck {
+  const parsed = typeof url === 'string' ? new URL(url, 'http://localhost') : url;
+  const given = parsed.searchParams.get('signature') ?? '';
+  const expires = Number(parsed.searchParams.get('expires'));
+  if (!/^[0-9a-f]{64}$/.test(given) || !Number.isSafeInteger(expires)) return 'invalid';
+  const expected = signature(getServerSecret(ctx.db, SECRET_SETTING), canonical(parsed.pathname, parsed.searchParams));
+  if (!timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(expected, 'hex'))) return 'invalid';
+  return ctx.now() >= expires * 1000 ? 'expired' : 'valid';
+}
