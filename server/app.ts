@@ -11,6 +11,11 @@ import { userRoutes } from './routes/user.ts';
 import { homeRoutes } from './routes/home.ts';
 import { publishRoutes } from './routes/publish.ts';
 import { botcheckRoutes } from './routes/botcheck.ts';
+import { registrationRoutes } from './routes/registration.ts';
+import { emailVerificationRoutes } from './routes/email-verification.ts';
+import { passwordResetRoutes } from './routes/password-reset.ts';
+import { accountRoutes } from './routes/account.ts';
+import { contactRoutes } from './routes/contact.ts';
 
 export type App = Hono<AppEnv>;
 
@@ -25,7 +30,12 @@ export function createApp(ctx: AppContext): App {
   app.route('/sanctum', csrfCookieRoutes(ctx));
   app.route('/api/botcheck', botcheckRoutes(ctx));
   app.route('/api/auth', authRoutes(ctx));
+  app.route('/api/auth', registrationRoutes(ctx));
+  app.route('/api/auth', emailVerificationRoutes(ctx));
+  app.route('/api/auth', passwordResetRoutes(ctx));
   app.route('/api/user', userRoutes(ctx));
+  app.route('/api/user', accountRoutes(ctx));
+  app.route('/api/contact', contactRoutes(ctx));
   app.route('/api/home', homeRoutes(ctx));
   app.route('/api/admin/publish', publishRoutes(ctx));
 
