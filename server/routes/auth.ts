@@ -1,5 +1,5 @@
-// Login and logout (SPEC.md 7). Registration, verification and password reset come with their own issue
-// and join this router.
+// Login and logout (SPEC.md 7). Registration, verification and password reset are their own routers on
+// the same /api/auth prefix (registration.ts, email-verification.ts, password-reset.ts).
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
-// The signed-in user's own account (SPEC.md 7 'Auth and user'). Profile edits, license requests and the
-// admin's user actions join this router in their issues.
+// The signed-in user's own account (SPEC.md 7 'Auth and user'). Profile edits and license requests are
+// in account.ts on the same /api/user prefix; the admin's user actions join in their issue.
 import { Hono } from 'hono';
 import type { AppContext, AppEnv } from '../context.ts';
 import { requireUser } from '../auth/guards.ts';

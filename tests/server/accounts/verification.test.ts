@@ -169,6 +169,19 @@ describe('POST /api/auth/email/resend', () => {
     expect(readOutbox(ctx.config.outboxDir)).toHaveLength(0);
   });
 
+  it('answers 503 when the mail cannot be sent, so the client shows its error', async () => {
+    const broken = createTestContext({ env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
+    try {
+      await createUser(broken, { email: 'late@example.test', verified: false });
+      const client = await login(broken.app, 'late@example.test');
+      const response = await client.request('POST', '/api/auth/email/resend');
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ message: 'The email could not be sent. Please try again later or contact admin.' });
+    } finally {
+      broken.cleanup();
+    }
+  });
+
   it('needs a logged-in user (401) and the XSRF header (419)', async () => {
     const anonymous = createClient(ctx.app);
     await anonymous.fetchCsrfCookie();
