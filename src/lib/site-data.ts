@@ -1,0 +1,21 @@
+// The snapshot for Astro pages: where it lives ($CONTENT_DIR, default <project>/content) and one read
+// per build. Astro-only (it reads Astro's config); the node part is snapshot.ts.
+import { root, site } from 'astro:config/server';
+import { fileURLToPath } from 'node:url';
+import { readSnapshot } from './snapshot.ts';
+import type { SiteSnapshot } from './snapshot-types.ts';
+
+/** Name used only when there is no snapshot at all (a fresh clone); the server's SITE_NAME default. */
+const FALLBACK_NAME = 'Dimensional Control';
+
+let cached: SiteSnapshot | undefined;
+
+export function getSnapshot(): SiteSnapshot {
+  // The publish pipeline runs the build from its own working directory, so the default is
+  // resolved against the project root, not the cwd.
+  const contentDir = process.env.CONTENT_DIR || fileURLToPath(new URL('content/', root));
+  // In dev, read every time so an export shows up without a restart.
+  if (cached && !import.meta.env.DEV) return cached;
+  cached = readSnapshot(contentDir, { name: FALLBACK_NAME, url: site ?? 'http://localhost:4321' });
+  return cached;
+}
