@@ -16,6 +16,10 @@ export default defineConfig({
   devToolbar: { enabled: false },
   server: { port: Number(process.env.ASTRO_DEV_PORT ?? 4322) },
   vite: {
+    // Never inline: Astro would put small bundled <script>s straight into the page, and every inline
+    // script needs a CSP hash; external modules are covered by script-src 'self'. (Fonts and images stay
+    // files too, which the immutable /_astro cache serves well.)
+    build: { assetsInlineLimit: 0 },
     server: {
       // In `astro dev`, API calls go to the Hono server.
       proxy: { '/api': `http://localhost:${process.env.PORT ?? '4321'}`, '/sanctum': `http://localhost:${process.env.PORT ?? '4321'}`, '/media': `http://localhost:${process.env.PORT ?? '4321'}` },

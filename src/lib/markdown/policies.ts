@@ -47,7 +47,7 @@ export function normalizeUrls(tree: Root): void {
 }
 
 const YOUTUBE_EMBED = /^(?:https?:)?\/\/(?:www\.)?(?:youtube\.com|youtube-nocookie\.com)\/embed\/([A-Za-z0-9_-]{11})(?:\?([A-Za-z0-9_=&;.-]*))?$/i;
-const YOUTUBE_ALLOW = 'accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture; web-share';
+const YOUTUBE_ALLOW = 'accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture';
 
 /** The privacy-enhanced embed URL for a YouTube embed link, or null for anything else. */
 export function youtubeEmbedUrl(src: string): string | null {

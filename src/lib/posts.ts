@@ -1,0 +1,40 @@
+// Ordering and routing rules of the posts screens (SPEC.md 2.5), kept out of the pages so they are
+// testable without Astro.
+import type { Namespace, PostEntry, SectionEntry } from './snapshot-types.ts';
+
+export const NAMESPACE_TITLES: Record<Namespace, string> = {
+  news: 'News',
+  documentation: 'Documentation',
+  tutorials: 'Tutorials',
+};
+
+const byOrderThenId = (orderOf: (item: { id: number }) => number) => (a: { id: number }, b: { id: number }) => orderOf(a) - orderOf(b) || a.id - b.id;
+
+/** Sections ascending by order, their posts ascending by display order (ids break ties). */
+export function sortSections(sections: readonly SectionEntry[]): SectionEntry[] {
+  return [...sections]
+    .sort(byOrderThenId((section) => (section as SectionEntry).order))
+    .map((section) => ({ ...section, posts: [...section.posts].sort(byOrderThenId((post) => (post as PostEntry).display_order)) }));
+}
+
+/** The sidebar's post list: news shows the newest first (the reverse order), the others as they are. */
+export function sidebarPosts(namespace: Namespace, posts: readonly PostEntry[]): PostEntry[] {
+  return namespace === 'news' ? [...posts].reverse() : [...posts];
+}
+
+export interface PostsRoute {
+  params: { section: string | undefined };
+  props: { namespace: Namespace; sectionSlug: string | undefined };
+}
+
+/** One page for the namespace (showing its first section) and one per section. */
+export function postsRoutes(namespace: Namespace, sections: readonly SectionEntry[]): PostsRoute[] {
+  return [
+    { params: { section: undefined }, props: { namespace, sectionSlug: undefined } },
+    ...sections.map((section) => ({ params: { section: section.title_slug }, props: { namespace, sectionSlug: section.title_slug } })),
+  ];
+}
+
+export function sectionPath(namespace: Namespace, section: SectionEntry): string {
+  return `/${namespace}/${section.title_slug}`;
+}

@@ -1,0 +1,211 @@
+// Builds the real site from the fixture snapshot (tests/fixtures/snapshot.json) and checks what a
+// reader and a crawler get: every route, titles, canonical links, the nav bar, no inline scripts,
+// the posts and downloads rules, KaTeX shipped locally. One build (a few seconds) for the whole file.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SiteSnapshot } from '../../src/lib/snapshot-types.ts';
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const fixture = JSON.parse(fs.readFileSync(path.join(projectRoot, 'tests/fixtures/snapshot.json'), 'utf8')) as SiteSnapshot;
+const year = new Date().getFullYear();
+
+let tempDir: string;
+let outDir: string;
+
+beforeAll(() => {
+  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-build-'));
+  const contentDir = path.join(tempDir, 'content');
+  outDir = path.join(tempDir, 'out');
+  fs.mkdirSync(contentDir);
+  fs.copyFileSync(path.join(projectRoot, 'tests/fixtures/snapshot.json'), path.join(contentDir, 'site.json'));
+  // Like the publisher: a private working directory inside the project, so Astro's prerender chunks
+  // of parallel builds do not meet, while node_modules still resolves.
+  const workDir = fs.mkdtempSync(path.join(projectRoot, 'node_modules', '.cache', 'site-build-test-'));
+  try {
+    const result = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', projectRoot, '--outDir', outDir], {
+      cwd: workDir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, CONTENT_DIR: contentDir, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_CACHE_DIR: path.join(tempDir, 'cache'), NO_COLOR: '1' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (result.status !== 0) throw new Error(`astro build failed:\n${result.stdout}\n${result.stderr}`);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}, 150_000);
+
+afterAll(() => {
+  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+});
+
+function page(route: string): string {
+  return fs.readFileSync(path.join(outDir, route, 'index.html'), 'utf8');
+}
+
+function allFiles(ext: string): string[] {
+  return (fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' }) as string[]).filter((file) => file.endsWith(ext));
+}
+
+const ROUTES = [
+  '/',
+  '/news',
+  '/news/company-news',
+  '/news/events',
+  '/documentation',
+  '/documentation/getting-started',
+  '/documentation/reference',
+  '/tutorials',
+  '/tutorials/first-steps',
+  '/downloads',
+  '/contact',
+  '/admin',
+  '/dashboard',
+  '/email/verified',
+  '/reset-password',
+  '/reset-pasword/form',
+];
+
+describe('the built site', () => {
+  it('has a page for every route and every section', () => {
+    const built = allFiles('index.html').map((file) => `/${path.dirname(file)}`.replace(/\/\.$/, '/').replace(/\/$/, '') || '/');
+    expect(built.sort()).toEqual([...ROUTES].sort());
+  });
+
+  it.each(ROUTES)('%s has the title prefix, canonical link, lang, skip link and nav bar', (route) => {
+    const html = page(route);
+    expect(html).toMatch(new RegExp(`<title>Dimensional Control ${year} – [^<]+</title>`));
+    const canonical = route === '/news' ? '/news/company-news' : route === '/documentation' ? '/documentation/getting-started' : route === '/tutorials' ? '/tutorials/first-steps' : route;
+    expect(html).toContain(`<link rel="canonical" href="http://localhost:4321${canonical}">`);
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<a class="skip-link" href="#main-content">');
+    expect(html).toContain('<main id="main-content"');
+    expect(html).toMatch(/<meta name="description" content="[^"]+">/);
+    expect(html).toContain('<meta property="og:title"');
+    for (const href of ['/', '/news', '/documentation', '/tutorials', '/downloads', '/contact']) expect(html).toContain(`href="${href}"`);
+    expect(html).toContain('>Contact Us</a>');
+    expect(html).toContain('<div id="account-area" class="account-area" data-account-area></div>');
+    expect(html).toContain('aria-controls="site-menu"');
+  });
+
+  it('marks the current top-level section in the nav bar', () => {
+    const nav = (html: string) => html.slice(html.indexOf('<nav class="site-nav"'), html.indexOf('</nav>'));
+    expect(nav(page('/'))).toMatch(/<a class="site-brand" href="\/" aria-current="page">Dimensional Control<\/a>/);
+    expect(nav(page('/news/events')).match(/aria-current="page"/g)).toHaveLength(1);
+    expect(nav(page('/news/events'))).toContain('<a href="/news" aria-current="page">News</a>');
+    expect(nav(page('/reset-pasword/form'))).not.toContain('aria-current');
+  });
+
+  it('has no inline scripts: every script is an external module', () => {
+    for (const file of allFiles('.html')) {
+      const html = fs.readFileSync(path.join(outDir, file), 'utf8');
+      for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag, file).toMatch(/\ssrc="\/_astro\/[^"]+\.js"/);
+    }
+  });
+
+  it('shows home sections in order, the buttons on the first, images sized with srcset', () => {
+    const html = page('/');
+    const titles = [...html.matchAll(/class="home-section__title">([^<]+)</g)].map((match) => match[1]);
+    expect(titles).toEqual(['Precision measurement software', 'Services and training', 'About us']);
+    expect(html).toMatch(/<h1 id="home-section-1" class="home-section__title">/);
+    const first = html.slice(html.indexOf('data-home-section="1"'), html.indexOf('data-home-section="2"'));
+    expect(first).toContain('<a class="button" href="/documentation">Documentation</a>');
+    expect(first).toContain('href="/downloads">Downloads</a>');
+    expect(html.match(/href="\/documentation">Documentation<\/a>/g)).toHaveLength(3); // nav, button, footer
+    expect(html).toMatch(/<img src="\/media\/home\/probe-lg.png" srcset="\/media\/home\/probe-thumb.png 480w, \/media\/home\/probe-lg.png 1200w" sizes="[^"]+" width="1200" height="800" alt="A touch probe measuring a machined part" loading="eager" fetchpriority="high"/);
+    expect(html).toMatch(/alt="Engineers in a training session" loading="lazy"/);
+    expect(html).toContain('<meta property="og:image" content="http://localhost:4321/media/home/probe-lg.png">');
+  });
+
+  it('lists a section with its posts: sidebar, heading, articles with id, author and time', () => {
+    const html = page('/news/company-news');
+    expect(html).toContain('<h1 class="posts-heading">Company news</h1>');
+    expect([...html.matchAll(/<article id="([^"]+)"/g)].map((match) => match[1])).toEqual(['cmm-suite-9-released', 'new-office-in-leeds', 'trade-fair-dates']);
+    // News lists its posts newest first in the sidebar.
+    expect([...html.matchAll(/data-post-link="([^"]+)"/g)].map((match) => match[1])).toEqual(['trade-fair-dates', 'new-office-in-leeds', 'cmm-suite-9-released']);
+    expect(html).toContain('<a href="/news/events" data-section-link="events">Events</a>');
+    expect(html).toContain('<time datetime="2026-01-05T10:00:00.000Z" data-relative-time>5 January 2026</time>');
+    expect(html).toMatch(/Ada Admin <span class="post__role">admin<\/span>/);
+    expect(html).toContain('cmm-suite-9-notes.pdf');
+    expect(html).toContain('You must be logged in to download tutorial materials');
+  });
+
+  it('keeps the default order in the documentation sidebar and shows the first section at /documentation', () => {
+    const html = page('/documentation');
+    expect(html).toContain('<h1 class="posts-heading">Getting started</h1>');
+    expect([...html.matchAll(/data-post-link="([^"]+)"/g)].map((match) => match[1])).toEqual(['installing-cmm-suite', 'markdown-showcase']);
+  });
+
+  it('says so when a section has no posts', () => {
+    expect(page('/news/events')).toContain('No posts in this section yet.');
+  });
+
+  it('renders markdown with every feature, and nothing dangerous', () => {
+    const html = page('/documentation/getting-started');
+    expect(html).toContain('<mark>highlighted text</mark>');
+    expect(html).toContain('<del>strikethrough</del>');
+    expect(html).toContain('“Smart quotes”');
+    expect(html).toContain('🚀');
+    expect(html).toContain('<a href="https://example.com/metrology" rel="noopener noreferrer">');
+    expect(html).toContain('<span class="katex-display">');
+    expect(html).toContain('<table>');
+    expect(html).toContain('src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"');
+    expect(html).not.toContain("alert('this never runs')");
+    expect(html).not.toMatch(/onerror/i);
+  });
+
+  it('shows downloadable releases as cards and the rest in the Previous Releases table', () => {
+    const html = page('/downloads');
+    expect(html).toContain('You must login to download software!');
+    expect([...html.matchAll(/class="download-card__title">([^<]+)</g)].map((match) => match[1])).toEqual(['CMM Suite 9', 'Viewer']);
+    expect(html).toContain('Version 9.0.2');
+    expect(html).not.toContain('Version 0');
+    const table = html.slice(html.indexOf('<table class="releases-table">'));
+    expect(table).toMatch(/<th scope="col">Title<\/th>\s*<th scope="col">Version<\/th>\s*<th scope="col">Description<\/th>/);
+    expect([...table.matchAll(/<th scope="row">([^<]+)</g)].map((match) => match[1])).toEqual(['CMM Suite 8', 'CMM Suite 7']);
+  });
+
+  it('gives island pages their heading, mount point, noscript note and noindex', () => {
+    const expectations: Array<[string, string, string]> = [
+      ['/contact', 'Use the form for any enquires:', 'contact-form'],
+      ['/admin', 'Administration', 'admin-app'],
+      ['/dashboard', 'User Dashboard', 'dashboard-app'],
+      ['/email/verified', 'E-mail verification', 'email-verified'],
+      ['/reset-password', 'Reset your password', 'reset-password'],
+      ['/reset-pasword/form', 'Choose a new password', 'new-password'],
+    ];
+    for (const [route, heading, mount] of expectations) {
+      const html = page(route);
+      expect(html).toContain(`<h1>${heading}</h1>`);
+      expect(html).toContain(`<div id="${mount}" class="island-mount" data-island="${mount}"></div>`);
+      expect(html).toContain('<noscript>');
+      expect(html.includes('<meta name="robots" content="noindex">')).toBe(route !== '/contact');
+      expect(html).not.toContain('<form');
+    }
+  });
+
+  it('ships KaTeX styles and fonts itself, and loads nothing from other hosts', () => {
+    expect(allFiles('.woff2').some((file) => file.startsWith('_astro/KaTeX_Main-Regular'))).toBe(true);
+    for (const file of [...allFiles('.css'), ...allFiles('.js')]) {
+      const text = fs.readFileSync(path.join(outDir, file), 'utf8');
+      expect(text, file).not.toMatch(/url\(\s*["']?(?:https?:)?\/\//);
+      expect(text, file).not.toMatch(/@import/);
+    }
+    for (const file of allFiles('.html')) {
+      const html = fs.readFileSync(path.join(outDir, file), 'utf8');
+      for (const tag of html.match(/<link\b[^>]*>|<script\b[^>]*>|<img\b[^>]*>/g) ?? []) {
+        if (/rel="canonical"/.test(tag)) continue;
+        expect(tag, file).not.toMatch(/(?:href|src)="(?:https?:)?\/\//);
+      }
+    }
+  });
+
+  it('builds only what the snapshot holds', () => {
+    // One page per section, one per namespace, and the eight fixed routes.
+    const sections = Object.values(fixture.namespaces).flat().length;
+    expect(allFiles('index.html')).toHaveLength(sections + 3 + 8);
+  });
+});
