@@ -243,7 +243,9 @@ export const mailingRecipients = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
-    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+    // 'skipped': the user unsubscribed after the mailing was queued, so it was not sent (a TypeScript-only
+    // enum: no CHECK constraint, so adding a value needs no migration).
+    status: text('status', { enum: ['pending', 'sent', 'failed', 'skipped'] })
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
