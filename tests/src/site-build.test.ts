@@ -24,7 +24,9 @@ beforeAll(() => {
   fs.copyFileSync(path.join(projectRoot, 'tests/fixtures/snapshot.json'), path.join(contentDir, 'site.json'));
   // Like the publisher: a private working directory inside the project, so Astro's prerender chunks
   // of parallel builds do not meet, while node_modules still resolves.
-  const workDir = fs.mkdtempSync(path.join(projectRoot, 'node_modules', '.cache', 'site-build-test-'));
+  const cacheDir = path.join(projectRoot, 'node_modules', '.cache');
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const workDir = fs.mkdtempSync(path.join(cacheDir, 'site-build-test-'));
   try {
     const result = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', projectRoot, '--outDir', outDir], {
       cwd: workDir,
