@@ -52,14 +52,15 @@ async function main(): Promise<void> {
     db,
     log,
     onLive: async (buildDir) => {
-      site = await loadStaticSite(buildDir);
+      // Files unchanged since the previous build keep their compressed forms instead of being recompressed.
+      site = await loadStaticSite(buildDir, { previous: site });
     },
   });
 
   const mailer = createMailer({ config, log });
   const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now() };
   const app = createApp(ctx);
-  const server = createHttpServer({ app, getSite: () => site, mediaDir: config.uploadsDir });
+  const server = createHttpServer({ app, getSite: () => site, mediaDir: config.uploadsDir, log });
 
   server.listen(config.port, config.host, () => {
     log.info(`Serving ${config.siteName} at ${config.siteUrl} (data in ${config.dataDir})`);
