@@ -1,0 +1,65 @@
+// Helpers for the downloads API tests: the release form as the page sends it, releases made straight in
+// the database (with a real file on disk) when a test is about something else than creating them.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../../server/context.ts';
+import { insertDownloadItem } from '../../server/db/queries/downloads.ts';
+import type { DownloadItem } from '../../server/db/schema.ts';
+import { newStoredName, releaseFilePath, uploadTempDir } from '../../server/storage/release-files.ts';
+import type { ReleaseView } from '../../server/routes/downloads-present.ts';
+
+export type ReleaseFields = Partial<Record<'title' | 'body' | 'release' | 'is_current' | 'downloadable', string>>;
+
+/** The multipart form the downloads page sends: the text fields, then the file when there is one. */
+export function releaseForm(fields: ReleaseFields, file?: { name: string; content: Buffer | string }): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, value);
+  if (file) form.append('file', new File([Buffer.from(file.content)], file.name, { type: 'application/octet-stream' }));
+  return form;
+}
+
+/** Deterministic bytes of any length (not all equal, so an offset error shows). */
+export function patternBytes(length: number, seed = 0): Buffer {
+  const bytes = Buffer.alloc(length);
+  for (let i = 0; i < length; i++) bytes[i] = (i * 31 + seed) % 251;
+  return bytes;
+}
+
+export function sha256Hex(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** A release row with its file written where the server keeps release files. */
+export function createReleaseDirect(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  options: { title?: string; release?: string; downloadable?: boolean; isCurrent?: boolean; file?: { name: string; content: Buffer } | null },
+): DownloadItem {
+  const file = options.file === undefined ? { name: 'setup.bin', content: patternBytes(1000) } : options.file;
+  let stored: string | null = null;
+  if (file) {
+    stored = newStoredName();
+    const target = releaseFilePath(ctx.config, stored);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, file.content);
+  }
+  return insertDownloadItem(ctx.db, {
+    title: options.title ?? 'A release',
+    body: 'Notes',
+    release: options.release ?? '1.0',
+    is_current: options.isCurrent ? 1 : 0,
+    downloadable: options.downloadable === false ? 0 : 1,
+    download_url: file?.name ?? null,
+    stored_name: stored,
+    size: file?.content.length ?? 0,
+    sha256: file ? sha256Hex(file.content) : '',
+  });
+}
+
+/** Every file under the release directory and the upload temp directory (to prove nothing is left). */
+export function filesOnDisk(config: AppContext['config']): string[] {
+  const dirs = [path.dirname(releaseFilePath(config, newStoredName())), uploadTempDir(config)];
+  return dirs.flatMap((dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => path.join(dir, name)) : []));
+}
+
+export type { ReleaseView };
