@@ -84,8 +84,25 @@ function childEnv(job: BuildJob): NodeJS.ProcessEnv {
     ASTRO_TELEMETRY_DISABLED: '1',
     // One cache per data directory: builds of one publisher run one at a time, so they may share it.
     ASTRO_CACHE_DIR: path.join(job.config.dataDir, 'cache', 'astro'),
+    MARKDOWN_CACHE_DIR: path.join(job.config.dataDir, 'cache', 'markdown', markdownPipelineFingerprint(job.config.projectRoot)),
     NO_COLOR: '1',
   };
+}
+
+let fingerprint: { root: string; value: string } | undefined;
+
+/**
+ * Names the markdown cache after the code that renders it: the pipeline's sources and the locked package
+ * versions. Any change to either starts a fresh cache, so a cached body can never show stale rendering.
+ */
+export function markdownPipelineFingerprint(projectRoot: string): string {
+  if (fingerprint?.root === projectRoot) return fingerprint.value;
+  const hash = crypto.createHash('sha256');
+  const markdownDir = path.join(projectRoot, 'src', 'lib', 'markdown');
+  for (const name of fs.readdirSync(markdownDir).sort()) hash.update(name).update(fs.readFileSync(path.join(markdownDir, name)));
+  hash.update(fs.readFileSync(path.join(projectRoot, 'package-lock.json')));
+  fingerprint = { root: projectRoot, value: hash.digest('hex').slice(0, 16) };
+  return fingerprint.value;
 }
 
 function runChild(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<BuildResult> {

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../../src/lib/markdown/index.ts';
+import { renderMarkdownCached } from '../../../src/lib/markdown-cache.ts';
+import { markdownPipelineFingerprint } from '../../../server/publish/build-runner.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'md-cache-'));
+  dirs.push(dir);
+  return dir;
+};
+
+describe('renderMarkdownCached', () => {
+  it('renders exactly what the pipeline renders, then answers from the cache', () => {
+    const dir = tempDir();
+    const body = 'Inline $x^2$ and ==marked== text :smile:';
+    const first = renderMarkdownCached(body, dir);
+    expect(first).toBe(renderMarkdown(body));
+    const [entry] = fs.readdirSync(dir, { recursive: true }).map(String).filter((name) => name.endsWith('.html'));
+    expect(entry).toBeDefined();
+    // Prove the second call reads the cache: change the stored entry and see it come back.
+    fs.writeFileSync(path.join(dir, entry!), '<p>from cache</p>');
+    expect(renderMarkdownCached(body, dir)).toBe('<p>from cache</p>');
+    expect(renderMarkdownCached(`${body} changed`, dir)).toBe(renderMarkdown(`${body} changed`));
+  });
+
+  it('renders directly when no cache directory is given', () => {
+    expect(renderMarkdownCached('**bold**', undefined)).toBe(renderMarkdown('**bold**'));
+  });
+
+  it('names the cache after the pipeline code, stable between calls', () => {
+    const root = path.resolve(import.meta.dirname, '../../..');
+    expect(markdownPipelineFingerprint(root)).toMatch(/^[0-9a-f]{16}$/);
+    expect(markdownPipelineFingerprint(root)).toBe(markdownPipelineFingerprint(root));
+  });
+});
