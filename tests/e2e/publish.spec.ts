@@ -13,7 +13,7 @@ async function clientHeaders(request: APIRequestContext): Promise<Record<string,
 async function apiLogin(request: APIRequestContext): Promise<Record<string, string>> {
   await request.get('/sanctum/csrf-cookie');
   // Solve a real challenge from the running server, as the browser's invisible bot check does.
-  const g_token = await solveBotChallenge({ request: async (path) => new Response(await (await request.get(path)).body()) });
+  const g_token = await solveBotChallenge({ request: async (path) => new Response(await (await request.get(path)).text()) });
   const response = await request.post('/api/auth/login', { data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password, remember_me: false, g_token }, headers: await clientHeaders(request) });
   expect(response.status(), await response.text()).toBe(200);
   return clientHeaders(request);
