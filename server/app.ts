@@ -16,6 +16,7 @@ import { emailVerificationRoutes } from './routes/email-verification.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
 import { accountRoutes } from './routes/account.ts';
 import { contactRoutes } from './routes/contact.ts';
+import { contentRoutes } from './routes/content.ts';
 import { downloadsRoutes } from './routes/downloads.ts';
 
 export type App = Hono<AppEnv>;
@@ -38,6 +39,7 @@ export function createApp(ctx: AppContext): App {
   app.route('/api/user', accountRoutes(ctx));
   app.route('/api/contact', contactRoutes(ctx));
   app.route('/api/home', homeRoutes(ctx));
+  app.route('/api', contentRoutes(ctx));
   app.route('/api/downloads', downloadsRoutes(ctx));
   app.route('/api/admin/publish', publishRoutes(ctx));
 

@@ -1,5 +1,5 @@
 // Named queries for home sections and their images (SPEC.md 3 'Home section', 'Home image').
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { homeImages, homeSections, type HomeImage, type HomeSection } from '../schema.ts';
 
@@ -42,4 +42,75 @@ export function deleteHomeSection(db: Db, id: number): boolean {
 
 export function insertHomeImage(db: Db, image: { title: string; alt: string; urls: string; sizes: string; home_section_id: number; order: number }): HomeImage {
   return db.insert(homeImages).values(image).returning().get();
+}
+
+// --- Home images (the home page's image library; 0 = not assigned to any section) ---
+
+export type HomeImageInput = Pick<HomeImage, 'title' | 'alt' | 'urls' | 'sizes' | 'home_section_id' | 'order'>;
+
+/** All home images, or only those of one section (0: the unassigned ones), in slideshow order. */
+export function listHomeImages(db: Db, sectionId?: number): HomeImage[] {
+  const query = db.select().from(homeImages);
+  const filtered = sectionId === undefined ? query : query.where(eq(homeImages.home_section_id, sectionId));
+  return filtered.orderBy(asc(homeImages.home_section_id), asc(homeImages.order), asc(homeImages.id)).all();
+}
+
+export function getHomeImageById(db: Db, id: number): HomeImage | undefined {
+  return db.select().from(homeImages).where(eq(homeImages.id, id)).get();
+}
+
+export function getHomeImagesByIds(db: Db, ids: number[]): HomeImage[] {
+  if (ids.length === 0) return [];
+  return db.select().from(homeImages).where(inArray(homeImages.id, ids)).all();
+}
+
+/** The order value that puts a new image last in its section's slideshow. */
+export function nextHomeImageOrder(db: Db, sectionId: number): number {
+  const row = db
+    .select({ max: sql<number | null>`max(${homeImages.order})` })
+    .from(homeImages)
+    .where(eq(homeImages.home_section_id, sectionId))
+    .get();
+  return row?.max === null || row?.max === undefined ? 0 : row.max + 1;
+}
+
+export function updateHomeImage(
+  db: Db,
+  id: number,
+  changes: Partial<Pick<HomeImage, 'title' | 'alt' | 'urls' | 'sizes' | 'home_section_id' | 'order'>> & { updated_at: string },
+): HomeImage | undefined {
+  return db.update(homeImages).set(changes).where(eq(homeImages.id, id)).returning().get();
+}
+
+export function deleteHomeImages(db: Db, ids: number[]): number {
+  if (ids.length === 0) return 0;
+  return db.delete(homeImages).where(inArray(homeImages.id, ids)).run().changes;
+}
+
+/** Home sections whose markdown body contains any of `needles` (image URLs). */
+export function listHomeSectionsWhoseBodyContains(db: Db, needles: string[]): { id: number; title: string }[] {
+  if (needles.length === 0) return [];
+  const contains = needles.map((needle) => sql`instr(${homeSections.body}, ${needle}) > 0`);
+  return db
+    .select({ id: homeSections.id, title: homeSections.title })
+    .from(homeSections)
+    .where(sql`(${sql.join(contains, sql` or `)})`)
+    .orderBy(asc(homeSections.id))
+    .all();
+}
+
+/** Replaces text in every home section body that holds it; returns the changed section ids. */
+export function replaceInHomeSectionBodies(db: Db, replacements: [from: string, to: string][], atIso: string): number[] {
+  const changed = new Set<number>();
+  for (const [from, to] of replacements) {
+    if (from === '' || from === to) continue;
+    const rows = db
+      .update(homeSections)
+      .set({ body: sql`replace(${homeSections.body}, ${from}, ${to})`, updated_at: atIso })
+      .where(sql`instr(${homeSections.body}, ${from}) > 0`)
+      .returning({ id: homeSections.id })
+      .all();
+    for (const row of rows) changed.add(row.id);
+  }
+  return [...changed];
 }

@@ -1,8 +1,8 @@
 // Named queries for posts of the three namespaces.
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { slugify, uniqueSlug } from '../../../src/lib/slugify.ts';
 import type { Db } from '../client.ts';
-import { posts, type Namespace, type Post } from '../schema.ts';
+import { posts, sections, uploadedFiles, users, type Namespace, type Post } from '../schema.ts';
 
 export interface PostInput {
   section_id: number;
@@ -12,6 +12,13 @@ export interface PostInput {
   display_order: number;
   uploaded_file_id?: number | null;
   user_id: number | null;
+}
+
+/** A post with what SPEC.md 3 shows beside it: its section, its attached file and its author. */
+export interface PostWithRelations extends Post {
+  section: { id: number; title: string; title_slug: string; order: number };
+  uploaded_file: { id: number; filename: string; description: string; size: number } | null;
+  user: { name: string; role: string; email_verified_at: string | null } | null;
 }
 
 export function isPostSlugTaken(db: Db, namespace: Namespace, slug: string, exceptId?: number): boolean {
@@ -30,4 +37,157 @@ export function insertPost(db: Db, namespace: Namespace, input: PostInput): Post
     .values({ ...input, namespace, title_slug, published: input.published ? 1 : 0 })
     .returning()
     .get();
+}
+
+export function getPostById(db: Db, namespace: Namespace, id: number): Post | undefined {
+  return db
+    .select()
+    .from(posts)
+    .where(and(eq(posts.namespace, namespace), eq(posts.id, id)))
+    .get();
+}
+
+export interface PostUpdate {
+  section_id: number;
+  title: string;
+  body: string;
+  published: boolean;
+  display_order: number;
+  uploaded_file_id: number | null;
+}
+
+/**
+ * Updates a post. Its slug is kept when the title changes, so links and anchors to it keep working;
+ * only `regenerateSlug` makes a new one from the new title.
+ */
+export function updatePost(db: Db, namespace: Namespace, id: number, input: PostUpdate, options: { regenerateSlug: boolean; atIso: string }): Post | undefined {
+  const slug = options.regenerateSlug
+    ? { title_slug: uniqueSlug(slugify(input.title), (candidate) => isPostSlugTaken(db, namespace, candidate, id)) }
+    : {};
+  return db
+    .update(posts)
+    .set({ ...input, ...slug, published: input.published ? 1 : 0, updated_at: options.atIso })
+    .where(and(eq(posts.namespace, namespace), eq(posts.id, id)))
+    .returning()
+    .get();
+}
+
+export function deletePost(db: Db, namespace: Namespace, id: number): boolean {
+  return (
+    db
+      .delete(posts)
+      .where(and(eq(posts.namespace, namespace), eq(posts.id, id)))
+      .run().changes > 0
+  );
+}
+
+export function countPostsInSection(db: Db, sectionId: number): number {
+  return db.select({ count: sql<number>`count(*)` }).from(posts).where(eq(posts.section_id, sectionId)).get()?.count ?? 0;
+}
+
+/** Post counts per section of a namespace; published only unless asked, so a count never hints at drafts. */
+export function countPostsBySection(db: Db, namespace: Namespace, includeUnpublished: boolean): Map<number, number> {
+  const rows = db
+    .select({ section_id: posts.section_id, count: sql<number>`count(*)` })
+    .from(posts)
+    .where(and(eq(posts.namespace, namespace), includeUnpublished ? undefined : eq(posts.published, 1)))
+    .groupBy(posts.section_id)
+    .all();
+  return new Map(rows.map((row) => [row.section_id, row.count]));
+}
+
+/** Moves every post of one section to another (same namespace, checked by the caller); returns how many. */
+export function movePostsToSection(db: Db, fromSectionId: number, toSectionId: number, atIso: string): number {
+  return db.update(posts).set({ section_id: toSectionId, updated_at: atIso }).where(eq(posts.section_id, fromSectionId)).run().changes;
+}
+
+export interface PostFilter {
+  includeUnpublished: boolean;
+  sectionId?: number;
+  id?: number;
+}
+
+/** Posts with their relations, by section order, then display_order, then id (the site's reading order). */
+export function listPostsWithRelations(db: Db, namespace: Namespace, filter: PostFilter): PostWithRelations[] {
+  const conditions: (SQL | undefined)[] = [eq(posts.namespace, namespace)];
+  if (!filter.includeUnpublished) conditions.push(eq(posts.published, 1));
+  if (filter.sectionId !== undefined) conditions.push(eq(posts.section_id, filter.sectionId));
+  if (filter.id !== undefined) conditions.push(eq(posts.id, filter.id));
+  const rows = db
+    .select({
+      post: posts,
+      section: { id: sections.id, title: sections.title, title_slug: sections.title_slug, order: sections.order },
+      file: { id: uploadedFiles.id, filename: uploadedFiles.filename, description: uploadedFiles.description, size: uploadedFiles.size },
+      user: { name: users.name, role: users.role, email_verified_at: users.email_verified_at },
+    })
+    .from(posts)
+    .innerJoin(sections, eq(posts.section_id, sections.id))
+    .leftJoin(uploadedFiles, eq(posts.uploaded_file_id, uploadedFiles.id))
+    .leftJoin(users, eq(posts.user_id, users.id))
+    .where(and(...conditions))
+    .orderBy(asc(sections.order), asc(sections.id), asc(posts.display_order), asc(posts.id))
+    .all();
+  return rows.map((row) => ({ ...row.post, section: row.section, uploaded_file: row.file, user: row.user }));
+}
+
+export function getPostWithRelations(db: Db, namespace: Namespace, id: number): PostWithRelations | undefined {
+  return listPostsWithRelations(db, namespace, { includeUnpublished: true, id })[0];
+}
+
+export interface PostSummary {
+  id: number;
+  namespace: Namespace;
+  title: string;
+  title_slug: string;
+  published: number;
+}
+
+/** Posts (any namespace) whose attached file is one of `fileIds`, with that file's id. */
+export function listPostsAttachedToFiles(db: Db, fileIds: number[]): (PostSummary & { uploaded_file_id: number })[] {
+  if (fileIds.length === 0) return [];
+  return db
+    .select({ id: posts.id, namespace: posts.namespace, title: posts.title, title_slug: posts.title_slug, published: posts.published, uploaded_file_id: sql<number>`${posts.uploaded_file_id}` })
+    .from(posts)
+    .where(inArray(posts.uploaded_file_id, fileIds))
+    .orderBy(asc(posts.id))
+    .all();
+}
+
+/** True when the file is attached to at least one published post: what makes it downloadable by non-admins. */
+export function isFileAttachedToPublishedPost(db: Db, namespace: Namespace, fileId: number): boolean {
+  return (
+    db
+      .select({ id: posts.id })
+      .from(posts)
+      .where(and(eq(posts.namespace, namespace), eq(posts.uploaded_file_id, fileId), eq(posts.published, 1)))
+      .get() !== undefined
+  );
+}
+
+/** Posts (any namespace) whose body contains any of `needles` (image URLs): who would break if they went. */
+export function listPostsWhoseBodyContains(db: Db, needles: string[]): PostSummary[] {
+  if (needles.length === 0) return [];
+  const contains = needles.map((needle) => sql`instr(${posts.body}, ${needle}) > 0`);
+  return db
+    .select({ id: posts.id, namespace: posts.namespace, title: posts.title, title_slug: posts.title_slug, published: posts.published })
+    .from(posts)
+    .where(sql`(${sql.join(contains, sql` or `)})`)
+    .orderBy(asc(posts.id))
+    .all();
+}
+
+/** Replaces text in every post body that holds it (a replaced image's URLs); returns the changed post ids. */
+export function replaceInPostBodies(db: Db, replacements: [from: string, to: string][], atIso: string): number[] {
+  const changed = new Set<number>();
+  for (const [from, to] of replacements) {
+    if (from === '' || from === to) continue;
+    const rows = db
+      .update(posts)
+      .set({ body: sql`replace(${posts.body}, ${from}, ${to})`, updated_at: atIso })
+      .where(sql`instr(${posts.body}, ${from}) > 0`)
+      .returning({ id: posts.id })
+      .all();
+    for (const row of rows) changed.add(row.id);
+  }
+  return [...changed];
 }
