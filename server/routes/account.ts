@@ -38,7 +38,7 @@ function optionalText(field: string, max: number) {
 
 // Only these keys can reach the update; unknown keys (id, timestamps, licenses…) are dropped here, and
 // the protected ones are refused before this runs.
-const profileSchema = z.object({
+export const profileSchema = z.object({
   name: z
     .string({ error: required('name') })
     .trim()
@@ -56,8 +56,9 @@ const profileSchema = z.object({
 });
 
 /**
- * Who may edit whose profile here: the user their own, an admin anyone's (same fields). Issue 7's admin
- * user editing (role, ban, verification, licenses) belongs in its own admin route, not in this one.
+ * Who may edit whose profile here: the user their own, an admin anyone's (same fields). In practice an
+ * admin's request never gets here: server/routes/admin-users.ts is mounted first on the same path and
+ * answers admins with the wider admin edit (role, ban, verification; issue 7).
  */
 function mayEditProfile(actor: User, targetId: number): boolean {
   return actor.id === targetId || isAdmin(actor);

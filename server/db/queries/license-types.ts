@@ -1,5 +1,5 @@
 // License types: 'trial' and 'perpetual' are the named types the product relies on (SPEC.md 3).
-import { asc } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { licenseTypes, type LicenseType } from '../schema.ts';
 
@@ -11,4 +11,8 @@ export function ensureLicenseTypes(db: Db): void {
 
 export function listLicenseTypes(db: Db): LicenseType[] {
   return db.select().from(licenseTypes).orderBy(asc(licenseTypes.id)).all();
+}
+
+export function getLicenseTypeById(db: Db, id: number): LicenseType | undefined {
+  return db.select().from(licenseTypes).where(eq(licenseTypes.id, id)).get();
 }

@@ -1,7 +1,7 @@
 // Named queries for users (SPEC.md 3 'User'). E-mails compare case-insensitively, like the unique index.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { users, type User } from '../schema.ts';
+import { posts, users, type User } from '../schema.ts';
 
 export type NewUser = typeof users.$inferInsert;
 
@@ -62,4 +62,109 @@ export function setLicenseRequest(db: Db, id: number, requested: boolean, atIso:
     .set({ license_request: requested ? 1 : 0, updated_at: atIso })
     .where(eq(users.id, id))
     .run();
+}
+
+/** Every user, for the admin's GET /api/license/getAll: one query (10,000 rows take a few milliseconds). */
+export function listAllUsers(db: Db): User[] {
+  return db.select().from(users).orderBy(users.id).all();
+}
+
+/** Users by id, in one query whatever the count (the ids travel as one JSON parameter). */
+export function getUsersByIds(db: Db, ids: readonly number[]): User[] {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(users)
+    .where(sql`${users.id} in (select value from json_each(${JSON.stringify(ids)}))`)
+    .orderBy(users.id)
+    .all();
+}
+
+/** Verified, not banned, not unsubscribed: who "all verified users" of a mailing means. */
+export function listMailableVerifiedUsers(db: Db): User[] {
+  return db
+    .select()
+    .from(users)
+    .where(and(isNotNull(users.email_verified_at), eq(users.is_banned, 0), isNull(users.unsubscribed_at)))
+    .orderBy(users.id)
+    .all();
+}
+
+/** Admins who can still sign in: the ones that keep the admin screen reachable. */
+export function countActiveAdmins(db: Db): number {
+  const row = db
+    .select({ count: sql<number>`count(*)` })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.is_banned, 0)))
+    .get();
+  return row?.count ?? 0;
+}
+
+/** The fields only an admin may set (issue 7), on top of the profile fields. */
+export type AdminUserFields = ProfileFields & Partial<Pick<User, 'email' | 'email_verified_at' | 'role' | 'is_banned' | 'license_request'>>;
+
+export function updateUserAsAdmin(db: Db, id: number, fields: AdminUserFields, atIso: string): User | undefined {
+  const { name, surname, companyName, address, postcode, county, country, phone, vat, email, email_verified_at, role, is_banned, license_request } = fields;
+  // Rebuilt from the named fields, like updateProfile: nothing else can widen the update.
+  const set = Object.fromEntries(
+    Object.entries({ name, surname, companyName, address, postcode, county, country, phone, vat, email, email_verified_at, role, is_banned, license_request }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  ) as AdminUserFields;
+  return db
+    .update(users)
+    .set({ ...set, updated_at: atIso })
+    .where(eq(users.id, id))
+    .returning()
+    .get();
+}
+
+export function setUserBanned(db: Db, id: number, banned: boolean, atIso: string): User | undefined {
+  return db
+    .update(users)
+    .set({ is_banned: banned ? 1 : 0, updated_at: atIso })
+    .where(eq(users.id, id))
+    .returning()
+    .get();
+}
+
+/** Hard delete (SPEC.md 8); sessions, licenses, reset tokens and mailing rows go with it by cascade. */
+export function deleteUserById(db: Db, id: number): boolean {
+  return db.delete(users).where(eq(users.id, id)).run().changes === 1;
+}
+
+/**
+ * Keeps the user's license flags in step with their licenses: `license_granted` is 1 while the user holds
+ * an active license, else 0; a grant (`clearRequest`) also answers the pending request.
+ */
+export function syncLicenseFlags(db: Db, id: number, options: { clearRequest: boolean }, atIso: string): User | undefined {
+  return db
+    .update(users)
+    .set({
+      license_granted: sql`exists (select 1 from licenses where licenses.user_id = ${id} and licenses.active = 1)`,
+      ...(options.clearRequest ? { license_request: 0 } : {}),
+      updated_at: atIso,
+    })
+    .where(eq(users.id, id))
+    .returning()
+    .get();
+}
+
+/** Records the unsubscribe (the first time is kept); true when the user exists. */
+export function markUnsubscribed(db: Db, id: number, atIso: string): boolean {
+  db.update(users)
+    .set({ unsubscribed_at: atIso })
+    .where(and(eq(users.id, id), isNull(users.unsubscribed_at)))
+    .run();
+  return getUserById(db, id) !== undefined;
+}
+
+/** Whether the user wrote posts: their name and role are then on published pages. */
+export function isPostAuthor(db: Db, id: number): boolean {
+  return db.select({ id: posts.id }).from(posts).where(eq(posts.user_id, id)).limit(1).get() !== undefined;
+}
+
+/** Id and address of every user: what matching users against banned domains needs, and no more. */
+export function listUserEmails(db: Db): Array<Pick<User, 'id' | 'email'>> {
+  return db.select({ id: users.id, email: users.email }).from(users).orderBy(users.id).all();
 }
