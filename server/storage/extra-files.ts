@@ -54,7 +54,7 @@ export async function readExtraFileForm(request: Request, options: { tmpDir: str
           continue;
         }
         const type = part.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-        form.file = { ...received, filename: cleanFileName(part.filename) || 'file', mime_type: MIME_TYPE.test(type) ? type : 'application/octet-stream' };
+        form.file = { ...received, filename: cleanFileName(decodeFormFileName(part.filename)) || 'file', mime_type: MIME_TYPE.test(type) ? type : 'application/octet-stream' };
       } else if (part.name === 'description' && part.filename === undefined) {
         form.description = await readPartText(part, DESCRIPTION_MAX_BYTES);
       }
@@ -68,6 +68,14 @@ export async function readExtraFileForm(request: Request, options: { tmpDir: str
     throw error;
   }
   return form;
+}
+
+/**
+ * Browsers send a file name in multipart with `"`, CR and LF percent-encoded (HTML's multipart/form-data
+ * encoding) and nothing else escaped; undo exactly that, so "a \"b\".pdf" is kept as the user named it.
+ */
+export function decodeFormFileName(name: string): string {
+  return name.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
 }
 
 /** Moves a received temp file into the route's directory under a fresh random name; returns that name. */
