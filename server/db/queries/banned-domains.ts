@@ -1,8 +1,10 @@
 // Banned e-mail domains (SPEC.md 2.7, 3). Registration refuses an address whose domain, or any parent of
 // it, is listed: banning `spam.com` also bans `mail.spam.com`.
-import { inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { bannedDomains } from '../schema.ts';
+
+export type BannedDomain = typeof bannedDomains.$inferSelect;
 
 /**
  * `a.b.example.com` → [`a.b.example.com`, `b.example.com`, `example.com`, `com`], lower-cased, without a
@@ -29,4 +31,25 @@ export function isDomainBanned(db: Db, domain: string): boolean {
 /** The domain part of an e-mail address (after the last @). */
 export function emailDomain(email: string): string {
   return email.slice(email.lastIndexOf('@') + 1);
+}
+
+export function listBannedDomains(db: Db): BannedDomain[] {
+  return db.select().from(bannedDomains).orderBy(asc(bannedDomains.id)).all();
+}
+
+/** The row banning exactly this (normalised) domain, compared the way isDomainBanned compares. */
+export function findBannedDomain(db: Db, domain: string): BannedDomain | undefined {
+  return db
+    .select()
+    .from(bannedDomains)
+    .where(sql`lower(trim(${bannedDomains.domain}, ' .')) = ${domain}`)
+    .get();
+}
+
+export function insertBannedDomain(db: Db, domain: string, atIso: string): BannedDomain {
+  return db.insert(bannedDomains).values({ domain, created_at: atIso, updated_at: atIso }).returning().get();
+}
+
+export function deleteBannedDomain(db: Db, id: number): BannedDomain | undefined {
+  return db.delete(bannedDomains).where(eq(bannedDomains.id, id)).returning().get();
 }
