@@ -7,9 +7,13 @@ import { seedDatabase } from './db/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
 import { createLogger } from './log.ts';
 import { createMailer } from './mail/transport.ts';
+import { startMailingWorker } from './mail/mailing-worker.ts';
 import { createPublisher, findCurrentBuild } from './publish/publisher.ts';
 import { createHttpServer } from './server.ts';
 import { loadStaticSite, type StaticSite } from './static/static-site.ts';
+
+/** How often the mailing worker looks for due messages (issue 7: a queued mailing starts within seconds). */
+const MAILING_INTERVAL_MS = 5_000;
 
 function readConfig(): Config {
   try {
@@ -60,6 +64,8 @@ async function main(): Promise<void> {
   const mailer = createMailer({ config, log });
   const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now() };
   const app = createApp(ctx);
+  // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
+  const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
   const server = createHttpServer({ app, getSite: () => site, mediaDir: config.uploadsDir, log });
 
   server.listen(config.port, config.host, () => {
@@ -73,10 +79,15 @@ async function main(): Promise<void> {
 
   const shutdown = (signal: string) => {
     log.info(`${signal} received, shutting down`);
+    // The mailing in flight finishes and is marked sent; the rest of its batch is handed back for the next
+    // start. If the hard exit below cuts a send short, its row's lease makes it due again later.
+    const workerStopped = mailingWorker.stop();
     server.close(() => {
-      mailer.close();
-      db.$client.close();
-      process.exit(0);
+      void workerStopped.finally(() => {
+        mailer.close();
+        db.$client.close();
+        process.exit(0);
+      });
     });
     // Keep-alive sockets could hold close() open; do not wait for them forever.
     setTimeout(() => process.exit(0), 5_000).unref();

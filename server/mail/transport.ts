@@ -17,6 +17,8 @@ export interface MailContent {
 
 export interface MailMessage extends MailContent {
   to: string;
+  /** Extra header fields (List-Unsubscribe on mailings); values must be single lines. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -75,6 +77,7 @@ function toNodemailer(message: MailMessage, from: string) {
     subject: message.subject.replace(/\s+/g, ' ').trim(),
     text: message.text,
     html: message.html,
+    headers: message.headers,
   };
 }
 
