@@ -17,6 +17,12 @@ import { passwordResetRoutes } from './routes/password-reset.ts';
 import { accountRoutes } from './routes/account.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { contentRoutes } from './routes/content.ts';
+import { adminUserListRoutes, adminUserRoutes } from './routes/admin-users.ts';
+import { licenseRoutes } from './routes/licenses.ts';
+import { bannedDomainRoutes } from './routes/banned-domains.ts';
+import { mailingRoutes } from './routes/mailings.ts';
+import { mailingUnsubscribeRoutes } from './routes/mailing-unsubscribe.ts';
+import { sitemapRoutes } from './routes/sitemap.ts';
 import { downloadsRoutes } from './routes/downloads.ts';
 
 export type App = Hono<AppEnv>;
@@ -36,12 +42,20 @@ export function createApp(ctx: AppContext): App {
   app.route('/api/auth', emailVerificationRoutes(ctx));
   app.route('/api/auth', passwordResetRoutes(ctx));
   app.route('/api/user', userRoutes(ctx));
+  // Before accountRoutes: an admin's PUT /api/user/update/{id} is answered here; everyone else's falls through.
+  app.route('/api/user', adminUserRoutes(ctx));
   app.route('/api/user', accountRoutes(ctx));
   app.route('/api/contact', contactRoutes(ctx));
   app.route('/api/home', homeRoutes(ctx));
   app.route('/api', contentRoutes(ctx));
   app.route('/api/downloads', downloadsRoutes(ctx));
   app.route('/api/admin/publish', publishRoutes(ctx));
+  app.route('/api/admin/users', adminUserListRoutes(ctx));
+  app.route('/api/license', licenseRoutes(ctx));
+  app.route('/api/admin/banned-domains', bannedDomainRoutes(ctx));
+  app.route('/api/admin', mailingRoutes(ctx));
+  app.route('/api/admin/sitemap', sitemapRoutes(ctx));
+  app.route('/api/mailing', mailingUnsubscribeRoutes(ctx));
 
   app.notFound((c) => {
     if (c.req.path.startsWith('/api/')) return errorResponse(c, 404, 'Not found.');
