@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessions } from '../../../server/db/schema.ts';
 import { insertUser } from '../../../server/db/queries/users.ts';
 import { assertAdminRemovalAllowed } from '../../../server/admin/admin-protection.ts';
-import { applyAdminUserEdit } from '../../../server/admin/admin-user-edit.ts';
+import { adminUserSchema, applyAdminUserEdit } from '../../../server/admin/admin-user-edit.ts';
 import { createUser, login } from '../../helpers/auth.ts';
 import { waitForMailTo } from '../../helpers/accounts.ts';
 import { createRecordingPublisher, type RecordingPublisher } from '../../helpers/test-context.ts';
@@ -274,7 +274,7 @@ describe('keeping an admin able to sign in', () => {
       expect(() => assertAdminRemovalAllowed(ctx.db, retired.id, boss, removal)).toThrow(expect.objectContaining({ status: 422, message }));
     }
     // The acting admin is re-read in the transaction: one banned since their request was authorised cannot act.
-    expect(() => applyAdminUserEdit(ctx, retired.id, boss.id, { role: 'user' })).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => applyAdminUserEdit(ctx, retired.id, boss.id, adminUserSchema.parse({ role: 'user' }))).toThrow(expect.objectContaining({ status: 403 }));
     expect(fixture.stored(boss.id)).toMatchObject({ role: 'admin', is_banned: 0 });
   });
 });
