@@ -174,3 +174,47 @@ describe('large release files through the real server', () => {
     expect(filesOnDisk(ctx.config).filter((file) => file.includes('.tmp'))).toEqual([]);
   }, 30_000);
 });
+
+describe('the limit through the real server', () => {
+  it('answers 413 to a chunked upload (no Content-Length) at the first byte past the limit, leaving nothing', async () => {
+    const limited = createTestContext({ env: { UPLOAD_MAX_BYTES: String(MiB) } });
+    await createUser(limited, { email: 'admin@example.com', role: 'admin' });
+    const limitedAdmin = await login(limited.app, 'admin@example.com');
+    const listening = await listen(createHttpServer({ app: limited.app, getSite: () => null, mediaDir: limited.config.uploadsDir }));
+    try {
+      const boundary = 'over-limit';
+      const request = http.request({
+        host: '127.0.0.1',
+        port: listening.port,
+        path: '/api/downloads/store',
+        method: 'POST',
+        agent: false,
+        headers: { Cookie: limitedAdmin.cookieHeader, 'X-XSRF-TOKEN': limitedAdmin.xsrf ?? '', 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Transfer-Encoding': 'chunked' },
+      });
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        request.on('response', (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (text: string) => (body += text));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        request.on('error', reject);
+      });
+      request.write(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nOver\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="over.bin"\r\n\r\n`);
+      let settled = false;
+      void answer.finally(() => (settled = true));
+      for (let i = 0; i < 16 && !settled; i++) {
+        await new Promise<void>((resolve) => request.write(Buffer.alloc(256 * 1024, 2), () => resolve()));
+      }
+      request.end();
+      const { status, body } = await answer;
+      expect(status).toBe(413);
+      expect(JSON.parse(body)).toEqual({ message: 'The file is larger than the limit of 1 MiB.' });
+      expect(filesOnDisk(limited.config)).toEqual([]);
+      expect(listDownloadItems(limited.db)).toEqual([]);
+    } finally {
+      await listening.close();
+      limited.cleanup();
+    }
+  }, 30_000);
+});
