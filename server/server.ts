@@ -29,7 +29,7 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
     else res.destroy();
   };
 
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const method = req.method;
     if (method === 'GET' || method === 'HEAD') {
       const requestPath = pathOfUrl(req.url ?? '/');
@@ -54,4 +54,11 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
     }
     void toHono(req, res);
   });
+  // Node's default 5-minute limit on a whole request would cut a 2 GiB release upload on a slow link.
+  // No total limit; instead a connection that sends nothing for 2 minutes is dropped, and headers
+  // must arrive within a minute (slowloris).
+  server.requestTimeout = 0;
+  server.timeout = 120_000;
+  server.headersTimeout = 60_000;
+  return server;
 }
