@@ -58,7 +58,12 @@ async function readBody(response: Response): Promise<unknown> {
   return parseResponseText(await response.text());
 }
 
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 export async function apiRequest<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  // A reader of a static page has no XSRF cookie until something asks for one; without it every write
+  // answers 419. Fetch it first instead of failing the first form the visitor sends.
+  if (UNSAFE_METHODS.has(method.toUpperCase()) && !readCookie('XSRF-TOKEN')) await fetchCsrfCookie();
   const headers = baseHeaders();
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -162,5 +167,20 @@ export async function loadCurrentUser(): Promise<void> {
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) setSession(null);
     else throw error;
+  }
+}
+
+/**
+ * POST /api/auth/logout after the CSRF fetch (SPEC.md 7), then forget the user here. A failure is only
+ * logged (SPEC.md 8): the caller sends the user home regardless.
+ */
+export async function logout(): Promise<void> {
+  try {
+    await fetchCsrfCookie();
+    await api.post('/api/auth/logout', undefined, { loading: false });
+  } catch (error) {
+    console.error('Logout failed', error);
+  } finally {
+    setSession(null);
   }
 }

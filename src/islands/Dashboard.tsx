@@ -1,0 +1,134 @@
+// /dashboard (SPEC.md 2.8): the user card with Edit, the Request License button (only while nothing is
+// requested and no license is active), the license cards, and the 'Request Sent' / 'Request Failed!'
+// alerts. The nav bar's script loads the user into $user; this island only reads it.
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import { api, ApiError } from '../lib/api-client.ts';
+import { openAccountDialog } from '../scripts/account-root.ts';
+import { $licenses, $user, type CurrentUser } from '../stores/session.ts';
+import { Alert } from './ui/Alert.tsx';
+import { LicenseCard } from './users/LicenseCard.tsx';
+import { UserCard } from './users/UserCard.tsx';
+import { UserFormDialog } from './users/UserFormDialog.tsx';
+
+type RequestResult = { kind: 'sent'; email: string } | { kind: 'failed'; reason: string | undefined };
+
+function RequestAlert({ result, onDismiss }: { result: RequestResult; onDismiss: () => void }) {
+  if (result.kind === 'sent') {
+    return (
+      <Alert title="Request Sent" tone="success" onDismiss={onDismiss}>
+        <p>
+          Your license request has been sent to the administrator. A confirmation will be e-mailed to <strong>{result.email}</strong>, and you will receive
+          another confirmation e-mail once the activation is granted.
+        </p>
+      </Alert>
+    );
+  }
+  return (
+    <Alert title="Request Failed!" tone="error" onDismiss={onDismiss}>
+      {result.reason && <p>{result.reason}</p>}
+      <p>
+        There was a problem sending your request. Please try again later, or contact the administrator through the <a href="/contact">Contact Us</a> page.
+      </p>
+    </Alert>
+  );
+}
+
+function LoggedInDashboard({ user }: { user: CurrentUser }) {
+  const licenses = useStore($licenses);
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const [requesting, setRequesting] = useState(false);
+  const [result, setResult] = useState<RequestResult | null>(null);
+  const canRequest = !user.license_request && !licenses.some((license) => Boolean(license.active));
+
+  const requestLicense = async () => {
+    if (requesting) return;
+    setRequesting(true);
+    setResult(null);
+    try {
+      const answer = await api.get<{ user: CurrentUser }>(`/api/user/request-license/${user.id}`);
+      $user.set(answer.user);
+      setResult({ kind: 'sent', email: answer.user.email });
+    } catch (error) {
+      console.error('The license request failed', error);
+      // A reason the user can act on (e.g. an active license) is worth showing; a server fault is not.
+      const reason = error instanceof ApiError && error.status < 500 && error.status !== 401 ? error.message : undefined;
+      setResult({ kind: 'failed', reason });
+    } finally {
+      setRequesting(false);
+    }
+  };
+
+  return (
+    <div className="dashboard">
+      {result && <RequestAlert result={result} onDismiss={() => setResult(null)} />}
+      <UserCard user={user}>
+        <div className="dashboard__actions">
+          <button type="button" className="button" onClick={() => { setSaved(false); setEditing(true); }} aria-haspopup="dialog">
+            Edit
+          </button>
+          {canRequest && (
+            <button type="button" className="button button--secondary" onClick={() => void requestLicense()} aria-disabled={requesting || undefined}>
+              {requesting ? 'Sending request…' : 'Request License'}
+            </button>
+          )}
+        </div>
+        <div role="status" className="form-message">
+          {saved && <p className="form-message__text form-message__text--success">Your details have been saved.</p>}
+        </div>
+      </UserCard>
+
+      <section aria-labelledby="licenses-heading">
+        <h2 id="licenses-heading" className="dashboard__heading">
+          Licenses
+        </h2>
+        {licenses.length === 0 ? (
+          <p className="empty-note">No licenses, user request license button to obtain free test license!</p>
+        ) : (
+          <ul className="license-cards">
+            {licenses.map((license) => (
+              <li key={license.id}>
+                <LicenseCard license={license} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <UserFormDialog
+        open={editing}
+        user={user}
+        onCancel={() => setEditing(false)}
+        onSaved={(updated) => {
+          $user.set(updated);
+          setEditing(false);
+          setSaved(true);
+        }}
+      />
+    </div>
+  );
+}
+
+export default function Dashboard() {
+  const user = useStore($user);
+  if (user === undefined) {
+    return (
+      <p className="empty-note" role="status">
+        Loading your account…
+      </p>
+    );
+  }
+  if (user === null) {
+    // Reached when the session ends while the page is open (arriving without a user goes to / instead).
+    return (
+      <div className="result-panel">
+        <p>Please login to see dashboard!</p>
+        <button type="button" className="button" onClick={() => void openAccountDialog('login')} aria-haspopup="dialog">
+          Login
+        </button>
+      </div>
+    );
+  }
+  return <LoggedInDashboard user={user} />;
+}

@@ -1,0 +1,74 @@
+// A labelled input (or textarea) with its first server error underneath, tied together for assistive
+// technology: aria-invalid marks the field, aria-describedby points at the error text.
+import { useId, type InputHTMLAttributes } from 'react';
+
+interface FieldProps {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  type?: 'text' | 'email' | 'password' | 'tel';
+  multiline?: boolean;
+  autoComplete?: string;
+  /** Focused when the surrounding dialog opens. */
+  autoFocusOnOpen?: boolean;
+  inputMode?: InputHTMLAttributes<HTMLInputElement>['inputMode'];
+  hint?: string;
+}
+
+export function Field({ label, name, value, onChange, error, type = 'text', multiline = false, autoComplete, autoFocusOnOpen, inputMode, hint }: FieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : undefined, error ? errorId : undefined].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    name,
+    value,
+    autoComplete,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+    'data-autofocus': autoFocusOnOpen ? '' : undefined,
+    className: 'field__control',
+  };
+  return (
+    <div className={error ? 'field field--invalid' : 'field'}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {multiline ? (
+        <textarea {...common} rows={6} onChange={(event) => onChange(event.target.value)} />
+      ) : (
+        <input {...common} type={type} inputMode={inputMode} onChange={(event) => onChange(event.target.value)} />
+      )}
+      {hint && (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface CheckboxProps {
+  label: string;
+  name: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}
+
+export function Checkbox({ label, name, checked, onChange }: CheckboxProps) {
+  const id = useId();
+  return (
+    <div className="field field--checkbox">
+      <input id={id} name={name} type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+      <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}

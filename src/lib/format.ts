@@ -1,0 +1,23 @@
+// Display helpers shared by islands: byte sizes for the loading modal, dates for the dashboard cards.
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/** 1536 → "1.5 KB"; binary steps (what file managers show), one decimal above bytes. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+/** An ISO date (or SQLite "YYYY-MM-DD HH:MM:SS") as "21 Nov 2026"; undefined when absent or unreadable. */
+export function formatDate(value: string | null | undefined, withTime = false): string | undefined {
+  if (!value) return undefined;
+  const date = new Date(/^\d{4}-\d{2}-\d{2} \d/.test(value) ? `${value.replace(' ', 'T')}Z` : value);
+  if (Number.isNaN(date.getTime())) return undefined;
+  return date.toLocaleString('en-GB', withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' });
+}

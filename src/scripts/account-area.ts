@@ -1,0 +1,105 @@
+// The nav bar's account area (SPEC.md 2.3) without React: Login and Register buttons, or the user's name
+// and Logout. Anonymous readers (no `signed_in` hint cookie) get their buttons at once and no API call;
+// the modal's React code is fetched only when they hover, focus or click one (DESIGN.md "Keeping public
+// pages light"). The same script runs the current-user check for every page, so islands read $user from
+// the store instead of asking again, and applies the navigation guard of SPEC.md 2.2.
+import { loadCurrentUser, logout } from '../lib/api-client.ts';
+import { readCookie } from '../lib/cookies.ts';
+import { $user, isAdminUser, setSession, type CurrentUser } from '../stores/session.ts';
+import { ensureAccountRoot, openAccountDialog, preloadAccountRoot } from './account-root.ts';
+import { renderUnverifiedBanner } from './unverified-banner.ts';
+
+export const SIGNED_IN_HINT = 'signed_in';
+
+function button(label: string, onClick: () => void): HTMLButtonElement {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.className = 'account-button';
+  element.textContent = label;
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+function dialogButton(label: string, mode: 'login' | 'register'): HTMLButtonElement {
+  const element = button(label, () => void openAccountDialog(mode));
+  element.setAttribute('aria-haspopup', 'dialog');
+  // Hover or focus is the first sign of interest: start the download so the click opens at once.
+  element.addEventListener('pointerenter', preloadAccountRoot, { once: true });
+  element.addEventListener('focus', preloadAccountRoot, { once: true });
+  return element;
+}
+
+function dashboardPath(user: CurrentUser): string {
+  return isAdminUser(user) ? '/admin' : '/dashboard';
+}
+
+function renderArea(area: HTMLElement, user: CurrentUser | null | undefined): void {
+  // Unknown yet (the check is running): nothing rather than buttons that might be wrong a moment later.
+  if (user === undefined) {
+    area.replaceChildren();
+    return;
+  }
+  if (user === null) {
+    area.replaceChildren(dialogButton('Login', 'login'), dialogButton('Register', 'register'));
+    return;
+  }
+  const name = document.createElement('a');
+  name.className = 'account-button account-button--user';
+  name.href = dashboardPath(user);
+  name.title = 'Go to dashboard';
+  name.textContent = user.name;
+  const logoutButton = button('Logout', () => {
+    logoutButton.disabled = true;
+    // SPEC.md 8: a failed logout is only logged; the user goes home either way.
+    void logout().finally(() => window.location.assign('/'));
+  });
+  area.replaceChildren(name, logoutButton);
+}
+
+/** SPEC.md 2.2 on arrival: /admin needs the admin role, /dashboard a user; others go home. */
+function guardRoute(path: string, user: CurrentUser | null): boolean {
+  const segment = path.split('/')[1] ?? '';
+  const refused = (segment === 'admin' && !isAdminUser(user)) || (segment === 'dashboard' && !user);
+  if (refused) window.location.replace('/');
+  return refused;
+}
+
+/** Resolves the current user: the hint cookie says whether asking is worth a request. */
+async function resolveUser(root: Document): Promise<void> {
+  const hinted = readCookie(SIGNED_IN_HINT) !== undefined;
+  if (!hinted) {
+    setSession(null);
+    return;
+  }
+  // The new-password page logs out whoever arrives signed in (SPEC.md 2.11), before anything shows them.
+  if (root.querySelector('[data-sign-out-on-arrival]')) {
+    await logout();
+    return;
+  }
+  try {
+    await loadCurrentUser();
+  } catch (error) {
+    console.error('Could not load the current user', error);
+    setSession(null);
+  }
+}
+
+function whenIdle(callback: () => void): void {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(callback, { timeout: 2000 });
+  else setTimeout(callback, 200);
+}
+
+export function enhanceAccountArea(root: Document): void {
+  const area = root.querySelector<HTMLElement>('[data-account-area]');
+  $user.subscribe((user) => {
+    if (area) renderArea(area, user);
+    renderUnverifiedBanner(root, user);
+  });
+
+  void resolveUser(root).then(() => {
+    const user = $user.get() ?? null;
+    if (guardRoute(root.location.pathname, user)) return;
+    // Pages with islands load React anyway: mount the loading modal and dialogs while the page is idle.
+    if (root.querySelector('[data-island]')) whenIdle(() => void ensureAccountRoot().catch((error: unknown) => console.error(error)));
+  });
+}

@@ -1,0 +1,57 @@
+// Loads the React side of the account UI on demand: the login/registration modal, the 'Verification
+// sent' notice and the full-screen loading modal, all in one React root appended to <body>. Public pages
+// pay for React only when the reader asks for one of these (DESIGN.md "Keeping public pages light"); pages
+// that hydrate islands anyway mount it early so requests can show the loading modal.
+import { showAccountDialog, type AccountDialogMode, type AccountDialogOptions } from '../stores/account-dialog.ts';
+// Only the URL: importing the sheet itself would make Astro add it to every page that has the nav bar.
+import islandStylesUrl from '../styles/islands.css?url';
+
+let mounting: Promise<void> | undefined;
+
+/** Island pages link the sheet already (their frontmatter imports it); static pages get it now. */
+function loadIslandStyles(): Promise<void> {
+  const present = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].some((link) => link.href.endsWith(islandStylesUrl));
+  if (present) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = islandStylesUrl;
+    // Unstyled is better than nothing: a failed sheet must not keep the dialog from opening.
+    link.onload = link.onerror = () => resolve();
+    document.head.append(link);
+  });
+}
+
+/** Mounts the account root once; later calls share the first one's promise. */
+export function ensureAccountRoot(): Promise<void> {
+  mounting ??= Promise.all([import('../islands/AccountRoot.tsx'), loadIslandStyles()])
+    .then(([{ mountAccountRoot }]) => {
+      const container = document.createElement('div');
+      container.id = 'account-root';
+      document.body.append(container);
+      mountAccountRoot(container);
+    })
+    .catch((error: unknown) => {
+      // A failed chunk load (offline, new deploy) may succeed on the next click.
+      mounting = undefined;
+      throw error;
+    });
+  return mounting;
+}
+
+/** Starts downloading the chunk (on hover or focus) so the click that follows opens at once. */
+export function preloadAccountRoot(): void {
+  ensureAccountRoot().catch((error: unknown) => console.error('Could not load the account dialogs', error));
+}
+
+/** Opens a dialog, loading the React root first when needed. */
+export async function openAccountDialog(mode: AccountDialogMode, options: AccountDialogOptions = {}): Promise<void> {
+  // Set first: the root renders whatever the store holds when it mounts.
+  showAccountDialog(mode, options);
+  try {
+    await ensureAccountRoot();
+  } catch (error) {
+    console.error('Could not load the account dialogs', error);
+    window.alert('The login form could not be loaded. Please check your connection and try again.');
+  }
+}
