@@ -108,6 +108,16 @@ describe('uploading and listing', () => {
     expect(t.publisher.reasons).toHaveLength(0);
   });
 
+  it('removes the stored file when storing the row fails', async () => {
+    const admin = await t.admin();
+    t.ctx.db.$client.exec("CREATE TRIGGER refuse_files BEFORE INSERT ON uploaded_files BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    const response = await admin.request('POST', '/api/news/extrafiles', fileForm('data', 'a.txt', 'text/plain'));
+    expect(response.status).toBe(500);
+    expect(privateFiles('news')).toEqual([]);
+    expect(tempFiles()).toEqual([]);
+    expect(t.publisher.reasons).toHaveLength(0);
+  });
+
   it('refuses uploads, lists and deletes by anonymous visitors (401) and ordinary users (403)', async () => {
     const admin = await t.admin();
     const file = await uploadFile(admin, 'news', 'data', 'a.txt');

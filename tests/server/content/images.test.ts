@@ -162,6 +162,16 @@ describe('uploading an image', () => {
     expect(t.publisher.reasons).toHaveLength(0);
   });
 
+  it('removes the written variants when storing the row fails', async () => {
+    const admin = await t.admin();
+    // A trigger makes the insert fail after sharp has written every variant.
+    t.ctx.db.$client.exec("CREATE TRIGGER refuse_images BEFORE INSERT ON uploaded_images BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    const response = await upload(admin, 'news', await makePng(300, 300));
+    expect(response.status).toBe(500);
+    expect(uploadsOf('news')).toEqual([]);
+    expect(t.publisher.reasons).toHaveLength(0);
+  });
+
   it('refuses uploads by anonymous visitors (401) and ordinary users (403), and hides the library from them', async () => {
     const png = await makePng(100, 100);
     for (const [client, status] of [
