@@ -12,11 +12,14 @@ export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /**
  * The Content-Security-Policy. Scripts only from our origin plus the hashes of the inline scripts a
- * page really contains (Astro's island loader); styles allow inline because KaTeX's output positions
- * glyphs with style attributes; images may be data: (markdown allows small inline images).
+ * page really contains (Astro's island loader), and WebAssembly where search runs; styles allow inline
+ * because KaTeX's output positions glyphs with style attributes; images may be data: (markdown allows
+ * small inline images).
  */
-export function contentSecurityPolicy(inlineScriptHashes: readonly string[] = []): string {
-  const scriptSrc = ["'self'", ...inlineScriptHashes.map((hash) => `'${hash}'`)].join(' ');
+export function contentSecurityPolicy(inlineScriptHashes: readonly string[] = [], options: { wasm?: boolean } = {}): string {
+  // 'wasm-unsafe-eval' lets WebAssembly compile and nothing else (no JS eval): only pages that can run
+  // the site search, and Pagefind's own files, ask for it (server/static/static-site.ts).
+  const scriptSrc = ["'self'", ...(options.wasm ? ["'wasm-unsafe-eval'"] : []), ...inlineScriptHashes.map((hash) => `'${hash}'`)].join(' ');
   return [
     "default-src 'self'",
     `script-src ${scriptSrc}`,

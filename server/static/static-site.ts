@@ -56,6 +56,18 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 const baseHeaders = Object.entries(BASE_SECURITY_HEADERS).flat();
 const defaultCsp = contentSecurityPolicy();
+const wasmCsp = contentSecurityPolicy([], { wasm: true });
+
+/**
+ * Search runs Pagefind, which compiles WebAssembly in its worker (whose policy comes with its own file)
+ * or, failing that, in the page. The search page can replace the <main> of any reading page (home, posts;
+ * src/lib/reading-routes.ts) without a new document, so those pages' policies allow it as well.
+ */
+const WASM_FILES = /^(?:index\.html$|search\/|news\/|documentation\/|tutorials\/|pagefind\/)/;
+
+function needsWasm(file: string): boolean {
+  return WASM_FILES.test(file);
+}
 
 // Sites are only ever replaced whole, so the site keeps its compressed buffers on its entries; the
 // WeakMap lets a later load find them by content hash without the site exposing them.
@@ -101,7 +113,8 @@ async function loadEntry(dir: string, file: string, reuse: Map<string, Compresse
   const contentType = contentTypeOf(file);
   const compressed = isCompressible(file) && body.length >= MIN_COMPRESS_BYTES ? (reuse.get(sha256) ?? (await compress(body, urlPath))) : { gzip: null, br: null };
   const varies = compressed.gzip !== null || compressed.br !== null;
-  const csp = file.endsWith('.html') ? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8'))) : defaultCsp;
+  const wasm = needsWasm(file);
+  const csp = file.endsWith('.html') ? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')), { wasm }) : wasm ? wasmCsp : defaultCsp;
   const common = [
     'Cache-Control',
     urlPath.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE,
