@@ -1,0 +1,31 @@
+// The notice in an article's download area follows who is reading (SPEC.md 6): the static page carries
+// the anonymous text; a signed-in but unverified reader gets 'Only verified user can use download!';
+// for a verified reader the notice goes, and the download work puts its button into the empty
+// [data-download-action] container next to it. The user comes from the shared session store that the
+// nav bar's account script fills, so this asks the API nothing.
+import { $user, type CurrentUser } from '../stores/session';
+import { onEveryPage } from './page-lifecycle';
+
+export const DOWNLOAD_NOTICES = {
+  anonymous: 'You must be logged in to download tutorial materials',
+  unverified: 'Only verified user can use download!',
+} as const;
+
+/** The notice for a reader, or null when they may download. */
+export function downloadNotice(user: CurrentUser | null | undefined): string | null {
+  if (!user) return DOWNLOAD_NOTICES.anonymous;
+  return user.email_verified_at ? null : DOWNLOAD_NOTICES.unverified;
+}
+
+function render(user: CurrentUser | null | undefined): void {
+  const text = downloadNotice(user);
+  for (const notice of document.querySelectorAll<HTMLElement>('[data-post-download] [data-download-notice]')) {
+    notice.hidden = text === null;
+    if (text !== null && notice.textContent !== text) notice.textContent = text;
+  }
+}
+
+onEveryPage(() => {
+  if (!document.querySelector('[data-post-download]')) return;
+  return $user.subscribe(render);
+});
