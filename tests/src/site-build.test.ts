@@ -69,6 +69,7 @@ const ROUTES = [
   '/email/verified',
   '/reset-password',
   '/reset-pasword/form',
+  '/search',
 ];
 
 describe('the built site', () => {
@@ -206,8 +207,8 @@ describe('the built site', () => {
   });
 
   it('builds only what the snapshot holds', () => {
-    // One page per section, one per namespace, and the eight fixed routes.
+    // One page per section, one per namespace, and the nine fixed routes.
     const sections = Object.values(fixture.namespaces).flat().length;
-    expect(allFiles('index.html')).toHaveLength(sections + 3 + 8);
+    expect(allFiles('index.html')).toHaveLength(sections + 3 + 9);
   });
 });
