@@ -1,7 +1,7 @@
 // What a license's dates become when an admin stores or updates it (SPEC.md 2.7, 3; issue 7, item 2).
 // Pure: the routes hand in the stored state, the request and the clock, and write back what comes out.
 //
-// Decisions (docs/decisions/0008-admin-console.md):
+// Decisions (docs/decisions/0011-admin-console.md):
 // - A trial license is active from the moment it is stored: the admin form hides its Active checkbox, so
 //   the server decides, and granting a trial *is* activating it. Its expiry ends it; deleting ends it early.
 // - A perpetual license never expires: `expire` is stored as 0 and `expire_date` stays null whatever was

@@ -7,7 +7,7 @@
 // its own write right after the mail server accepted it. A crash between the server's "250 OK" and that
 // write is the one way to send a message twice: the row becomes due when its lease ends and goes out
 // again. That window is one message wide; closing it entirely would need the mail server to take part
-// (it cannot be done on our side of SMTP), so the trade-off is documented in docs/decisions/0008.
+// (it cannot be done on our side of SMTP), so the trade-off is documented in docs/decisions/0011-admin-console.md.
 //
 // Failures are of three kinds (classifySendError):
 // - unreachable: the server could not be reached or refused the session (connection refused, timeout,

@@ -41,7 +41,7 @@ function idField(label: string) {
   return z.preprocess(
     blankToUndefined,
     z
-      .union([z.number(), z.string().trim().regex(/^\d+$/)], { error: `The ${label} field is required.` })
+      .union([z.number(), z.string().trim().regex(/^\d+$/, `The selected ${label} is invalid.`)], { error: `The ${label} field is required.` })
       .transform(Number)
       .pipe(z.number().int().positive(`The selected ${label} is invalid.`)),
   );
@@ -50,7 +50,7 @@ function idField(label: string) {
 const expireField = z.preprocess(
   blankToUndefined,
   z
-    .union([z.number(), z.string().trim().regex(/^\d+$/)], { error: 'The expire field must be a whole number of days.' })
+    .union([z.number(), z.string().trim().regex(/^\d+$/, 'The expire field must be a whole number of days.')], { error: 'The expire field must be a whole number of days.' })
     .transform(Number)
     .pipe(
       z

@@ -108,6 +108,8 @@ describe('validation', () => {
       expect(response.status, JSON.stringify(payload)).toBe(422);
       expect(Object.keys((await json<{ errors: object }>(response)).errors).sort(), JSON.stringify(payload)).toEqual(fields);
     }
+    const words = await json<{ errors: Record<string, string[]> }>(await admin.request('POST', '/api/license/store', { license_type_id: 'x', user_id: user.user.id, expire: 'ten' }));
+    expect(words.errors).toEqual({ license_type_id: ['The selected license type id is invalid.'], expire: ['The expire field must be a whole number of days.'] });
     const trialWithoutDays = await json<{ errors: { expire: string[] } }>(await admin.request('POST', '/api/license/store', { license_type_id: fixture.typeId('trial'), user_id: user.user.id }));
     expect(trialWithoutDays.errors.expire).toEqual(['A trial license needs an expiry of at least 1 day.']);
     expect((await json<{ licenses: unknown[] }>(await admin.request('GET', '/api/license/getAll'))).licenses).toEqual([]);
