@@ -1,0 +1,150 @@
+// The admin's downloads page (SPEC.md 2.6, issue 6 items 4-5): the add/edit form at the top and the
+// releases from the API, with download counts and Edit / Delete / Download on every release. Loaded only
+// for admins by src/scripts/downloads-page.ts (its own chunk: readers never download it). The static list
+// stays visible until the API's list is here, then the island's list takes its place; after each write
+// the list is read again from the API and the publish that brings readers the change is followed.
+import { StrictMode, useCallback, useEffect, useId, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ApiError } from '../lib/api-client.ts';
+import { ensureAccountRoot } from '../scripts/account-root.ts';
+import { AdminReleaseList } from './downloads/AdminReleaseList.tsx';
+import { PublishStatus } from './downloads/PublishStatus.tsx';
+import { collectStaticBodies, type StaticBodies } from './downloads/ReleaseBody.tsx';
+import { ReleaseForm, type FormFocus } from './downloads/ReleaseForm.tsx';
+import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseInput } from './downloads/downloads-api.ts';
+import { usePublishStatus } from './downloads/use-publish-status.ts';
+import { CONNECTION_ERROR, type FormMessage } from './ui/form-errors.ts';
+import '../styles/islands.css';
+import '../styles/downloads-admin.css';
+
+const LOAD_FAILED = 'The releases could not be loaded from the server; the list below is the published one. Reload the page to try again.';
+
+/** SPEC.md 4: deletes need an Ok/Cancel confirmation; the wording follows SPEC.md 8's hard-delete warning. */
+export function deleteConfirmation(release: Pick<Release, 'title'>): string {
+  return `Delete the release "${release.title}" and its file? This operation will hard delete data from database!!!`;
+}
+
+interface DownloadsAdminProps {
+  staticBodies: StaticBodies;
+  /** Called once the API's list is shown, to hide the static one. */
+  onListShown: () => void;
+}
+
+export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProps) {
+  const [releases, setReleases] = useState<Release[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [editing, setEditing] = useState<Release | null>(null);
+  // A new key remounts the form: each mode starts from its release's values.
+  const [form, setForm] = useState<{ key: number; focus: FormFocus }>({ key: 0, focus: null });
+  const [notice, setNotice] = useState<FormMessage | null>(null);
+  const publish = usePublishStatus();
+  const noticeId = useId();
+
+  const reload = useCallback(async () => {
+    try {
+      setReleases(await fetchReleases());
+      setLoadFailed(false);
+    } catch (error) {
+      console.error('Could not load the releases', error);
+      setLoadFailed(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    fetchReleases()
+      .then((list) => current && setReleases(list))
+      .catch((error: unknown) => {
+        console.error('Could not load the releases', error);
+        if (current) setLoadFailed(true);
+      });
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  const listShown = releases !== null;
+  useEffect(() => {
+    if (listShown) onListShown();
+  }, [listShown, onListShown]);
+
+  const switchForm = (release: Release | null, focus: FormFocus) => {
+    setEditing(release);
+    setForm((previous) => ({ key: previous.key + 1, focus }));
+  };
+
+  const save = async (id: number | null, input: ReleaseInput) => {
+    const answer = await saveRelease(id, input);
+    publish.follow();
+    setNotice({ text: answer.message, tone: 'success' });
+    switchForm(null, 'notice');
+    await reload();
+  };
+
+  const remove = async (release: Release) => {
+    if (!window.confirm(deleteConfirmation(release))) return;
+    try {
+      const answer = await deleteRelease(release.id);
+      publish.follow();
+      setNotice({ text: answer.message, tone: 'success' });
+      if (editing?.id === release.id) switchForm(null, null);
+      await reload();
+    } catch (error) {
+      setNotice({ text: error instanceof ApiError ? (error.body.message ?? error.message) : CONNECTION_ERROR, tone: 'error' });
+    }
+    // The pressed button is gone (or the list moved): the notice says what happened.
+    requestAnimationFrame(() => document.getElementById(noticeId)?.focus());
+  };
+
+  return (
+    <>
+      <section className="downloads-admin" aria-label="Manage releases">
+        <PublishStatus phase={publish.phase} />
+        <ReleaseForm
+          key={form.key}
+          editing={editing}
+          notice={notice}
+          noticeId={noticeId}
+          focusOnMount={form.focus}
+          onNotice={setNotice}
+          onSave={save}
+          onCancelEdit={() => switchForm(null, 'title')}
+        />
+      </section>
+      {loadFailed && (
+        <p className="notice notice--warning" role="alert">
+          {LOAD_FAILED}
+        </p>
+      )}
+      {releases && <AdminReleaseList releases={releases} staticBodies={staticBodies} onEdit={(release) => switchForm(release, 'title')} onDelete={(release) => void remove(release)} />}
+    </>
+  );
+}
+
+/** Mounts the admin island after the warning; returns how to take it away again (the user logged out). */
+export function mountDownloadsAdmin(page: HTMLElement): () => void {
+  const staticParts = [...page.querySelectorAll<HTMLElement>('.download-cards, .previous-releases, .empty-note')];
+  const staticBodies = collectStaticBodies(page);
+  const container = document.createElement('div');
+  container.className = 'downloads-admin-root';
+  const anchor = page.querySelector('[data-download-warning]') ?? page.querySelector('h1');
+  if (anchor) anchor.after(container);
+  else page.prepend(container);
+  // Uploads and downloads report into the loading modal, which lives in the account root.
+  ensureAccountRoot().catch((error: unknown) => console.error('Could not load the loading modal', error));
+
+  const hideStatic = () => {
+    for (const part of staticParts) part.hidden = true;
+  };
+  const root = createRoot(container);
+  root.render(
+    <StrictMode>
+      <DownloadsAdmin staticBodies={staticBodies} onListShown={hideStatic} />
+    </StrictMode>,
+  );
+  return () => {
+    root.unmount();
+    container.remove();
+    for (const part of staticParts) part.hidden = false;
+  };
+}

@@ -1,0 +1,30 @@
+// React twin of the static page's SHA-256 copy button (src/scripts/copy-buttons.ts), for the admin cards.
+import { useEffect, useRef, useState } from 'react';
+import { copyElementText } from '../../scripts/copy-buttons.ts';
+
+const CONFIRM_MS = 2000;
+
+export function CopyButton({ targetId, label }: { targetId: string; label: string }) {
+  const [status, setStatus] = useState('');
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const copy = async () => {
+    const target = document.getElementById(targetId);
+    if (!target) return;
+    setStatus(await copyElementText(target));
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setStatus(''), CONFIRM_MS);
+  };
+
+  return (
+    <>
+      <button type="button" className="copy-button" onClick={() => void copy()} aria-label={label}>
+        Copy
+      </button>
+      <span className="copy-status" role="status">
+        {status}
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,146 @@
+// The downloads page's behaviour (SPEC.md 2.6, issue 6 item 4) without React for readers: the static
+// page is what an anonymous visitor needs, so this only adapts it to whoever is signed in, using the
+// user the nav bar's account script already loaded (no extra API call):
+// - the warning stays for anonymous visitors, gains 'Only verified user can use download!' for
+//   unverified users, and goes for verified ones;
+// - verified users get a Download button (or, for very large files, a native link) on each card;
+// - admins get the admin island (its own chunk, loaded only for them), which takes over the list.
+// The copy buttons of the SHA-256 values work for everyone.
+import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
+import { enableCopyButtons } from './copy-buttons.ts';
+import { downloadErrorMessage, downloadRelease, fileUrl, prefersNativeDownload, type DownloadTarget } from './release-download.ts';
+import { preloadAccountRoot } from './account-root.ts';
+
+export const DOWNLOAD_WARNINGS = {
+  anonymous: 'You must login to download software!',
+  unverified: 'Only verified user can use download!',
+} as const;
+
+type Reader = 'checking' | 'anonymous' | 'unverified' | 'verified';
+
+function readerOf(user: CurrentUser | null | undefined): Reader {
+  if (user === undefined) return 'checking';
+  if (user === null) return 'anonymous';
+  return user.email_verified_at ? 'verified' : 'unverified';
+}
+
+function renderWarning(page: HTMLElement, reader: Reader): void {
+  const warning = page.querySelector<HTMLElement>('[data-download-warning]');
+  if (!warning) return;
+  // While the check runs the static (anonymous) text stays: most visitors are anonymous.
+  if (reader === 'checking') return;
+  warning.hidden = reader === 'verified';
+  const detail = reader === 'unverified' ? DOWNLOAD_WARNINGS.unverified : '';
+  if (warning.dataset.detail === detail) return;
+  warning.dataset.detail = detail;
+  warning.replaceChildren(DOWNLOAD_WARNINGS.anonymous);
+  if (detail) {
+    const span = document.createElement('span');
+    span.className = 'download-warning__detail';
+    span.textContent = detail;
+    warning.append(' ', span);
+  }
+}
+
+function targetOf(container: HTMLElement): DownloadTarget | null {
+  const id = Number(container.dataset.downloadId);
+  if (!Number.isSafeInteger(id) || id <= 0 || !container.dataset.filename) return null;
+  return { id, filename: container.dataset.filename, size: Number(container.dataset.size) || 0 };
+}
+
+function downloadControl(target: DownloadTarget, title: string): HTMLElement {
+  const wrapper = document.createElement('div');
+  wrapper.className = 'download-action';
+  const error = document.createElement('p');
+  error.className = 'download-action__error';
+  // Present before any text so screen readers announce a failure when it appears.
+  error.setAttribute('role', 'alert');
+
+  if (prefersNativeDownload(target.size)) {
+    const link = document.createElement('a');
+    link.className = 'button';
+    link.href = fileUrl(target.id);
+    link.setAttribute('download', target.filename);
+    link.textContent = 'Download';
+    link.setAttribute('aria-label', `Download ${title}`);
+    const hint = document.createElement('p');
+    hint.className = 'download-action__hint';
+    hint.textContent = 'Large file: your browser downloads it directly and can resume it if the connection drops.';
+    wrapper.append(link, hint, error);
+    return wrapper;
+  }
+
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'button';
+  button.textContent = 'Download';
+  button.setAttribute('aria-label', `Download ${title}`);
+  // The loading modal is React: fetch it on the first sign of interest so the click shows it at once.
+  button.addEventListener('pointerenter', preloadAccountRoot, { once: true });
+  button.addEventListener('focus', preloadAccountRoot, { once: true });
+  button.addEventListener('click', () => {
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
+    error.textContent = '';
+    downloadRelease(target)
+      .catch((failure: unknown) => {
+        error.textContent = downloadErrorMessage(failure);
+      })
+      .finally(() => {
+        button.removeAttribute('aria-disabled');
+        // The modal took focus while it was open; give it back to the button the reader pressed.
+        button.focus();
+      });
+  });
+  wrapper.append(button, error);
+  return wrapper;
+}
+
+function renderDownloadButtons(page: HTMLElement, reader: Reader, admin: boolean): void {
+  for (const container of page.querySelectorAll<HTMLElement>('.download-card [data-download-action]')) {
+    const target = targetOf(container);
+    // Admins' buttons come with the admin island.
+    const wanted = reader === 'verified' && !admin && target !== null;
+    if (!wanted) {
+      container.replaceChildren();
+      continue;
+    }
+    if (container.firstElementChild) continue;
+    const title = container.closest('.download-card')?.querySelector('.download-card__title')?.textContent?.trim() ?? target.filename;
+    container.append(downloadControl(target, title));
+  }
+}
+
+let adminLoad: Promise<void> | undefined;
+let unmountAdmin: (() => void) | undefined;
+
+function renderAdmin(page: HTMLElement, admin: boolean): void {
+  if (admin && !adminLoad) {
+    adminLoad = import('../islands/DownloadsAdmin.tsx')
+      .then(({ mountDownloadsAdmin }) => {
+        unmountAdmin = mountDownloadsAdmin(page);
+      })
+      .catch((error: unknown) => {
+        adminLoad = undefined;
+        console.error('Could not load the downloads admin', error);
+      });
+  } else if (!admin && adminLoad) {
+    void adminLoad.then(() => {
+      unmountAdmin?.();
+      unmountAdmin = undefined;
+      adminLoad = undefined;
+    });
+  }
+}
+
+const page = document.querySelector<HTMLElement>('[data-downloads-page]');
+if (page) {
+  enableCopyButtons(page);
+  $user.subscribe((user) => {
+    const reader = readerOf(user);
+    const admin = isAdminUser(user);
+    renderWarning(page, reader);
+    renderDownloadButtons(page, reader, admin);
+    renderAdmin(page, admin);
+  });
+}
