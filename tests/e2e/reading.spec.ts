@@ -2,8 +2,8 @@
 // and scroll-spy rules, corrections of unknown sections and hashes, in-place navigation, search, the
 // 600 px layout, relative times, the feeds and sitemap on the running product, and the JavaScript
 // budget of an anonymous reader's news page. Content is the seeded demo content (server/db/demo-content.ts).
-import zlib from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
+import { measureScriptBytes } from '../../scripts/js-bytes.ts';
 import { SLIDESHOW_TIMING } from '../../src/lib/reading-constants.ts';
 
 const JS_BUDGET_GZIP_BYTES = 30 * 1024;
@@ -255,20 +255,11 @@ test('feeds, sitemap and robots.txt are served', async ({ request }) => {
 });
 
 test('an anonymous reader of a news page downloads at most 30 KB of gzipped JavaScript', async ({ page }, testInfo) => {
-  const scripts = new Map<string, number>();
-  page.on('response', async (response) => {
-    if (response.request().resourceType() !== 'script') return;
-    const body = await response.body().catch(() => null);
-    // Gzip at level 9, as the server stores it: the figure does not depend on what the browser negotiated.
-    if (body) scripts.set(new URL(response.url()).pathname, zlib.gzipSync(body, { level: 9 }).length);
-  });
-  await page.goto('/news/company-news');
-  await page.waitForLoadState('networkidle');
+  const { total, files } = await measureScriptBytes(page, '/news/company-news');
   await expect(page.locator('time[data-relative-time]').first()).toHaveText(/ago|now/);
-  const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
-  const report = [...scripts].map(([path, size]) => `${path} ${size} B`).join('\n');
+  const report = [...files].map(([path, size]) => `${path} ${size} B`).join('\n');
   testInfo.annotations.push({ type: 'js-gzip-bytes', description: `${total} B on /news/company-news\n${report}` });
-  console.log(`JavaScript on /news/company-news: ${total} B gzipped in ${scripts.size} files\n${report}`);
-  expect(scripts.size).toBeGreaterThan(0);
+  console.log(`JavaScript on /news/company-news: ${total} B gzipped in ${files.size} files\n${report}`);
+  expect(files.size).toBeGreaterThan(0);
   expect(total).toBeLessThanOrEqual(JS_BUDGET_GZIP_BYTES);
 });
