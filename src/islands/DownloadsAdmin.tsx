@@ -116,7 +116,7 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
           {LOAD_FAILED}
         </p>
       )}
-      {releases && <AdminReleaseList releases={releases} staticBodies={staticBodies} onEdit={(release) => switchForm(release, 'title')} onDelete={(release) => void remove(release)} />}
+      {releases && <AdminReleaseList releases={releases} staticBodies={staticBodies} onEdit={(release) => switchForm(release, 'title')} onDelete={(release) => void remove(release)} onDownloaded={() => void reload()} />}
     </>
   );
 }

@@ -10,7 +10,8 @@ import { E2E_ADMIN } from './env.ts';
 import { solveBotChallenge } from '../helpers/botcheck.ts';
 import { latestMailTo, linksIn } from '../helpers/mail.ts';
 
-test.describe.configure({ mode: 'serial' });
+// Two tests wait for a publish (a real astro build), which takes longer while other builds share the machine.
+test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
 const stamp = Date.now();
 const RELEASE = { title: `Gauge Studio ${stamp}`, version: '9.1.0', body: 'Adds **probe calibration** and ==faster== reports.', filename: `gauge-studio-${stamp}.bin` };
@@ -206,3 +207,38 @@ async function verificationLink(): Promise<string> {
   return link!;
 }
 
+
+test('an admin edits the release without a new file (the file stays) and deletes it after confirming', async ({ page }) => {
+  await loginThroughUi(page, E2E_ADMIN);
+  await page.goto('/downloads');
+  const card = page.locator('[data-admin-release-id]').filter({ hasText: RELEASE.title });
+  await card.getByRole('button', { name: `Edit ${RELEASE.title}` }).click();
+  const form = page.getByRole('form', { name: `Edit release: ${RELEASE.title}` });
+  await expect(form.getByLabel('Title', { exact: true })).toBeFocused();
+  await expect(form.getByLabel('Release', { exact: true })).toHaveValue(RELEASE.version);
+  await expect(form.getByLabel('File', { exact: true })).toHaveAccessibleDescription(`Leave empty to keep ${RELEASE.filename}.`);
+  const renamed = `${RELEASE.title} LTS`;
+  await form.getByLabel('Title', { exact: true }).fill(renamed);
+  await form.getByRole('button', { name: 'Update Release' }).click();
+  await expect(page.locator('.form-message__text--success')).toHaveText('Release updated.');
+  await expect(page.getByRole('form', { name: 'Add a release' })).toBeVisible();
+  const edited = page.locator('[data-admin-release-id]').filter({ hasText: renamed });
+  await expect(edited.locator('code')).toHaveText(FILE_SHA256);
+  await expect(edited.locator('[data-download-count]')).toHaveText('1 download');
+
+  // Cancel keeps it; OK deletes it.
+  page.once('dialog', (dialog) => void dialog.dismiss());
+  await edited.getByRole('button', { name: `Delete ${renamed}` }).click();
+  await expect(edited).toBeVisible();
+  page.once('dialog', (dialog) => {
+    expect(dialog.message()).toContain('This operation will hard delete data from database!!!');
+    void dialog.accept();
+  });
+  await edited.getByRole('button', { name: `Delete ${renamed}` }).click();
+  await expect(page.locator('.form-message__text--success')).toHaveText('Release deleted.');
+  await expect(edited).toHaveCount(0);
+  await waitForLive(page);
+  await page.context().clearCookies();
+  await page.goto('/downloads');
+  await expect(page.getByText(renamed)).toHaveCount(0);
+});

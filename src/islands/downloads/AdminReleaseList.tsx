@@ -13,6 +13,7 @@ interface ListProps {
   staticBodies: StaticBodies;
   onEdit: (release: Release) => void;
   onDelete: (release: Release) => void;
+  onDownloaded: () => void;
 }
 
 function countText(release: Release): string {
@@ -20,7 +21,7 @@ function countText(release: Release): string {
   return `${count} ${count === 1 ? 'download' : 'downloads'}`;
 }
 
-function AdminReleaseCard({ release, staticBodies, onEdit, onDelete }: Omit<ListProps, 'releases'> & { release: Release }) {
+function AdminReleaseCard({ release, staticBodies, onEdit, onDelete, onDownloaded }: Omit<ListProps, 'releases'> & { release: Release }) {
   const id = useId();
   const version = shownVersion(release.release);
   const size = formatBytes(release.size);
@@ -63,13 +64,13 @@ function AdminReleaseCard({ release, staticBodies, onEdit, onDelete }: Omit<List
         </dl>
       )}
       <div className="download-card__action">
-        <ReleaseActions release={release} onEdit={onEdit} onDelete={onDelete} />
+        <ReleaseActions release={release} onEdit={onEdit} onDelete={onDelete} onDownloaded={onDownloaded} />
       </div>
     </article>
   );
 }
 
-function AdminReleaseTable({ releases, staticBodies, onEdit, onDelete }: ListProps) {
+function AdminReleaseTable({ releases, staticBodies, onEdit, onDelete, onDownloaded }: ListProps) {
   const id = useId();
   return (
     <section className="previous-releases" aria-labelledby={`${id}-title`}>
@@ -97,7 +98,7 @@ function AdminReleaseTable({ releases, staticBodies, onEdit, onDelete }: ListPro
                   {release.download_count ?? 0}
                 </td>
                 <td data-label="Actions">
-                  <ReleaseActions release={release} onEdit={onEdit} onDelete={onDelete} />
+                  <ReleaseActions release={release} onEdit={onEdit} onDelete={onDelete} onDownloaded={onDownloaded} />
                 </td>
               </tr>
             ))}
@@ -108,7 +109,7 @@ function AdminReleaseTable({ releases, staticBodies, onEdit, onDelete }: ListPro
   );
 }
 
-export function AdminReleaseList({ releases, staticBodies, onEdit, onDelete }: ListProps) {
+export function AdminReleaseList({ releases, staticBodies, onEdit, onDelete, onDownloaded }: ListProps) {
   const cards = releases.filter((release) => release.downloadable === 1);
   const previous = releases.filter((release) => release.downloadable !== 1);
   return (
@@ -116,11 +117,11 @@ export function AdminReleaseList({ releases, staticBodies, onEdit, onDelete }: L
       {cards.length > 0 && (
         <div className="download-cards">
           {cards.map((release) => (
-            <AdminReleaseCard key={release.id} release={release} staticBodies={staticBodies} onEdit={onEdit} onDelete={onDelete} />
+            <AdminReleaseCard key={release.id} release={release} staticBodies={staticBodies} onEdit={onEdit} onDelete={onDelete} onDownloaded={onDownloaded} />
           ))}
         </div>
       )}
-      {previous.length > 0 && <AdminReleaseTable releases={previous} staticBodies={staticBodies} onEdit={onEdit} onDelete={onDelete} />}
+      {previous.length > 0 && <AdminReleaseTable releases={previous} staticBodies={staticBodies} onEdit={onEdit} onDelete={onDelete} onDownloaded={onDownloaded} />}
       {releases.length === 0 && <p className="empty-note">No releases yet: add one with the form above.</p>}
     </div>
   );

@@ -9,9 +9,11 @@ interface ReleaseActionsProps {
   release: Release;
   onEdit: (release: Release) => void;
   onDelete: (release: Release) => void;
+  /** After a completed download, so the count can be read again. */
+  onDownloaded: () => void;
 }
 
-export function ReleaseActions({ release, onEdit, onDelete }: ReleaseActionsProps) {
+export function ReleaseActions({ release, onEdit, onDelete, onDownloaded }: ReleaseActionsProps) {
   const [error, setError] = useState('');
   const [downloading, setDownloading] = useState(false);
 
@@ -21,6 +23,7 @@ export function ReleaseActions({ release, onEdit, onDelete }: ReleaseActionsProp
     setError('');
     try {
       await downloadRelease({ id: release.id, filename: release.filename, size: release.size });
+      onDownloaded();
     } catch (failure) {
       setError(downloadErrorMessage(failure));
     } finally {
