@@ -21,7 +21,8 @@ function focusables(root: HTMLElement): HTMLElement[] {
 }
 
 function restoreFocus(previous: Element | null): void {
-  if (previous instanceof HTMLElement && previous.isConnected && previous.getClientRects().length > 0) {
+  const meaningful = previous instanceof HTMLElement && previous !== document.body && previous !== document.documentElement;
+  if (meaningful && previous.isConnected && previous.getClientRects().length > 0) {
     previous.focus();
     return;
   }

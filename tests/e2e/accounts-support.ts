@@ -1,0 +1,66 @@
+// Helpers for the accounts browser tests: unique addresses, the outbox of the product under test
+// (playwright.config.ts sets E2E_DATA_DIR), and an API registration for tests whose subject is not
+// registering itself.
+import path from 'node:path';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { encodeBotToken, fetchBotChallenge, solveFetchedChallenge } from '../helpers/botcheck.ts';
+import { linksIn, readOutbox, type ParsedMail } from '../helpers/mail.ts';
+
+/** Long, and in no common-password list. */
+export const PASSWORD = 'plum-tractor-49-lantern';
+export const NEW_PASSWORD = 'quartz-heron-83-meadow';
+
+export function uniqueEmail(label: string): string {
+  return `e2e-${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+function outboxDir(): string {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run through playwright.config.ts');
+  return path.join(dataDir, 'outbox');
+}
+
+/** Waits for the newest mail to `address` whose text has a link containing `linkPart`; returns that link. */
+export async function waitForMailLink(address: string, linkPart: string): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const mails: ParsedMail[] = readOutbox(outboxDir()).filter((mail) => mail.to.toLowerCase().includes(address.toLowerCase()));
+        found = mails
+          .flatMap((mail) => linksIn(mail.text))
+          .filter((link) => link.includes(linkPart))
+          .at(-1);
+        return found;
+      },
+      { message: `a mail to ${address} with a ${linkPart} link`, timeout: 15_000 },
+    )
+    .toBeTruthy();
+  return found as string;
+}
+
+/** A site-relative path for a link from a mail (the mail names SITE_URL, which is the server under test). */
+export function pathOf(link: string): string {
+  const url = new URL(link);
+  return url.pathname + url.search;
+}
+
+async function xsrfHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+  await request.get('/sanctum/csrf-cookie');
+  const xsrf = (await request.storageState()).cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
+  return { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), 'X-Requested-With': 'XMLHttpRequest' };
+}
+
+/** Registers through the real API (bot check solved in-process), as the registration modal would. */
+export async function registerAccount(request: APIRequestContext, account: { name: string; email: string; password: string }): Promise<void> {
+  const headers = await xsrfHeaders(request);
+  const challenge = await fetchBotChallenge({
+    request: async (url) => {
+      const answer = await request.get(url);
+      return new Response(await answer.text(), { status: answer.status() });
+    },
+  });
+  const g_token = encodeBotToken(challenge, await solveFetchedChallenge(challenge));
+  const response = await request.post('/api/auth/create', { data: { ...account, password_confirmation: account.password, g_token }, headers });
+  expect(response.status(), await response.text()).toBe(201);
+}

@@ -1,0 +1,29 @@
+// DESIGN.md "Keeping public pages light": an anonymous reader of a news page downloads no React and no
+// login code until they interact with the nav bar; clicking Login then loads the modal's chunk.
+import { expect, test, type Request } from '@playwright/test';
+
+// Chunks that only the React side has: the modal root, React and React DOM (Vite names chunks after
+// their modules), the bot-check solver.
+const REACT_SIDE = /\/_astro\/(AccountRoot|AuthDialog|Dialog|react|client|botcheck)[.-]/i;
+
+test('a news page loads no React before the reader interacts, and Login loads the modal', async ({ page }) => {
+  const scripts: string[] = [];
+  const apiCalls: string[] = [];
+  page.on('request', (request: Request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.resourceType() === 'script') scripts.push(path);
+    if (path.startsWith('/api/') || path.startsWith('/sanctum/')) apiCalls.push(path);
+  });
+  await page.goto('/news');
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((url) => REACT_SIDE.test(url))).toEqual([]);
+  // Nor did anything ask the API who is logged in: the reader has no signed_in hint.
+  expect(apiCalls).toEqual([]);
+
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('dialog', { name: 'Login Form' })).toBeVisible();
+  expect(scripts.some((url) => /\/_astro\/AccountRoot\./.test(url))).toBe(true);
+});
