@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatDate } from '../../../src/lib/format.ts';
+
+describe('formatBytes', () => {
+  it('shows bytes whole and larger sizes in binary steps with one decimal', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(8_912_345)).toBe('8.5 MB');
+    expect(formatBytes(3 * 1024 ** 3)).toBe('3.0 GB');
+  });
+
+  it('treats unknown sizes as nothing rather than NaN', () => {
+    expect(formatBytes(Number.NaN)).toBe('0 B');
+    expect(formatBytes(-5)).toBe('0 B');
+  });
+});
+
+describe('formatDate', () => {
+  it('reads ISO and SQLite timestamps (the latter as UTC)', () => {
+    // Midday, so the local date is the same in any time zone the tests run in.
+    expect(formatDate('2026-11-21T12:00:00.000Z')).toBe('21 Nov 2026');
+    expect(formatDate('2026-12-21 12:00:00')).toBe('21 Dec 2026');
+  });
+
+  it('answers undefined for empty or unreadable values, so the card can say N/A', () => {
+    expect(formatDate(null)).toBeUndefined();
+    expect(formatDate('')).toBeUndefined();
+    expect(formatDate('soon')).toBeUndefined();
+  });
+});
