@@ -1,0 +1,199 @@
+// 'Manage Banned Domains' (SPEC.md 2.7; issue 7, item 3): a text input with Add Domain, and the table of
+// banned domains (ID, Domain, Date Banned, Date Updated, Delete Domain). The server normalises what was
+// typed ('@Spam.COM' → 'spam.com') and refuses duplicates and non-domains with a message under the field.
+// A ban does not touch existing accounts, so the users a ban covers are listed for the admin to act on.
+import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { ApiError } from '../../lib/api-client.ts';
+import { formatDate } from '../../lib/format.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Field } from '../ui/Field.tsx';
+import { Message } from '../ui/Message.tsx';
+import { SubmitButton } from '../ui/SubmitButton.tsx';
+import { CONNECTION_ERROR, firstFieldErrors, generalMessage, type FormMessage } from '../ui/form-errors.ts';
+import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from './admin-api.ts';
+import type { ConfirmRequest } from './ConfirmDialog.tsx';
+
+function When({ value }: { value: string }) {
+  return <time dateTime={value}>{formatDate(value, true) ?? value}</time>;
+}
+
+function CoveredUsers({ domain }: { domain: BannedDomain }) {
+  if (domain.users_count === 0) return <>None</>;
+  const more = domain.users_count - domain.users.length;
+  return (
+    <details className="covered-users">
+      <summary>
+        {domain.users_count} {domain.users_count === 1 ? 'user' : 'users'}
+      </summary>
+      <ul>
+        {domain.users.map((user) => (
+          <li key={user.id}>
+            {user.email} <span className="covered-users__id">(ID {user.id})</span>
+          </li>
+        ))}
+        {more > 0 && <li>… and {more} more</li>}
+      </ul>
+    </details>
+  );
+}
+
+function addedMessage(message: string, domain: BannedDomain): string {
+  if (domain.users_count === 0) return `${message} No existing user has an address in ${domain.domain}.`;
+  const listed = domain.users
+    .slice(0, 5)
+    .map((user) => user.email)
+    .join(', ');
+  const rest = domain.users_count > 5 ? ` and ${domain.users_count - 5} more` : '';
+  return `${message} ${domain.users_count} existing ${domain.users_count === 1 ? 'user has' : 'users have'} an address in ${domain.domain}: ${listed}${rest}. Their accounts are unchanged; ban or delete them in the users table if needed.`;
+}
+
+interface BannedDomainsProps {
+  confirm: (request: ConfirmRequest) => Promise<boolean>;
+}
+
+function BannedDomains({ confirm }: BannedDomainsProps) {
+  const [domains, setDomains] = useState<BannedDomain[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [input, setInput] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [message, setMessage] = useState<FormMessage | null>(null);
+  const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setDomains(await listBannedDomains());
+      setLoadFailed(false);
+    } catch (failure) {
+      console.error('Could not load the banned domains', failure);
+      setLoadFailed(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    listBannedDomains()
+      .then((list) => current && setDomains(list))
+      .catch((failure: unknown) => {
+        console.error('Could not load the banned domains', failure);
+        if (current) setLoadFailed(true);
+      });
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  const add = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(undefined);
+    setMessage(null);
+    try {
+      const answer = await banDomain(input);
+      setDomains((list) => [...(list ?? []).filter((item) => item.id !== answer.domain.id), answer.domain].sort((a, b) => a.id - b.id));
+      setInput('');
+      setMessage({ text: addedMessage(answer.message, answer.domain), tone: 'success' });
+    } catch (failure) {
+      const fieldErrors = firstFieldErrors(failure, ['domain']);
+      setError(fieldErrors.domain);
+      const text = generalMessage(failure, fieldErrors);
+      setMessage(text ? { text, tone: 'error' } : null);
+      formRef.current?.querySelector<HTMLInputElement>('input[name="domain"]')?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (domain: BannedDomain) => {
+    const ok = await confirm({
+      title: 'Delete Domain',
+      message: `Remove ${domain.domain} from the banned list? Addresses in it can register again.`,
+      confirmLabel: 'Delete Domain',
+      danger: true,
+    });
+    if (!ok) return;
+    setMessage(null);
+    try {
+      const answer = await unbanDomain(domain.id);
+      setDomains((list) => (list ?? []).filter((item) => item.id !== domain.id));
+      setMessage({ text: `${answer.message} (${domain.domain})`, tone: 'success' });
+      formRef.current?.querySelector<HTMLInputElement>('input[name="domain"]')?.focus();
+    } catch (failure) {
+      setMessage({ text: failure instanceof ApiError ? failure.message : CONNECTION_ERROR, tone: 'error' });
+    }
+  };
+
+  return (
+    <div className="banned-domains">
+      <form ref={formRef} className="banned-domains__form" noValidate onSubmit={(event) => void add(event)} aria-busy={busy}>
+        <Field label="Domain" name="domain" value={input} onChange={setInput} error={error} autoComplete="off" autoFocusOnOpen hint="For example spam.example; its subdomains are banned with it." />
+        <SubmitButton label="Add Domain" busyLabel={busy ? 'Adding…' : undefined} />
+      </form>
+      <Message message={message} />
+      {loadFailed && (
+        <p className="form-message__text form-message__text--error">
+          The banned domains could not be loaded.{' '}
+          <button type="button" className="link-button" onClick={() => void load()}>
+            Try again
+          </button>
+        </p>
+      )}
+      {domains === null && !loadFailed && <p className="empty-note">Loading the banned domains…</p>}
+      {domains?.length === 0 && <p className="empty-note">No domain is banned.</p>}
+      {domains && domains.length > 0 && (
+        <div className="table-scroll" role="region" aria-label="Banned domains" tabIndex={0}>
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">ID</th>
+                <th scope="col">Domain</th>
+                <th scope="col">Date Banned</th>
+                <th scope="col">Date Updated</th>
+                <th scope="col">Existing users</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {domains.map((domain) => (
+                <tr key={domain.id}>
+                  <td>{domain.id}</td>
+                  <th scope="row">{domain.domain}</th>
+                  <td>
+                    <When value={domain.created_at} />
+                  </td>
+                  <td>
+                    <When value={domain.updated_at} />
+                  </td>
+                  <td>
+                    <CoveredUsers domain={domain} />
+                  </td>
+                  <td>
+                    <button type="button" className="button button--secondary button--tiny button--danger-outline" aria-haspopup="dialog" onClick={() => void remove(domain)}>
+                      Delete Domain<span className="sr-only"> {domain.domain}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+interface BannedDomainsDialogProps extends BannedDomainsProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+export function BannedDomainsDialog({ open, onClose, confirm }: BannedDomainsDialogProps) {
+  return (
+    <Dialog title="Manage Banned Domains" open={open} onClose={onClose} size="wide">
+      {open && <BannedDomains confirm={confirm} />}
+    </Dialog>
+  );
+}

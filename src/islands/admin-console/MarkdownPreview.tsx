@@ -1,0 +1,38 @@
+// The mailing body's preview through the site's own markdown pipeline (src/lib/markdown): the server
+// renders the mail with the same pipeline, so what the admin sees is what recipients get. The pipeline is
+// a sizeable chunk (KaTeX), loaded when the preview first shows; rendering waits for a pause in typing.
+// Its output is sanitised by the pipeline itself (rehype-sanitize last), so it is safe to insert.
+import { useEffect, useState } from 'react';
+
+const loadMarkdown = () => import('../../lib/markdown/index.ts');
+const PAUSE_MS = 250;
+
+export function MarkdownPreview({ markdown, id }: { markdown: string; id?: string }) {
+  const [html, setHtml] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      loadMarkdown()
+        .then(({ renderMarkdown }) => {
+          if (!current) return;
+          setHtml(renderMarkdown(markdown));
+          setFailed(false);
+        })
+        .catch((error: unknown) => {
+          console.error('Could not render the preview', error);
+          if (current) setFailed(true);
+        });
+    }, PAUSE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [markdown]);
+
+  if (failed) return <p className="empty-note">The preview could not be loaded.</p>;
+  if (!markdown.trim()) return <p className="empty-note">The preview shows here as you write.</p>;
+  if (html === null) return <p className="empty-note">Rendering the preview…</p>;
+  return <div className="prose markdown-preview__body" id={id} dangerouslySetInnerHTML={{ __html: html }} />;
+}

@@ -1,0 +1,105 @@
+// The site's publish status on /admin (issue 7, item 6; DESIGN.md "The shape"): the public pages are a
+// static build made after every content change, so the admin sees whether it is building, when the last
+// publish went live and how long it took, and, after a failure, the end of the build log (readers keep the
+// previous version meanwhile). 'Publish now' asks for a build by hand.
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import { ApiError } from '../../lib/api-client.ts';
+import { formatDate } from '../../lib/format.ts';
+import { publishNow, type PublishStatus } from './admin-api.ts';
+import { publishStore } from './admin-stores.ts';
+
+const LOG_LINES = 40;
+
+function stateText(status: PublishStatus): string {
+  if (status.state === 'building') return status.pending ? 'Building; one more build follows for changes made meanwhile' : 'Building';
+  if (status.pending) return 'Build queued';
+  return status.state === 'failed' ? 'The last build failed' : 'Idle: the live site is up to date';
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function logTail(log: string): string {
+  return log.trimEnd().split('\n').slice(-LOG_LINES).join('\n');
+}
+
+function StatusDetails({ status }: { status: PublishStatus }) {
+  const success = status.last_success;
+  const failure = status.last_failure;
+  // A failure older than the last success is history, not the current state.
+  const failureIsCurrent = failure && (!success || failure.at > success.at);
+  return (
+    <dl className="details-list publish-details">
+      <dt>State</dt>
+      <dd>
+        <span className={`publish-state publish-state--${status.state}`}>
+          {status.state === 'building' && <span className="spinner spinner--small" aria-hidden="true"></span>}
+          {stateText(status)}
+        </span>
+      </dd>
+      <dt>Last publish</dt>
+      <dd>
+        {success ? (
+          <>
+            <time dateTime={success.at}>{formatDate(success.at, true)}</time>, took {seconds(success.duration_ms)}
+          </>
+        ) : (
+          'None since the server started'
+        )}
+      </dd>
+      <dt>Live build</dt>
+      <dd className="publish-details__build">{status.current_build_id ?? 'None yet'}</dd>
+      {failure && (
+        <>
+          <dt>Last error</dt>
+          <dd>
+            <time dateTime={failure.at}>{formatDate(failure.at, true)}</time>, after {seconds(failure.duration_ms)}
+            {!failureIsCurrent && ' (a later publish succeeded)'}
+            <details className="publish-log" open={Boolean(failureIsCurrent)}>
+              <summary>Build log (last {LOG_LINES} lines)</summary>
+              <pre tabIndex={0}>{logTail(failure.log)}</pre>
+            </details>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+export function PublishPanel() {
+  const { value: status, failed } = useStore(publishStore.$store);
+  const [error, setError] = useState<string | null>(null);
+  const [asking, setAsking] = useState(false);
+
+  const publish = async () => {
+    if (asking) return;
+    setAsking(true);
+    setError(null);
+    try {
+      publishStore.accept(await publishNow());
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : 'The server could not be reached.');
+    } finally {
+      setAsking(false);
+    }
+  };
+
+  return (
+    <section className="admin-panel" aria-labelledby="admin-publish-heading">
+      <div className="admin-panel__head">
+        <h2 id="admin-publish-heading" className="admin-panel__title">
+          Site publishing
+        </h2>
+        <button type="button" className="button button--small" onClick={() => void publish()} aria-disabled={asking || undefined}>
+          Publish now
+        </button>
+      </div>
+      <div role="status" aria-live="polite">
+        {status ? <StatusDetails status={status} /> : !failed && <p className="empty-note">Reading the publish status…</p>}
+      </div>
+      {(failed || error) && <p className="form-message__text form-message__text--error">{error ?? 'The publish status could not be read; it may be out of date.'}</p>}
+    </section>
+  );
+}

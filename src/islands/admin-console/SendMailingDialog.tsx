@@ -1,0 +1,156 @@
+// 'Send Mail' → 'Send Mailing' (SPEC.md 2.7; issue 7, item 4): the title, the markdown body with its
+// preview, and the recipients: the users ticked in the table, or all verified users. Errors come back for
+// title, body and users (SPEC.md 5). The server only queues the mailing; once it has, the dialog follows
+// the mailing's progress as the worker sends it. The original's stray 'TEST' text shown while the
+// send-mail flag was set (SPEC.md 2.7) was a leftover bug and is deliberately not reproduced.
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Field } from '../ui/Field.tsx';
+import { Message } from '../ui/Message.tsx';
+import { SubmitButton } from '../ui/SubmitButton.tsx';
+import { firstFieldErrors, focusFirstInvalid, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
+import { ALL_VERIFIED, sendMailing } from './admin-api.ts';
+import { mailingsStore } from './admin-stores.ts';
+import { MailingProgress } from './MailingProgress.tsx';
+import { MarkdownPreview } from './MarkdownPreview.tsx';
+
+type Recipients = 'selected' | 'all';
+
+interface Queued {
+  id: number;
+  title: string;
+  message: string;
+  skipped: { unsubscribed: number; banned: number };
+}
+
+function QueuedMailing({ queued, onClose }: { queued: Queued; onClose: () => void }) {
+  const { value } = useStore(mailingsStore.$store);
+  const mailing = value?.find((item) => item.id === queued.id);
+  const skipped = queued.skipped.unsubscribed + queued.skipped.banned;
+  const messageRef = useRef<HTMLParagraphElement>(null);
+  // The form and its focused Send button are gone: focus the outcome, so it is read and Tab goes on from it.
+  useEffect(() => messageRef.current?.focus(), []);
+  return (
+    <div className="mailing-queued">
+      <p ref={messageRef} tabIndex={-1} className="form-message__text form-message__text--success" role="status">
+        {queued.message}
+      </p>
+      {skipped > 0 && (
+        <p>
+          Not sent to {queued.skipped.unsubscribed} unsubscribed and {queued.skipped.banned} banned {skipped === 1 ? 'user' : 'users'}.
+        </p>
+      )}
+      <h3 className="mailing-queued__title">{queued.title}</h3>
+      {mailing ? <MailingProgress counts={mailing.counts} label={`Progress of the mailing ${queued.title}`} /> : <p className="empty-note">Waiting for the first progress report…</p>}
+      <p className="field__hint">The mailing is sent in the background; you can close this window. The Mailings list shows its progress too.</p>
+      <div className="form__actions">
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
+
+interface MailingFormProps {
+  selectedIds: readonly number[];
+  onQueued: (queued: Queued) => void;
+  onCancel: () => void;
+}
+
+function MailingForm({ selectedIds, onQueued, onCancel }: MailingFormProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const id = useId();
+  const [recipients, setRecipients] = useState<Recipients>(selectedIds.length > 0 ? 'selected' : 'all');
+  const [title, setTitle] = useState('');
+  const [body, setBody] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<FormMessage | null>(null);
+  const [busy, setBusy] = useState(false);
+  const count = selectedIds.length;
+
+  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setErrors({});
+    setMessage(null);
+    try {
+      const answer = await sendMailing({ users: recipients === 'all' ? ALL_VERIFIED : [...selectedIds], title, body });
+      const others = (mailingsStore.$store.get().value ?? []).filter((item) => item.id !== answer.mailing.id);
+      // Straight into the shared list: the mailings panel shows it at once and polling starts.
+      mailingsStore.accept([answer.mailing, ...others]);
+      onQueued({ id: answer.mailing.id, title: answer.mailing.title, message: answer.message, skipped: answer.skipped });
+    } catch (error) {
+      const fieldErrors = firstFieldErrors(error, ['users', 'title', 'body']);
+      setErrors(fieldErrors);
+      const text = generalMessage(error, fieldErrors);
+      setMessage(text ? { text, tone: 'error' } : null);
+      // The recipients' radios have no aria-invalid field to land on; their error is read with the group.
+      if (fieldErrors.users && !fieldErrors.title && !fieldErrors.body) formRef.current?.querySelector<HTMLInputElement>('input[name="recipients"]:checked')?.focus();
+      else focusFirstInvalid(formRef.current);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form ref={formRef} className="form" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
+      <fieldset className={errors.users ? 'recipients field--invalid' : 'recipients'} aria-describedby={errors.users ? `${id}-users-error` : undefined}>
+        <legend className="field__label">Recipients</legend>
+        <div className="field field--checkbox">
+          <input id={`${id}-selected`} type="radio" name="recipients" value="selected" checked={recipients === 'selected'} onChange={() => setRecipients('selected')} />
+          <label htmlFor={`${id}-selected`}>
+            The users ticked in the table ({count} {count === 1 ? 'user' : 'users'})
+          </label>
+        </div>
+        <div className="field field--checkbox">
+          <input id={`${id}-all`} type="radio" name="recipients" value="all" checked={recipients === 'all'} onChange={() => setRecipients('all')} />
+          <label htmlFor={`${id}-all`}>All verified users</label>
+        </div>
+        <p className="field__hint">Banned and unsubscribed users are never mailed, even when ticked.</p>
+        {errors.users && (
+          <p className="field__error" id={`${id}-users-error`}>
+            {errors.users}
+          </p>
+        )}
+      </fieldset>
+      <Field label="Title" name="title" value={title} onChange={setTitle} error={errors.title} autoComplete="off" autoFocusOnOpen hint="The e-mail's subject." />
+      <div className="mailing-editor">
+        <Field label="Body (markdown)" name="body" value={body} onChange={setBody} error={errors.body} multiline />
+        <section className="markdown-preview" aria-labelledby={`${id}-preview`}>
+          <h3 className="field__label markdown-preview__title" id={`${id}-preview`}>
+            Preview
+          </h3>
+          <MarkdownPreview markdown={body} />
+        </section>
+      </div>
+      <Message message={message} />
+      <div className="form__actions">
+        <SubmitButton label={recipients === 'all' ? 'Send to all verified users' : `Send to ${count} ${count === 1 ? 'user' : 'users'}`} busyLabel={busy ? 'Queueing…' : undefined} />
+        <button type="button" className="button button--secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface SendMailingDialogProps {
+  open: boolean;
+  selectedIds: readonly number[];
+  onClose: () => void;
+}
+
+export function SendMailingDialog({ open, selectedIds, onClose }: SendMailingDialogProps) {
+  const [queued, setQueued] = useState<Queued | null>(null);
+  const close = () => {
+    setQueued(null);
+    onClose();
+  };
+  return (
+    <Dialog title="Send Mailing" open={open} onClose={close} size="wide">
+      {open && (queued ? <QueuedMailing queued={queued} onClose={close} /> : <MailingForm selectedIds={selectedIds} onQueued={setQueued} onCancel={close} />)}
+    </Dialog>
+  );
+}

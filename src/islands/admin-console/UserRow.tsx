@@ -1,0 +1,94 @@
+// One user in the admin table (SPEC.md 2.7): a tick box for mailings, the Actions column (Details, Edit
+// User, Delete User, Ban/UnBan) and one cell per visible field. A banned user's row is styled apart and
+// says 'Banned' in words too, so the difference does not rest on colour alone. Details opens the user
+// card with the admin extras and the license table in a row underneath.
+import type { ReactNode } from 'react';
+import { formatDate } from '../../lib/format.ts';
+import type { Column } from '../../lib/user-columns.ts';
+import { YesNo } from '../users/YesNo.tsx';
+import type { AdminUser } from './admin-api.ts';
+
+export interface RowActions {
+  onEdit: (user: AdminUser) => void;
+  onDelete: (user: AdminUser) => void;
+  onBan: (user: AdminUser) => void;
+}
+
+function CellValue({ column, value }: { column: Column; value: unknown }) {
+  if (column.kind === 'flag') return <YesNo value={value} />;
+  if (value === null || value === undefined || value === '') return null;
+  if (column.kind === 'date' && typeof value === 'string') {
+    const text = formatDate(value, true);
+    return text ? <time dateTime={value}>{text}</time> : <>{value}</>;
+  }
+  return <>{String(value)}</>;
+}
+
+interface UserRowProps {
+  user: AdminUser;
+  columns: readonly Column[];
+  selected: boolean;
+  onSelect: (id: number, selected: boolean) => void;
+  expanded: boolean;
+  onToggleExpanded: (id: number) => void;
+  isSelf: boolean;
+  actions: RowActions;
+  /** Rendered under the row while expanded. */
+  details: ReactNode;
+}
+
+export function UserRow({ user, columns, selected, onSelect, expanded, onToggleExpanded, isSelf, actions, details }: UserRowProps) {
+  const banned = Boolean(user.is_banned);
+  const detailsId = `admin-user-details-${user.id}`;
+  const who = user.name || user.email;
+  // 2 leading columns: the tick box and Actions.
+  const span = columns.length + 2;
+  return (
+    <>
+      <tr className={banned ? 'admin-users__row admin-users__row--banned' : 'admin-users__row'} data-user-id={user.id}>
+        <td className="admin-users__select">
+          <input type="checkbox" checked={selected} onChange={(event) => onSelect(user.id, event.target.checked)} aria-label={`Select ${who} for a mailing`} />
+        </td>
+        <td className="admin-users__actions">
+          <div className="admin-users__buttons">
+            {banned && <span className="status-badge status-badge--banned">Banned</span>}
+            {isSelf && <span className="status-badge">You</span>}
+            <button type="button" className="button button--secondary button--tiny" aria-expanded={expanded} aria-controls={expanded ? detailsId : undefined} onClick={() => onToggleExpanded(user.id)}>
+              Details<span className="sr-only"> of {who}</span>
+            </button>
+            <button type="button" className="button button--secondary button--tiny" aria-haspopup="dialog" onClick={() => actions.onEdit(user)}>
+              Edit User<span className="sr-only"> {who}</span>
+            </button>
+            <button type="button" className="button button--secondary button--tiny button--danger-outline" aria-haspopup="dialog" onClick={() => actions.onDelete(user)}>
+              Delete User<span className="sr-only"> {who}</span>
+            </button>
+            <button type="button" className="button button--secondary button--tiny" aria-haspopup="dialog" onClick={() => actions.onBan(user)}>
+              {banned ? 'UnBan' : 'Ban'}
+              <span className="sr-only"> {who}</span>
+            </button>
+          </div>
+        </td>
+        {columns.map((column) =>
+          column.key === 'name' ? (
+            <th key={column.key} scope="row" className="admin-users__cell admin-users__cell--name">
+              <CellValue column={column} value={user.name} />
+            </th>
+          ) : (
+            <td key={column.key} className={`admin-users__cell admin-users__cell--${column.kind}`}>
+              <CellValue column={column} value={(user as unknown as Record<string, unknown>)[column.key]} />
+            </td>
+          ),
+        )}
+      </tr>
+      {expanded && (
+        <tr className="admin-users__details-row">
+          <td colSpan={span}>
+            <div className="admin-users__details" id={detailsId}>
+              {details}
+            </div>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+// /admin's loader: the console (React and every admin tool, its own chunk) is fetched only once the
+// current-user check says an admin is here; anyone else is sent home by the navigation guard
+// (account-area.ts, SPEC.md 2.2) and never downloads it. If the admin's session ends while the page is
+// open (logged out elsewhere, banned, expired: any 401), the console goes and a login button takes its
+// place; logging in again as an admin brings the console back.
+import { openAccountDialog } from './account-root.ts';
+import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
+
+const container = document.querySelector<HTMLElement>('#admin-app[data-island]');
+
+let loading: Promise<void> | undefined;
+let unmount: (() => void) | undefined;
+
+function note(text: string, withLogin = false): HTMLElement {
+  const wrapper = document.createElement('div');
+  wrapper.className = 'result-panel';
+  const paragraph = document.createElement('p');
+  paragraph.setAttribute('role', 'status');
+  paragraph.textContent = text;
+  wrapper.append(paragraph);
+  if (withLogin) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'button';
+    button.textContent = 'Login';
+    button.setAttribute('aria-haspopup', 'dialog');
+    button.addEventListener('click', () => void openAccountDialog('login'));
+    wrapper.append(button);
+  }
+  return wrapper;
+}
+
+function mountConsole(target: HTMLElement): void {
+  loading ??= import('../islands/admin-console/AdminConsole.tsx')
+    .then(({ mountAdminConsole }) => {
+      target.replaceChildren();
+      unmount = mountAdminConsole(target);
+    })
+    .catch((error: unknown) => {
+      // A failed chunk load (offline, a new deploy) may work on a reload.
+      loading = undefined;
+      console.error('Could not load the admin screen', error);
+      target.replaceChildren(note('The admin screen could not be loaded. Please check your connection and reload the page.'));
+    });
+}
+
+function show(target: HTMLElement, user: CurrentUser | null | undefined): void {
+  if (user === undefined) {
+    if (!target.firstChild) target.replaceChildren(note('Loading the admin screen…'));
+    return;
+  }
+  if (isAdminUser(user)) {
+    mountConsole(target);
+    return;
+  }
+  // Arriving without the role is the guard's business (it sends the visitor home); this is a session
+  // that ended here.
+  void loading?.then(() => {
+    unmount?.();
+    unmount = undefined;
+    loading = undefined;
+    target.replaceChildren(note('Your session has ended. Log in as an administrator to use this screen.', true));
+  });
+}
+
+if (container) $user.subscribe((user) => show(container, user));
