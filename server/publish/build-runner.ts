@@ -53,7 +53,10 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
       );
       log += astro.log;
       if (!astro.ok || !pagefind) return { ok: astro.ok, log };
-      const index = await runChild(process.execPath, [path.join(projectRoot, 'node_modules', 'pagefind', 'lib', 'runner', 'bin.cjs'), '--site', job.outDir], {
+      // KaTeX writes each formula twice: as HTML and as MathML carrying the TeX source. Search shows the
+      // HTML reading; indexing the TeX too would put '\lVert p - q \rVert' into result excerpts.
+      const pagefindArgs = ['--site', job.outDir, '--exclude-selectors', '.katex-mathml'];
+      const index = await runChild(process.execPath, [path.join(projectRoot, 'node_modules', 'pagefind', 'lib', 'runner', 'bin.cjs'), ...pagefindArgs], {
         cwd: workDir,
         env,
         timeoutMs,

@@ -151,5 +151,8 @@ describe('a publish with an unpublished post', () => {
     const releases = byUrl.get('/news/releases/')!.content;
     expect(releases).toContain(FIXTURE.publishedPost);
     for (const chrome of ['Contact Us', 'Skip to main content', 'RSS feed', 'You must be logged in']) expect(releases).not.toContain(chrome);
+    // Math is indexed as it reads (KaTeX's HTML), not as the TeX source its MathML copy carries.
+    expect(releases).toContain('E=mc2');
+    expect(releases).not.toContain('E=mc^2');
   });
 });
