@@ -63,6 +63,8 @@ export function Dialog({ title, open, onClose, children, size = 'narrow' }: Dial
       ref={ref}
       className={`dialog dialog--${size}`}
       aria-labelledby={titleId}
+      // Implied by showModal(); stated for assistive technology that reads only the attribute.
+      aria-modal={open || undefined}
       onCancel={(event) => {
         // Escape: let the owner's state decide, so React and the element agree on whether it is open.
         event.preventDefault();
