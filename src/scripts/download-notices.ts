@@ -3,19 +3,9 @@
 // for a verified reader the notice goes, and the download work puts its button into the empty
 // [data-download-action] container next to it. The user comes from the shared session store that the
 // nav bar's account script fills, so this asks the API nothing.
+import { downloadNotice } from '../lib/download-notice';
 import { $user, type CurrentUser } from '../stores/session';
 import { onEveryPage } from './page-lifecycle';
-
-export const DOWNLOAD_NOTICES = {
-  anonymous: 'You must be logged in to download tutorial materials',
-  unverified: 'Only verified user can use download!',
-} as const;
-
-/** The notice for a reader, or null when they may download. */
-export function downloadNotice(user: CurrentUser | null | undefined): string | null {
-  if (!user) return DOWNLOAD_NOTICES.anonymous;
-  return user.email_verified_at ? null : DOWNLOAD_NOTICES.unverified;
-}
 
 function render(user: CurrentUser | null | undefined): void {
   const text = downloadNotice(user);
