@@ -1,0 +1,163 @@
+// The admin overlay of the home page (SPEC.md 2.4 admin side, issue 5 item 2): the edit form at the top,
+// Edit and Delete on every section, and the home image manager. Loaded only for admins by
+// src/scripts/admin-overlay.ts, as a chunk of its own. Sections come from the API, so new and changed
+// ones show before their publish; the static text of unchanged sections stays as it is.
+import { StrictMode, useCallback, useEffect, useId, useLayoutEffect, useState, useSyncExternalStore } from 'react';
+import { createPortal } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { ensureAccountRoot } from '../../scripts/account-root.ts';
+import { Message } from '../ui/Message.tsx';
+import type { FormMessage } from '../ui/form-errors.ts';
+import { deleteHomeSection, fetchHomeSections, type HomeSection } from './content-api.ts';
+import { HomeAdminBar } from './HomeAdminBar.tsx';
+import { HomeImageManager, type HomeImageFilter } from './HomeImageManager.tsx';
+import { HomePageDom } from './home-page-dom.ts';
+import { HomeSectionForm } from './HomeSectionForm.tsx';
+import { HomeSectionText } from './HomeSectionText.tsx';
+import { failureNotice, successNotice } from './notices.ts';
+import { PublishState } from './PublishState.tsx';
+import { HARD_DELETE_WARNING, useConfirm } from './use-confirm.tsx';
+import { followPublish, usePublishPhase } from './use-publish-status.ts';
+import '../../styles/islands.css';
+import '../../styles/content-admin.css';
+
+const LOAD_FAILED = 'The home sections could not be loaded from the server; the page shows what readers see. Reload the page to try again.';
+
+interface FormState {
+  editing: HomeSection | null;
+  key: number;
+  focus: boolean;
+}
+
+export function HomeOverlay({ dom }: { dom: HomePageDom }) {
+  const noticeId = useId();
+  const [sections, setSections] = useState<HomeSection[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const hosts = useSyncExternalStore(dom.subscribe, dom.hosts);
+  const [form, setForm] = useState<FormState>({ editing: null, key: 0, focus: false });
+  const [images, setImages] = useState<{ open: boolean; filter: HomeImageFilter }>({ open: false, filter: 'all' });
+  const [notice, setNotice] = useState<FormMessage | null>(null);
+  const { confirm, dialog: confirmDialog } = useConfirm();
+  const publish = usePublishPhase();
+
+  const reload = useCallback(
+    () =>
+      fetchHomeSections().then(
+        (loaded) => {
+          setSections(loaded);
+          setLoadFailed(false);
+        },
+        (error: unknown) => {
+          // SPEC.md 8: failed loads are logged; the static page stays as readers see it.
+          console.error('Could not load the home sections', error);
+          setLoadFailed(true);
+        },
+      ),
+    [],
+  );
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  useLayoutEffect(() => {
+    if (sections !== null) dom.sync(sections);
+  }, [dom, sections]);
+
+  const switchForm = (editing: HomeSection | null) => setForm((previous) => ({ editing, key: previous.key + 1, focus: true }));
+
+  const onSaved = async (section: HomeSection, message: string) => {
+    setNotice({ text: message, tone: 'success' });
+    setForm((previous) => ({ editing: null, key: previous.key + 1, focus: false }));
+    await reload();
+    // The saved section is where the admin looks next.
+    requestAnimationFrame(() => dom.sectionElement(section.id)?.scrollIntoView({ block: 'start' }));
+  };
+
+  const onDelete = async (section: HomeSection) => {
+    if (
+      !(await confirm({
+        title: 'Delete section',
+        message: `Delete the home section "${section.title}"? Its images stay in the library, unassigned. ${HARD_DELETE_WARNING}`,
+        confirmLabel: 'Delete',
+      }))
+    )
+      return;
+    try {
+      const answer = await deleteHomeSection(section.id);
+      followPublish();
+      setNotice(successNotice(answer, 'Section deleted.'));
+      if (form.editing?.id === section.id) switchForm(null);
+      await reload();
+    } catch (error) {
+      setNotice(failureNotice(error));
+    }
+    requestAnimationFrame(() => document.getElementById(noticeId)?.focus());
+  };
+
+  const byId = new Map((sections ?? []).map((section) => [section.id, section]));
+  const openImages = (filter: HomeImageFilter) => setImages({ open: true, filter });
+
+  return (
+    <>
+      <section className="content-admin home-admin" aria-label="Manage the home page">
+        <div className="content-admin__bar">
+          <span className="content-admin__label">Admin</span>
+          <button type="button" className="button button--small button--secondary" onClick={() => openImages('all')} aria-haspopup="dialog">
+            Manage images
+          </button>
+          <PublishState phase={publish} />
+        </div>
+        <div className="content-admin__notice" id={noticeId} tabIndex={-1}>
+          <Message message={notice} />
+        </div>
+        {loadFailed && (
+          <p className="notice notice--warning" role="alert">
+            {LOAD_FAILED}
+          </p>
+        )}
+        <HomeSectionForm key={form.key} editing={form.editing} focusOnMount={form.focus} onSaved={onSaved} onNewSection={() => switchForm(null)} onWrite={followPublish} />
+      </section>
+      {hosts.map((host) => {
+        const section = byId.get(host.sectionId);
+        if (!section) return null;
+        const bar = <HomeAdminBar section={section} onEdit={switchForm} onDelete={(target) => void onDelete(target)} onImages={(target) => openImages(target.id)} />;
+        return host.barHost
+          ? createPortal(bar, host.barHost, `bar-${section.id}`)
+          : createPortal(<HomeSectionText section={section} first={host.first} bar={bar} />, host.text, `full-${section.id}`);
+      })}
+      <HomeImageManager
+        open={images.open}
+        onClose={() => setImages((previous) => ({ ...previous, open: false }))}
+        sections={sections ?? []}
+        initialFilter={images.filter}
+        onChanged={reload}
+        confirm={confirm}
+        onWrite={followPublish}
+      />
+      {confirmDialog}
+    </>
+  );
+}
+
+/** Mounts the overlay on the home page; returns how to take it away again (logout, or the page swapped). */
+export function mountHomeOverlay(main: HTMLElement): () => void {
+  const container = document.createElement('div');
+  container.className = 'content-admin-root';
+  const list = main.querySelector('[data-home-section]')?.parentElement ?? main.querySelector('.home-sections');
+  if (list && list !== main) list.before(container);
+  else main.prepend(container);
+  const dom = new HomePageDom(main, container);
+  ensureAccountRoot().catch((error: unknown) => console.error('Could not load the loading modal', error));
+  const root = createRoot(container);
+  root.render(
+    <StrictMode>
+      <HomeOverlay dom={dom} />
+    </StrictMode>,
+  );
+  return () => {
+    root.unmount();
+    container.remove();
+    dom.restore();
+  };
+}

@@ -1,0 +1,153 @@
+// The home page's static sections under the admin overlay, like posts-page-dom.ts for articles: sections
+// in the API's order, new ones added, deleted ones hidden. Only the text column of a section is the
+// overlay's to render (title, body, the first section's buttons); the static slideshow stays, since its
+// images are what readers see until the publish, and the admin bar lists the images assigned now.
+import type { HomeSection } from './content-api.ts';
+
+export interface SectionHost {
+  sectionId: number;
+  /** The text column the overlay renders into when the static text is not current. */
+  text: HTMLElement;
+  /** The static text is current: React renders only the admin bar, into this element. */
+  barHost: HTMLElement | null;
+  first: boolean;
+}
+
+export class HomePageDom {
+  // The hosts are an external store for React (useSyncExternalStore): the overlay lays the DOM out in a
+  // layout effect and renders its portals into whatever elements that produced.
+  private current: SectionHost[] = [];
+  private readonly listeners = new Set<() => void>();
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly hosts = (): SectionHost[] => this.current;
+
+  private publish(hosts: SectionHost[]): void {
+    this.current = hosts;
+    for (const listener of this.listeners) listener();
+  }
+
+  private readonly list: HTMLElement;
+  private readonly staticSections = new Map<number, { element: HTMLElement; first: boolean }>();
+  private readonly saved = new Map<HTMLElement, Node[]>();
+  private readonly created = new Map<number, HTMLElement>();
+  private readonly barHosts = new Map<number, HTMLElement>();
+  private readonly hidden = new Set<HTMLElement>();
+
+  private readonly panel: HTMLElement;
+
+  /** `panel`: the overlay's own container, placed by the caller before the sections. */
+  constructor(main: HTMLElement, panel: HTMLElement) {
+    const sections = [...main.querySelectorAll<HTMLElement>('[data-home-section]')];
+    this.list = sections[0]?.parentElement ?? main.querySelector<HTMLElement>('.home-sections') ?? main;
+    this.panel = panel;
+    sections.forEach((element, index) => {
+      const id = Number(element.dataset.homeSection);
+      if (Number.isSafeInteger(id)) this.staticSections.set(id, { element, first: index === 0 });
+    });
+    // The placeholder shown when the site had no sections at the last publish.
+    for (const placeholder of this.list.querySelectorAll<HTMLElement>(':scope > section.home-section:not([data-home-section])')) this.hidden.add(placeholder);
+  }
+
+  /** One element per section, in the API's order; publishes where React renders. */
+  sync(sections: readonly HomeSection[]): void {
+    const wanted = new Set(sections.map((section) => section.id));
+    for (const placeholder of this.hidden) if (!placeholder.dataset.homeSection) placeholder.hidden = sections.length > 0;
+    for (const [id, { element }] of this.staticSections) {
+      if (!wanted.has(id) && !element.hidden) {
+        element.hidden = true;
+        this.hidden.add(element);
+      }
+    }
+    for (const [id, element] of this.created) {
+      if (!wanted.has(id)) {
+        element.remove();
+        this.created.delete(id);
+      }
+    }
+    const hosts: SectionHost[] = [];
+    let previous: Element | null = null;
+    sections.forEach((section, index) => {
+      const host = this.hostFor(section, index === 0);
+      const element = host.text.closest<HTMLElement>('[data-home-section]') ?? host.text;
+      if (previous === null) {
+        // First in the list, or right after the panel when the panel shares the list's parent.
+        if (this.panel.parentElement === this.list) {
+          if (this.panel.nextElementSibling !== element) this.panel.after(element);
+        } else if (this.list.firstElementChild !== element) this.list.prepend(element);
+      } else if (previous.nextElementSibling !== element) previous.after(element);
+      previous = element;
+      hosts.push(host);
+    });
+    this.publish(hosts);
+  }
+
+  private hostFor(section: HomeSection, first: boolean): SectionHost {
+    const known = this.staticSections.get(section.id);
+    if (known) {
+      const { element } = known;
+      if (this.hidden.delete(element)) element.hidden = false;
+      const text = element.querySelector<HTMLElement>('.home-section__text') ?? element;
+      element.classList.toggle('home-section--first', first);
+      const current = element.dataset.updatedAt === section.updated_at && known.first === first && !this.saved.has(text);
+      if (current) return { sectionId: section.id, text, barHost: this.barHost(section.id, text), first };
+      this.takeOver(section.id, text);
+      return { sectionId: section.id, text, barHost: null, first };
+    }
+    let element = this.created.get(section.id);
+    if (!element) {
+      element = document.createElement('section');
+      element.className = 'home-section home-section--no-images home-section--admin';
+      element.dataset.homeSection = String(section.id);
+      const text = document.createElement('div');
+      text.className = 'home-section__text';
+      element.append(text);
+      this.created.set(section.id, element);
+    }
+    element.classList.toggle('home-section--first', first);
+    element.setAttribute('aria-labelledby', `home-section-${section.id}`);
+    return { sectionId: section.id, text: element.querySelector<HTMLElement>('.home-section__text') ?? element, barHost: null, first };
+  }
+
+  private barHost(sectionId: number, text: HTMLElement): HTMLElement {
+    let host = this.barHosts.get(sectionId);
+    if (!host) {
+      host = document.createElement('div');
+      host.className = 'home-admin-bar-host';
+      this.barHosts.set(sectionId, host);
+    }
+    if (host.parentElement !== text) text.prepend(host);
+    return host;
+  }
+
+  private takeOver(sectionId: number, text: HTMLElement): void {
+    if (this.saved.has(text)) return;
+    this.barHosts.get(sectionId)?.remove();
+    this.barHosts.delete(sectionId);
+    this.saved.set(text, [...text.childNodes]);
+    text.replaceChildren();
+  }
+
+  sectionElement(sectionId: number): HTMLElement | undefined {
+    return this.created.get(sectionId) ?? this.staticSections.get(sectionId)?.element;
+  }
+
+  restore(): void {
+    this.current = [];
+    for (const element of this.created.values()) element.remove();
+    for (const host of this.barHosts.values()) host.remove();
+    for (const [text, children] of this.saved) text.replaceChildren(...children);
+    for (const element of this.hidden) element.hidden = false;
+    for (const [, { element, first }] of this.staticSections) element.classList.toggle('home-section--first', first);
+    // Static order back: the list's static sections in their original order.
+    for (const [, { element }] of this.staticSections) this.list.append(element);
+    this.created.clear();
+    this.barHosts.clear();
+    this.saved.clear();
+    this.hidden.clear();
+  }
+}

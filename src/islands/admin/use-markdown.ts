@@ -1,0 +1,47 @@
+// The site's markdown pipeline (src/lib/markdown, the one the build uses) for the live preview and for
+// posts the static page does not show. It is heavy (unified, KaTeX), so it is a chunk of its own, loaded
+// once on first need: the overlay's buttons and labels do not wait for it.
+import { useEffect, useRef, useState } from 'react';
+import type * as Markdown from '../../lib/markdown/index.ts';
+
+let loading: Promise<typeof Markdown> | undefined;
+
+export function loadMarkdown(): Promise<typeof Markdown> {
+  loading ??= import('../../lib/markdown/index.ts').catch((error: unknown) => {
+    // A failed chunk load (a new deploy, a dropped connection) may work on the next try.
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+/**
+ * `markdown` rendered to sanitised HTML, or null until the renderer has loaded. With `delayMs` the
+ * rendering waits until typing pauses, so a long body does not make every keystroke slow; meanwhile the
+ * last rendering stays (a preview that blanked on each key would flicker).
+ */
+export function useRenderedMarkdown(markdown: string, delayMs = 0): string | null {
+  const [rendered, setRendered] = useState<{ source: string; html: string } | null>(null);
+  const renderedOnce = useRef(false);
+
+  useEffect(() => {
+    let current = true;
+    const render = () =>
+      loadMarkdown()
+        .then(({ renderMarkdown }) => {
+          if (!current) return;
+          renderedOnce.current = true;
+          setRendered({ source: markdown, html: renderMarkdown(markdown) });
+        })
+        .catch((error: unknown) => console.error('Could not load the markdown renderer', error));
+    // The first rendering needs no wait.
+    const timer = setTimeout(render, renderedOnce.current ? delayMs : 0);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [markdown, delayMs]);
+
+  if (rendered === null) return null;
+  return delayMs > 0 || rendered.source === markdown ? rendered.html : null;
+}
