@@ -1,6 +1,10 @@
 // The live build held in memory (DESIGN.md speed notes: stat-and-stream per request reached 0.08× nginx).
 // Every file is read once when a build goes live, its gzip and brotli forms are made once, and every
 // answer's header list is prepared, so serving a page is a map lookup and one write.
+//
+// The compressed forms are made once per build, by the main process, and written next to their files
+// (`page.html.br`, `page.html.gz`): web workers load the same build without compressing anything, and
+// nginx's gzip_static/brotli_static can serve the directory as it is (docs/decisions/0012-web-workers.md).
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -44,6 +48,15 @@ export interface StaticSite {
 export interface LoadOptions {
   /** The site being replaced: files with the same bytes reuse its compressed forms instead of recompressing. */
   previous?: StaticSite | null;
+  /**
+   * Make the compressed forms the directory does not hold yet (default true). Web workers pass false:
+   * they take only the forms the main process wrote, so brotli runs once per build, not once per process.
+   */
+  compress?: boolean;
+  /** Write the forms made here next to their files, atomically (default false; the main process: true). */
+  writeCompressed?: boolean;
+  /** Told when a compressed form could not be written; the site still loads (workers then serve identity). */
+  onWriteError?: (file: string, error: unknown) => void;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -80,9 +93,16 @@ interface Compressed {
 
 export async function loadStaticSite(buildDir: string, options: LoadOptions = {}): Promise<StaticSite> {
   const dir = path.resolve(buildDir);
-  const files = await listFiles(dir);
-  const reuse = options.previous ? compressedByHash(options.previous) : new Map<string, Compressed>();
-  const entries = await mapLimited(files, COMPRESS_CONCURRENCY, (file) => loadEntry(dir, file, reuse));
+  const { files, stored } = splitPrecompressed(await listFiles(dir));
+  const load: EntryLoad = {
+    dir,
+    reuse: options.previous ? compressedByHash(options.previous) : new Map<string, Compressed>(),
+    stored,
+    compress: options.compress ?? true,
+    write: options.writeCompressed ?? false,
+    onWriteError: options.onWriteError,
+  };
+  const entries = await mapLimited(files, COMPRESS_CONCURRENCY, (file) => loadEntry(load, file));
   const routes = routeTable(entries);
   const site: StaticSite = {
     dir,
@@ -106,12 +126,23 @@ function compressedByHash(site: StaticSite): Map<string, Compressed> {
   return map;
 }
 
-async function loadEntry(dir: string, file: string, reuse: Map<string, Compressed>): Promise<StaticEntry> {
-  const body = await fs.readFile(path.join(dir, file));
+interface EntryLoad {
+  dir: string;
+  reuse: Map<string, Compressed>;
+  /** Files of the build that have compressed forms stored next to them. */
+  stored: Map<string, StoredForms>;
+  compress: boolean;
+  write: boolean;
+  onWriteError: LoadOptions['onWriteError'];
+}
+
+async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
+  const source = path.join(load.dir, file);
+  const body = await fs.readFile(source);
   const sha256 = crypto.createHash('sha256').update(body).digest('base64url');
   const urlPath = `/${file}`;
   const contentType = contentTypeOf(file);
-  const compressed = isCompressible(file) && body.length >= MIN_COMPRESS_BYTES ? (reuse.get(sha256) ?? (await compress(body, urlPath))) : { gzip: null, br: null };
+  const compressed = isCompressible(file) && body.length >= MIN_COMPRESS_BYTES ? await compressedForms(load, file, body, sha256) : { gzip: null, br: null };
   const varies = compressed.gzip !== null || compressed.br !== null;
   const wasm = needsWasm(file);
   const csp = file.endsWith('.html') ? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')), { wasm }) : wasm ? wasmCsp : defaultCsp;
@@ -147,6 +178,74 @@ async function loadEntry(dir: string, file: string, reuse: Map<string, Compresse
     gzip: compressed.gzip ? variant('gzip', compressed.gzip, `"${sha256}-gz"`) : null,
     br: compressed.br ? variant('br', compressed.br, `"${sha256}-br"`) : null,
   };
+}
+
+/** The forms stored next to the file when they are newer than it; otherwise reused or made (and written). */
+async function compressedForms(load: EntryLoad, file: string, body: Buffer, sha256: string): Promise<Compressed> {
+  const source = path.join(load.dir, file);
+  const onDisk = await readStoredForms(source, load.stored.get(file));
+  if ((onDisk.gzip && onDisk.br) || !load.compress) return onDisk;
+  const made = load.reuse.get(sha256) ?? (await compress(body, `/${file}`));
+  if (load.write) {
+    for (const [encoding, suffix] of [['gzip', GZIP_SUFFIX], ['br', BROTLI_SUFFIX]] as const) {
+      const bytes = made[encoding];
+      if (bytes && !onDisk[encoding]) await writeAtomically(source + suffix, bytes).catch((error: unknown) => load.onWriteError?.(file + suffix, error));
+    }
+  }
+  return made;
+}
+
+const GZIP_SUFFIX = '.gz';
+const BROTLI_SUFFIX = '.br';
+
+interface StoredForms {
+  gzip?: string;
+  br?: string;
+}
+
+/** Separates `x.gz`/`x.br` files that are compressed forms of a compressible `x` from the build's own files. */
+function splitPrecompressed(all: string[]): { files: string[]; stored: Map<string, StoredForms> } {
+  const present = new Set(all);
+  const files: string[] = [];
+  const stored = new Map<string, StoredForms>();
+  for (const file of all) {
+    const encoding = file.endsWith(GZIP_SUFFIX) ? 'gzip' : file.endsWith(BROTLI_SUFFIX) ? 'br' : null;
+    // Both suffixes are three characters long.
+    const original = encoding ? file.slice(0, -3) : '';
+    if (encoding && present.has(original) && isCompressible(original)) {
+      stored.set(original, { ...stored.get(original), [encoding]: file });
+    } else {
+      files.push(file);
+    }
+  }
+  return { files, stored };
+}
+
+/** Stored forms count only when written after their file (a form left from older bytes would be wrong). */
+async function readStoredForms(source: string, forms: StoredForms | undefined): Promise<Compressed> {
+  if (!forms) return { gzip: null, br: null };
+  const sourceTime = (await fs.stat(source)).mtimeMs;
+  const read = async (suffix: string, name: string | undefined) => {
+    if (!name) return null;
+    const file = source + suffix;
+    const stat = await fs.stat(file);
+    return stat.mtimeMs >= sourceTime && stat.size > 0 ? fs.readFile(file) : null;
+  };
+  const [gzip, br] = await Promise.all([read(GZIP_SUFFIX, forms.gzip), read(BROTLI_SUFFIX, forms.br)]);
+  return { gzip, br };
+}
+
+/** nginx (gzip_static) may serve the directory while we write: a form appears whole or not at all. */
+async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
+  // A dot name: listFiles skips it, so a leftover from a crash is never served.
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await fs.writeFile(temp, bytes);
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
 }
 
 async function compress(body: Buffer, urlPath: string): Promise<Compressed> {
