@@ -1,5 +1,6 @@
 // The only reader of process.env (DESIGN.md). Everything the server can be configured with is parsed,
 // validated and defaulted here once, so a wrong value stops the start with a message naming it.
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -12,6 +13,9 @@ const optionalText = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+
+/** More static workers than this only add memory (each holds the whole site) on any machine we target. */
+const MAX_WEB_WORKERS = 8;
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -33,6 +37,12 @@ const envSchema = z.object({
   SEED_DEMO: booleanFlag.default(true),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   TRUST_PROXY: booleanFlag.default(false),
+  WEB_WORKERS: z
+    .string()
+    .trim()
+    .refine((value) => value === 'auto' || (/^\d+$/.test(value) && Number(value) <= MAX_WEB_WORKERS), `must be 'auto' or a whole number from 0 to ${MAX_WEB_WORKERS}`)
+    .default('auto'),
+  SERVED_BY_HEADER: booleanFlag.default(false),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -71,6 +81,13 @@ export interface Config {
    * rate limits, the request's own origin for the Origin check). Off, a client could forge them.
    */
   trustProxy: boolean;
+  /**
+   * Extra processes serving the static site on the same port (SO_REUSEPORT), forwarding everything else
+   * to this one over a unix socket (docs/decisions/0012-web-workers.md). 0: this process alone.
+   */
+  webWorkers: number;
+  /** Debug aid for tests and benchmarks: an X-Served-By header names the process that answered. */
+  servedByHeader: boolean;
   projectRoot: string;
 }
 
@@ -120,6 +137,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: env.SEED_DEMO,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
+    webWorkers: env.WEB_WORKERS === 'auto' ? autoWebWorkers() : Number(env.WEB_WORKERS),
+    servedByHeader: env.SERVED_BY_HEADER,
     projectRoot,
   };
+}
+
+/**
+ * One static worker per core beyond the first (the main process serves too). SO_REUSEPORT spreads
+ * connections over the processes only on Linux; elsewhere Node refuses the option, so auto means none.
+ */
+function autoWebWorkers(): number {
+  if (process.platform !== 'linux') return 0;
+  return Math.min(MAX_WEB_WORKERS, Math.max(0, os.availableParallelism() - 1));
 }

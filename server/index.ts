@@ -1,5 +1,6 @@
 // `npm start`: validate the configuration, migrate and seed the database, serve the current site build
-// (building one first if none exists), the API and /media on one port.
+// (building one first if none exists), the API and /media on one port, with static web workers beside
+// this process on that port when WEB_WORKERS allows (serving.ts, docs/decisions/0012-web-workers.md).
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
@@ -9,11 +10,12 @@ import { createLogger } from './log.ts';
 import { createMailer } from './mail/transport.ts';
 import { startMailingWorker } from './mail/mailing-worker.ts';
 import { createPublisher, findCurrentBuild } from './publish/publisher.ts';
-import { createHttpServer } from './server.ts';
-import { loadStaticSite, type StaticSite } from './static/static-site.ts';
+import { startServing } from './serving.ts';
 
 /** How often the mailing worker looks for due messages (issue 7: a queued mailing starts within seconds). */
 const MAILING_INTERVAL_MS = 5_000;
+/** Workers get 4 s to stop, then this process closes; keep-alive or upload connections cannot hold it longer. */
+const SHUTDOWN_LIMIT_MS = 8_000;
 
 function readConfig(): Config {
   try {
@@ -47,18 +49,13 @@ async function main(): Promise<void> {
     );
   }
 
-  let site: StaticSite | null = null;
   const current = findCurrentBuild(config);
-  if (current) site = await loadStaticSite(current.dir);
-
   const publisher = createPublisher({
     config,
     db,
     log,
-    onLive: async (buildDir) => {
-      // Files unchanged since the previous build keep their compressed forms instead of being recompressed.
-      site = await loadStaticSite(buildDir, { previous: site });
-    },
+    // `serving` exists by then: publishes are scheduled only once the server listens (below).
+    onLive: (buildDir) => serving.goLive(buildDir),
   });
 
   const mailer = createMailer({ config, log });
@@ -66,31 +63,34 @@ async function main(): Promise<void> {
   const app = createApp(ctx);
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
   const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
-  const server = createHttpServer({ app, getSite: () => site, mediaDir: config.uploadsDir, log });
-
-  server.listen(config.port, config.host, () => {
-    log.info(`Serving ${config.siteName} at ${config.siteUrl} (data in ${config.dataDir})`);
-  });
+  const serving = await startServing({ config, app, log });
+  const workers = config.webWorkers > 0 ? ` with ${config.webWorkers} static web worker${config.webWorkers === 1 ? '' : 's'}` : '';
+  log.info(`Serving ${config.siteName} at ${config.siteUrl}${workers} (data in ${config.dataDir})`);
 
   if (config.buildOnStart && (!current || seed.seeded)) {
     log.info('Building the site for the first time; pages appear when the build is live.');
     publisher.schedule(current ? 'content seeded' : 'no build yet');
   }
 
+  let stopping = false;
   const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     log.info(`${signal} received, shutting down`);
+    // Keep-alive sockets and uploads could hold the close open; do not wait for them forever.
+    setTimeout(() => process.exit(0), SHUTDOWN_LIMIT_MS).unref();
     // The mailing in flight finishes and is marked sent; the rest of its batch is handed back for the next
-    // start. If the hard exit below cuts a send short, its row's lease makes it due again later.
-    const workerStopped = mailingWorker.stop();
-    server.close(() => {
-      void workerStopped.finally(() => {
+    // start. If the hard exit above cuts a send short, its row's lease makes it due again later.
+    const mailingStopped = mailingWorker.stop();
+    // Web workers stop first: what they still forward needs this process.
+    void serving
+      .close()
+      .then(() => mailingStopped)
+      .finally(() => {
         mailer.close();
         db.$client.close();
         process.exit(0);
       });
-    });
-    // Keep-alive sockets could hold close() open; do not wait for them forever.
-    setTimeout(() => process.exit(0), 5_000).unref();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/env.ts';
 
@@ -8,6 +9,14 @@ describe('loadConfig', () => {
     expect(config.siteUrl).toBe('http://localhost:4321');
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(config.secureCookies).toBe(false);
+  });
+
+  it('reads WEB_WORKERS as a count, auto meaning one per core beyond the first (at most 8)', () => {
+    expect(loadConfig({ WEB_WORKERS: '0' }).webWorkers).toBe(0);
+    expect(loadConfig({ WEB_WORKERS: '3' }).webWorkers).toBe(3);
+    const auto = loadConfig({}).webWorkers;
+    expect(auto).toBe(process.platform === 'linux' ? Math.min(8, os.availableParallelism() - 1) : 0);
+    expect(loadConfig({ WEB_WORKERS: 'auto' }).webWorkers).toBe(auto);
   });
 
   it('derives SITE_URL from PORT and marks cookies Secure for https sites', () => {
@@ -23,6 +32,8 @@ describe('loadConfig', () => {
     [{ ADMIN_EMAIL: 'a@example.com', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
     [{ ADMIN_EMAIL: 'a@example.com' }, 'ADMIN_EMAIL/ADMIN_PASSWORD'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ WEB_WORKERS: '9' }, 'WEB_WORKERS'],
+    [{ WEB_WORKERS: 'many' }, 'WEB_WORKERS'],
   ])('stops with a message naming the variable for %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name.replace('/', '\\/')}:`));

@@ -1,0 +1,104 @@
+// A static web worker (docs/decisions/0012-web-workers.md), started by the main process (web-workers.ts),
+// never by hand. It listens on the public port next to the main process (SO_REUSEPORT: the kernel spreads
+// connections over the processes), answers static hits from its own copy of the live build exactly as the
+// main process does (server.ts), and forwards every other request to the main process's unix socket.
+// It keeps no state of its own: the API, sessions, rate limits and the publisher live in the main process.
+import { createForwarder } from './http/forward.ts';
+import { createLogger, type Logger } from './log.ts';
+import { createHttpServer } from './server.ts';
+import { loadStaticSite, type StaticSite } from './static/static-site.ts';
+import type { SiteLiveMessage, WebWorkerStart, WorkerMessage } from './web-workers.ts';
+
+/** In-flight answers get this long to finish when the worker is told to stop. */
+const STOP_GRACE_MS = 3_000;
+
+if (!process.send) {
+  console.error('server/web-worker.ts is started by the server (WEB_WORKERS), not by hand.');
+  process.exit(1);
+}
+
+const start = JSON.parse(process.argv[2] ?? '{}') as WebWorkerStart;
+const name = `worker-${start.index}`;
+const log = withPrefix(createLogger(start.logLevel), `web worker ${start.index}: `);
+const tell = (message: WorkerMessage) => process.send?.(message);
+
+let site: StaticSite | null = null;
+let wanted: SiteLiveMessage | null = null;
+let loadedGeneration = -1;
+let loading = false;
+let listening = false;
+let stopping = false;
+
+const forwarder = createForwarder({ socketPath: start.socketPath, log, servedBy: start.servedByHeader ? name : undefined });
+const server = createHttpServer({
+  forward: forwarder.listener,
+  getSite: () => site,
+  mediaDir: start.mediaDir,
+  log,
+  servedBy: start.servedByHeader ? name : undefined,
+});
+
+process.on('message', (message: SiteLiveMessage) => {
+  if (message.type !== 'site-live') return;
+  wanted = message;
+  void loadWanted();
+});
+// The main process died or closed the channel: a worker alone would serve a stale site and answer 502.
+process.on('disconnect', () => stop());
+process.on('SIGTERM', () => stop());
+process.on('SIGINT', () => stop());
+tell({ type: 'ready' });
+
+/** Loads the newest build announced (announcements during a load are caught up after it), then listens. */
+async function loadWanted(): Promise<void> {
+  if (loading) return;
+  loading = true;
+  try {
+    while (wanted && wanted.generation > loadedGeneration) {
+      const { dir, generation } = wanted;
+      // The main process wrote the compressed forms next to the files: nothing is compressed again here.
+      if (dir !== null && dir !== site?.dir) site = await loadStaticSite(dir, { compress: false });
+      loadedGeneration = generation;
+      tell({ type: 'site-loaded', generation });
+    }
+  } catch (error) {
+    // The main process starts a new worker, which loads the live build afresh.
+    log.error('could not load the live build', error);
+    process.exit(1);
+  } finally {
+    loading = false;
+  }
+  // Only now: a reader reaching this worker gets the live build from the first request on.
+  if (!listening && !stopping) listen();
+}
+
+function listen(): void {
+  listening = true;
+  server.on('error', (error) => {
+    log.error(`cannot listen on port ${start.port}`, error);
+    process.exit(1);
+  });
+  server.listen({ port: start.port, host: start.host, reusePort: true }, () => tell({ type: 'listening' }));
+}
+
+function stop(): void {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+  if (!listening) process.exit(0);
+  // Stops accepting at once (the kernel sends new connections to the other listeners) and ends idle ones.
+  server.close(() => {
+    forwarder.close();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+
+function withPrefix(inner: Logger, prefix: string): Logger {
+  return {
+    error: (message, detail) => inner.error(prefix + message, detail),
+    warn: (message, detail) => inner.warn(prefix + message, detail),
+    info: (message, detail) => inner.info(prefix + message, detail),
+    debug: (message, detail) => inner.debug(prefix + message, detail),
+  };
+}

@@ -1,0 +1,116 @@
+// One keep-alive connection to a server that runs web workers (SERVED_BY_HEADER on), answered by a
+// process of our choosing: the kernel picks the process per connection, so we open connections until
+// the one we want answers, and then send every request on it. A cookie jar makes it a small browser.
+import http from 'node:http';
+import type { Readable } from 'node:stream';
+import { BOTCHECK_CHALLENGE_PATH, encodeBotToken, solveFetchedChallenge } from './botcheck.ts';
+
+export interface PinnedAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  text: string;
+  /** X-Served-By: `main`, `worker-1`, or `main via worker-1` for an answer a worker forwarded. */
+  servedBy: string;
+}
+
+export interface PinnedRequest {
+  headers?: Record<string, string>;
+  /** A Readable is streamed (chunked unless Content-Length is given). */
+  body?: string | Buffer | Readable;
+}
+
+export class PinnedConnection {
+  readonly cookies = new Map<string, string>();
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+  readonly port: number;
+  /** The process whose answers (or forwards) this connection carries; every answer is checked against it. */
+  readonly answeredBy: string;
+
+  constructor(port: number, answeredBy: string) {
+    this.port = port;
+    this.answeredBy = answeredBy;
+  }
+
+  async request(method: string, target: string, options: PinnedRequest = {}): Promise<PinnedAnswer> {
+    const answer = await this.send(method, target, options);
+    if (answer.servedBy !== this.answeredBy && !answer.servedBy.endsWith(` via ${this.answeredBy}`)) {
+      throw new Error(`${method} ${target} was answered by ${answer.servedBy}, not on the connection to ${this.answeredBy}`);
+    }
+    return answer;
+  }
+
+  /** What the browser client adds to its API calls: the cookies it holds and the XSRF header from its cookie. */
+  browserHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+    if (this.cookies.size > 0) headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const xsrf = this.cookies.get('XSRF-TOKEN');
+    if (xsrf !== undefined) headers['X-XSRF-TOKEN'] = decodeURIComponent(xsrf);
+    return headers;
+  }
+
+  /** Like a browser: browserHeaders(), JSON in and out, and the cookies it is sent kept. */
+  async api(method: string, target: string, json?: unknown, headers: Record<string, string> = {}): Promise<PinnedAnswer> {
+    const all = { ...this.browserHeaders(), ...headers };
+    let body: string | undefined;
+    if (json !== undefined) {
+      all['Content-Type'] = 'application/json';
+      body = JSON.stringify(json);
+    }
+    return this.keepCookies(await this.request(method, target, { headers: all, body }));
+  }
+
+  keepCookies(answer: PinnedAnswer): PinnedAnswer {
+    for (const line of [answer.headers['set-cookie'] ?? []].flat()) {
+      const [pair = ''] = line.split(';');
+      const separator = pair.indexOf('=');
+      const name = pair.slice(0, separator).trim();
+      const value = pair.slice(separator + 1).trim();
+      if (value === '' || /max-age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return answer;
+  }
+
+  /** A g_token for login: the challenge fetched on this connection, solved in-process. */
+  async botToken(): Promise<string> {
+    const answer = await this.api('GET', BOTCHECK_CHALLENGE_PATH);
+    if (answer.status !== 200) throw new Error(`challenge answered ${answer.status}`);
+    const challenge = JSON.parse(answer.text) as Parameters<typeof solveFetchedChallenge>[0];
+    return encodeBotToken(challenge, await solveFetchedChallenge(challenge));
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  send(method: string, target: string, options: PinnedRequest = {}): Promise<PinnedAnswer> {
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: this.port, method, path: target, headers: options.headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString('utf8'), servedBy: String(res.headers['x-served-by'] ?? '') });
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      const body = options.body;
+      if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) req.end(body);
+      else body.pipe(req);
+    });
+  }
+}
+
+/** A connection whose static answers come from `answeredBy` (`main` or `worker-N`); tries up to 64 connections. */
+export async function connectTo(port: number, answeredBy: string, probePath = '/'): Promise<PinnedConnection> {
+  for (let attempt = 0; attempt < 64; attempt++) {
+    const connection = new PinnedConnection(port, answeredBy);
+    const probe = await connection.send('GET', probePath);
+    if (probe.servedBy === answeredBy) return connection;
+    connection.close();
+  }
+  throw new Error(`no connection to port ${port} was answered by ${answeredBy}`);
+}
