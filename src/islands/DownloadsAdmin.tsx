@@ -7,6 +7,7 @@ import { StrictMode, useCallback, useEffect, useId, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from '../lib/api-client.ts';
 import { ensureAccountRoot } from '../scripts/account-root.ts';
+import { loadStylesheet } from '../scripts/load-stylesheet.ts';
 import { AdminReleaseList } from './downloads/AdminReleaseList.tsx';
 import { PublishStatus } from './downloads/PublishStatus.tsx';
 import { collectStaticBodies, type StaticBodies } from './downloads/ReleaseBody.tsx';
@@ -14,8 +15,8 @@ import { ReleaseForm, type FormFocus } from './downloads/ReleaseForm.tsx';
 import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseInput } from './downloads/downloads-api.ts';
 import { usePublishStatus } from './downloads/use-publish-status.ts';
 import { CONNECTION_ERROR, type FormMessage } from './ui/form-errors.ts';
-import '../styles/islands.css';
-import '../styles/downloads-admin.css';
+// Only the URL: an imported sheet would be linked from every page (see load-stylesheet.ts).
+import adminStylesUrl from '../styles/downloads-admin.css?url';
 
 const LOAD_FAILED = 'The releases could not be loaded from the server; the list below is the published one. Reload the page to try again.';
 
@@ -130,19 +131,24 @@ export function mountDownloadsAdmin(page: HTMLElement): () => void {
   const anchor = page.querySelector('[data-download-warning]') ?? page.querySelector('h1');
   if (anchor) anchor.after(container);
   else page.prepend(container);
-  // Uploads and downloads report into the loading modal, which lives in the account root.
-  ensureAccountRoot().catch((error: unknown) => console.error('Could not load the loading modal', error));
-
   const hideStatic = () => {
     for (const part of staticParts) part.hidden = true;
   };
   const root = createRoot(container);
-  root.render(
-    <StrictMode>
-      <DownloadsAdmin staticBodies={staticBodies} onListShown={hideStatic} />
-    </StrictMode>,
-  );
+  let removed = false;
+  // The account root brings the loading modal (uploads and downloads report into it) and the islands'
+  // shared sheet; rendering waits for the sheets so the form never shows unstyled.
+  const accountRoot = ensureAccountRoot().catch((error: unknown) => console.error('Could not load the loading modal', error));
+  void Promise.all([accountRoot, loadStylesheet(adminStylesUrl)]).then(() => {
+    if (removed) return;
+    root.render(
+      <StrictMode>
+        <DownloadsAdmin staticBodies={staticBodies} onListShown={hideStatic} />
+      </StrictMode>,
+    );
+  });
   return () => {
+    removed = true;
     root.unmount();
     container.remove();
     for (const part of staticParts) part.hidden = false;
