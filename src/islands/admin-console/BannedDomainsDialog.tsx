@@ -4,7 +4,7 @@
 // A ban does not touch existing accounts, so the users a ban covers are listed for the admin to act on.
 import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { ApiError } from '../../lib/api-client.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatAdminDate } from './dates.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
@@ -14,7 +14,7 @@ import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from './
 import type { ConfirmRequest } from './ConfirmDialog.tsx';
 
 function When({ value }: { value: string }) {
-  return <time dateTime={value}>{formatDate(value, true) ?? value}</time>;
+  return <time dateTime={value}>{formatAdminDate(value, true) ?? value}</time>;
 }
 
 function CoveredUsers({ domain }: { domain: BannedDomain }) {

@@ -45,7 +45,7 @@ export function ColumnsDialog({ open, columns, hidden, onChange, onClose }: Colu
         <button type="button" className="button" onClick={onClose}>
           Done
         </button>
-        <button type="button" className="button button--secondary" onClick={() => onChange(new Set())} disabled={hidden.size === 0}>
+        <button type="button" className="button button--secondary" onClick={() => onChange(new Set())}>
           Show all columns
         </button>
       </div>

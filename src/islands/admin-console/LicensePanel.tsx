@@ -3,7 +3,7 @@
 // license_request change with grants), and both go back into the screen's data.
 import { useRef, useState } from 'react';
 import { ApiError } from '../../lib/api-client.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatAdminDate } from './dates.ts';
 import { YesNo } from '../users/YesNo.tsx';
 import { Message } from '../ui/Message.tsx';
 import { CONNECTION_ERROR, type FormMessage } from '../ui/form-errors.ts';
@@ -13,7 +13,7 @@ import { HARD_DELETE_WARNING } from './messages.ts';
 import { LicenseFormDialog, type LicenseFormMode } from './LicenseFormDialog.tsx';
 
 function DateCell({ value }: { value: string | null }) {
-  const text = formatDate(value, true);
+  const text = formatAdminDate(value, true);
   return text && value ? <time dateTime={value}>{text}</time> : <>N/A</>;
 }
 

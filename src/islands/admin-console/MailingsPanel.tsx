@@ -1,7 +1,7 @@
 // The mailings (issue 7, item 4): newest first, each with its progress (pending / sent / failed) and the
 // latest problems, refreshed every few seconds while any is still sending (admin-stores.ts).
 import { useStore } from '@nanostores/react';
-import { formatDate } from '../../lib/format.ts';
+import { formatAdminDate } from './dates.ts';
 import type { MailingSummary } from './admin-api.ts';
 import { mailingsStore } from './admin-stores.ts';
 import { MailingProgress } from './MailingProgress.tsx';
@@ -17,7 +17,7 @@ function Problems({ mailing }: { mailing: MailingSummary }) {
         {mailing.recent_failures.map((problem) => (
           <li key={problem.user_id}>
             <strong>{problem.email}</strong> – {problem.status}, {problem.attempts} {problem.attempts === 1 ? 'attempt' : 'attempts'}
-            {problem.next_attempt_at && <> (next try {formatDate(problem.next_attempt_at, true)})</>}
+            {problem.next_attempt_at && <> (next try {formatAdminDate(problem.next_attempt_at, true)})</>}
             {problem.last_error && <span className="mailing__error">{problem.last_error}</span>}
           </li>
         ))}
@@ -48,7 +48,7 @@ export function MailingsPanel() {
             <li key={mailing.id} className="mailing" data-mailing-id={mailing.id}>
               <h3 className="mailing__title">{mailing.title}</h3>
               <p className="mailing__meta">
-                <time dateTime={mailing.created_at}>{formatDate(mailing.created_at, true)}</time>
+                <time dateTime={mailing.created_at}>{formatAdminDate(mailing.created_at, true)}</time>
                 {mailing.created_by && <> by {mailing.created_by.name}</>}
               </p>
               <MailingProgress counts={mailing.counts} label={`Progress of the mailing ${mailing.title}`} />

@@ -5,7 +5,7 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { ApiError } from '../../lib/api-client.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatAdminDate } from './dates.ts';
 import { publishNow, type PublishStatus } from './admin-api.ts';
 import { publishStore } from './admin-stores.ts';
 
@@ -43,7 +43,7 @@ function StatusDetails({ status }: { status: PublishStatus }) {
       <dd>
         {success ? (
           <>
-            <time dateTime={success.at}>{formatDate(success.at, true)}</time>, took {seconds(success.duration_ms)}
+            <time dateTime={success.at}>{formatAdminDate(success.at, true)}</time>, took {seconds(success.duration_ms)}
           </>
         ) : (
           'None since the server started'
@@ -55,7 +55,7 @@ function StatusDetails({ status }: { status: PublishStatus }) {
         <>
           <dt>Last error</dt>
           <dd>
-            <time dateTime={failure.at}>{formatDate(failure.at, true)}</time>, after {seconds(failure.duration_ms)}
+            <time dateTime={failure.at}>{formatAdminDate(failure.at, true)}</time>, after {seconds(failure.duration_ms)}
             {!failureIsCurrent && ' (a later publish succeeded)'}
             <details className="publish-log" open={Boolean(failureIsCurrent)}>
               <summary>Build log (last {LOG_LINES} lines)</summary>

@@ -2,7 +2,7 @@
 // per entry with its address, priority (0.8 sections, 0.6 posts) and last modification. It takes focus
 // when it opens, since it appears in answer to the Create XML Map button.
 import { useEffect, useRef } from 'react';
-import { formatDate } from '../../lib/format.ts';
+import { formatAdminDate } from './dates.ts';
 import type { SitemapRun } from './use-sitemap.ts';
 
 function Entries({ run }: { run: Extract<SitemapRun, { phase: 'done' }> }) {
@@ -36,8 +36,8 @@ function Entries({ run }: { run: Extract<SitemapRun, { phase: 'done' }> }) {
                     <th scope="row" className="sitemap-entries__loc">
                       <a href={entry.loc}>{entry.loc}</a>
                     </th>
-                    <td>{entry.priority ?? '—'}</td>
-                    <td>{entry.lastmod ? <time dateTime={entry.lastmod}>{formatDate(entry.lastmod, entry.lastmod.includes('T')) ?? entry.lastmod}</time> : '—'}</td>
+                    <td>{entry.priority === null ? '—' : entry.priority.toFixed(1)}</td>
+                    <td>{entry.lastmod ? <time dateTime={entry.lastmod}>{formatAdminDate(entry.lastmod, entry.lastmod.includes('T')) ?? entry.lastmod}</time> : '—'}</td>
                   </tr>
                 ))}
               </tbody>

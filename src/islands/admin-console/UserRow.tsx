@@ -3,7 +3,7 @@
 // says 'Banned' in words too, so the difference does not rest on colour alone. Details opens the user
 // card with the admin extras and the license table in a row underneath.
 import type { ReactNode } from 'react';
-import { formatDate } from '../../lib/format.ts';
+import { formatAdminDate } from './dates.ts';
 import type { Column } from '../../lib/user-columns.ts';
 import { YesNo } from '../users/YesNo.tsx';
 import type { AdminUser } from './admin-api.ts';
@@ -18,7 +18,7 @@ function CellValue({ column, value }: { column: Column; value: unknown }) {
   if (column.kind === 'flag') return <YesNo value={value} />;
   if (value === null || value === undefined || value === '') return null;
   if (column.kind === 'date' && typeof value === 'string') {
-    const text = formatDate(value, true);
+    const text = formatAdminDate(value, true);
     return text ? <time dateTime={value}>{text}</time> : <>{value}</>;
   }
   return <>{String(value)}</>;
