@@ -8,6 +8,12 @@ import { SLIDESHOW_TIMING } from '../../src/lib/reading-constants.ts';
 
 const JS_BUDGET_GZIP_BYTES = 30 * 1024;
 
+/** Fake timers that move only when the test says so (an installed clock otherwise ticks in real time). */
+async function stopTime(page: Page): Promise<void> {
+  await page.clock.install({ time: new Date('2026-06-01T10:00:00Z') });
+  await page.clock.pauseAt(new Date('2026-06-01T10:00:01Z'));
+}
+
 /** The slideshow of the first home section and the index of its visible image. */
 async function shownImage(page: Page): Promise<number> {
   return page.locator('[data-slideshow]').first().locator('.home-figures__item').evaluateAll((items) => items.findIndex((item) => item.hasAttribute('data-active')));
@@ -15,7 +21,7 @@ async function shownImage(page: Page): Promise<number> {
 
 test.describe('home', () => {
   test('renders the sections and the slideshow advances with the timing of SPEC.md 9', async ({ page }) => {
-    await page.clock.install();
+    await stopTime(page);
     await page.goto('/');
     await expect(page.locator('.home-section')).toHaveCount(3);
     await expect(page.locator('.home-section h1')).toHaveCount(1);
@@ -63,7 +69,7 @@ test.describe('home', () => {
 
   test('with reduced motion the slideshow waits for the reader', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.clock.install();
+    await stopTime(page);
     await page.goto('/');
     const show = page.locator('[data-slideshow]').first();
     await expect(show.getByRole('button', { name: 'Play slideshow' })).toBeVisible();
