@@ -3,7 +3,7 @@
 // so Ctrl+Z undoes them like typing; the image manager inserts at the cursor through `insertBlock`.
 import { useId, useImperativeHandle, useRef, type KeyboardEvent, type Ref } from 'react';
 import { MarkdownToolbar, type ToolbarAction } from './MarkdownToolbar.tsx';
-import { applyEdit, insertBlock, insertLink, setHeading, toggleInline, type TextEdit } from './markdown-edits.ts';
+import { applyEdit, insertBlock, insertLink, setHeading, toggleInline, type Selection, type TextEdit } from './markdown-edits.ts';
 import { useRenderedMarkdown } from './use-markdown.ts';
 
 export interface MarkdownEditorHandle {
@@ -31,18 +31,36 @@ export function MarkdownEditor({ label, name, value, onChange, error, onOpenImag
   const textarea = useRef<HTMLTextAreaElement>(null);
   const preview = useRenderedMarkdown(value, PREVIEW_DELAY_MS);
 
-  const apply = (makeEdit: (text: string, selection: { start: number; end: number }) => TextEdit) => {
+  // Where the cursor was when the textarea lost focus. Browsers do not reliably keep a blurred textarea's
+  // selection (Chromium resets it to 0 when the image manager's modal dialog closes), and insertions from
+  // that dialog must land where the admin left the cursor.
+  const lastSelection = useRef<Selection>({ start: 0, end: 0 });
+  const remember = () => {
+    const element = textarea.current;
+    if (element) lastSelection.current = { start: element.selectionStart, end: element.selectionEnd };
+  };
+
+  /** Focus coming back (the dialog closed, Tab, a toolbar edit) finds the cursor where it was left. */
+  const restore = () => {
     const element = textarea.current;
     if (!element) return;
+    const { start, end } = lastSelection.current;
+    if (end <= element.value.length && (element.selectionStart !== start || element.selectionEnd !== end)) element.setSelectionRange(start, end);
+  };
+
+  const apply = (makeEdit: (text: string, selection: Selection) => TextEdit) => {
+    const element = textarea.current;
+    if (!element) return;
+    if (document.activeElement !== element) element.focus();
     const before = element.value;
     const edit = makeEdit(before, { start: element.selectionStart, end: element.selectionEnd });
-    element.focus();
     element.setSelectionRange(edit.from, edit.to);
     const expected = applyEdit(before, edit);
     // insertText fires the input event React listens to, and lands on the undo stack.
     const inserted = edit.insert === '' ? document.execCommand('delete') : document.execCommand('insertText', false, edit.insert);
     if (!inserted || element.value !== expected) onChange(expected);
     element.setSelectionRange(edit.select.start, edit.select.end);
+    lastSelection.current = edit.select;
     // When the value came through React state, the selection is set again once it is rendered.
     requestAnimationFrame(() => {
       if (document.activeElement === element) element.setSelectionRange(edit.select.start, edit.select.end);
@@ -88,6 +106,9 @@ export function MarkdownEditor({ label, name, value, onChange, error, onOpenImag
           value={value}
           onChange={(event) => onChange(event.target.value)}
           onKeyDown={onKeyDown}
+          onSelect={remember}
+          onBlur={remember}
+          onFocus={restore}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
           spellCheck

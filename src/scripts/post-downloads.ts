@@ -1,0 +1,65 @@
+// The Download button of an article's attached file (SPEC.md 2.5 'download area', 6; issue 5 item 4) for
+// verified readers, without React: it goes into the empty [data-download-action] container that
+// src/components/PostDownload.astro leaves (download-notices.ts hides the notice for the same readers).
+// The file comes through POST /api/{ns}/extrafiles/download with the loading modal's progress; the
+// server checks the permission again. Admins download from the admin overlay's bar instead.
+import { downloadWithProgress } from '../lib/api-client.ts';
+import { NAMESPACE_LIST } from '../lib/snapshot-types.ts';
+import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
+import { ensureAccountRoot, preloadAccountRoot } from './account-root.ts';
+import { onEveryPage } from './page-lifecycle.ts';
+import { downloadErrorMessage } from './release-download.ts';
+
+function downloadControl(container: HTMLElement, id: number, namespace: string): HTMLElement {
+  const filename = container.closest('[data-post-download]')?.querySelector('.post-download__name')?.textContent?.trim() || `file-${id}`;
+  const wrapper = document.createElement('div');
+  wrapper.className = 'download-action';
+  const error = document.createElement('p');
+  error.className = 'download-action__error';
+  // Present before any text, so a failure is announced when it appears.
+  error.setAttribute('role', 'alert');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'button button--small';
+  button.textContent = 'Download';
+  button.setAttribute('aria-label', `Download ${filename}`);
+  // The loading modal is React: fetch it on the first sign of interest so the click shows it at once.
+  button.addEventListener('pointerenter', preloadAccountRoot, { once: true });
+  button.addEventListener('focus', preloadAccountRoot, { once: true });
+  button.addEventListener('click', () => {
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
+    error.textContent = '';
+    ensureAccountRoot()
+      .catch((failure: unknown) => console.error('Could not load the loading modal', failure))
+      .then(() => downloadWithProgress(`/api/${namespace}/extrafiles/download`, { id }, filename))
+      .catch((failure: unknown) => {
+        error.textContent = downloadErrorMessage(failure);
+      })
+      .finally(() => {
+        button.removeAttribute('aria-disabled');
+        // The modal took focus while it was open; give it back to the button the reader pressed.
+        button.focus();
+      });
+  });
+  wrapper.append(button, error);
+  return wrapper;
+}
+
+function render(user: CurrentUser | null | undefined): void {
+  const wanted = Boolean(user?.email_verified_at) && !isAdminUser(user);
+  for (const container of document.querySelectorAll<HTMLElement>('[data-post-download] [data-download-action]')) {
+    const id = Number(container.dataset.fileId);
+    const namespace = NAMESPACE_LIST.find((name) => name === container.dataset.namespace);
+    if (!wanted || !namespace || !Number.isSafeInteger(id) || id <= 0) {
+      container.replaceChildren();
+      continue;
+    }
+    if (!container.firstElementChild) container.append(downloadControl(container, id, namespace));
+  }
+}
+
+onEveryPage(() => {
+  if (!document.querySelector('[data-post-download]')) return;
+  return $user.subscribe(render);
+});

@@ -1,0 +1,58 @@
+// Helpers for the content admin browser tests: logging a browser context in through the API (the subject
+// of these tests is the overlay, not the login form), a verified reader made through the admin API, a small
+// real PNG, and waiting for the overlay's publish status.
+import sharp from 'sharp';
+import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { solveBotChallenge } from '../helpers/botcheck.ts';
+import { registerAccount } from './accounts-support.ts';
+
+/** The headers the browser client sends; the XSRF cookie is read again each time because login rotates it. */
+export async function clientHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+  const xsrf = (await request.storageState()).cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
+  return { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), 'X-Requested-With': 'XMLHttpRequest' };
+}
+
+/**
+ * Logs a browser context in with a real bot-check token. The context's request shares its cookies, so
+ * pages opened afterwards are signed in (session cookie and the signed_in hint).
+ */
+export async function logInContext(context: BrowserContext, account: { email: string; password: string }): Promise<Record<string, string>> {
+  const request = context.request;
+  await request.get('/sanctum/csrf-cookie');
+  const g_token = await solveBotChallenge({ request: async (path) => new Response(await (await request.get(path)).text()) });
+  const response = await request.post('/api/auth/login', { data: { ...account, remember_me: false, g_token }, headers: await clientHeaders(request) });
+  expect(response.status(), await response.text()).toBe(200);
+  return clientHeaders(request);
+}
+
+/** Registers a reader and verifies the address through the admin's user edit (docs/admin-api.md). */
+export async function createVerifiedReader(
+  readerContext: BrowserContext,
+  adminRequest: APIRequestContext,
+  account: { name: string; email: string; password: string },
+): Promise<void> {
+  await registerAccount(readerContext.request, account);
+  await logInContext(readerContext, account);
+  const me = (await (await readerContext.request.get('/api/user', { headers: await clientHeaders(readerContext.request) })).json()) as { user: { id: number } };
+  const update = await adminRequest.put(`/api/user/update/${me.user.id}`, { data: { email_verified_at: true }, headers: await clientHeaders(adminRequest) });
+  expect(update.status(), await update.text()).toBe(200);
+}
+
+/** A small but real PNG (the server sniffs and re-encodes uploads, so it must decode). */
+export function makePng(color: string): Promise<Buffer> {
+  return sharp({ create: { width: 96, height: 64, channels: 3, background: color } })
+    .png()
+    .toBuffer();
+}
+
+/**
+ * Waits until the overlay's publish status says 'Live' after a write. Call it once the write's success
+ * notice shows: the overlay switches to 'Publishing…' as the write answers, before that notice, so 'Live'
+ * from here on is the outcome of the build that holds the change.
+ */
+export async function waitForLive(page: Page): Promise<void> {
+  const status = page.locator('[data-publish-state]');
+  await expect(status).toHaveAttribute('data-publish-state', /publishing|live/);
+  await expect(status).toHaveAttribute('data-publish-state', 'live', { timeout: 120_000 });
+  await expect(status).toContainText('Live');
+}
