@@ -99,6 +99,12 @@ function setup(): (() => void) | void {
     void scrollToPost(article);
   };
 
+  // Wide code, tables and formulas scroll sideways on a phone; keyboard users can scroll them only if
+  // they can focus them (older browsers do not make scrollers focusable by themselves).
+  for (const scroller of content.querySelectorAll<HTMLElement>('.prose pre, .prose table, .prose .katex-display')) {
+    if (scroller.scrollWidth > scroller.clientWidth && !scroller.hasAttribute('tabindex')) scroller.tabIndex = 0;
+  }
+
   const sidebar = document.querySelector('[data-posts-sidebar]');
   sidebar?.addEventListener('click', onClick as EventListener);
   window.addEventListener('scrollend', spy);

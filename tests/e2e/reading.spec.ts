@@ -245,6 +245,19 @@ test.describe('at 600 px', () => {
   });
 });
 
+test.describe('at 320 px', () => {
+  test.use({ viewport: { width: 320, height: 700 } });
+
+  test('wide code scrolls inside its own box and can be focused to scroll with the keyboard', async ({ page }) => {
+    await page.goto('/tutorials/advanced');
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    const code = page.locator('.prose pre').first();
+    expect(await code.evaluate((pre) => pre.scrollWidth > pre.clientWidth)).toBe(true);
+    await expect(code).toHaveAttribute('tabindex', '0');
+  });
+});
+
 test('feeds, sitemap and robots.txt are served', async ({ request }) => {
   const rss = await request.get('/news/rss.xml');
   expect(rss.status()).toBe(200);
