@@ -7,6 +7,7 @@
 // page (only <main> is swapped) and the overlay there is a new component.
 import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
+import { ApiError } from '../../lib/api-client.ts';
 import { fetchPublishStatus, type PublishStatusAnswer } from './content-api.ts';
 
 export type PublishPhase = { kind: 'none' } | { kind: 'publishing' } | { kind: 'live'; at: string | null } | { kind: 'failed'; log: string } | { kind: 'unknown' };
@@ -45,6 +46,8 @@ export function followPublish(): void {
       if (thisRun !== run) return;
       if (outcome) return $publishPhase.set(outcome);
     } catch (error) {
+      // The session ended (or the role was taken away): there is nothing left to follow.
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return $publishPhase.set({ kind: 'none' });
       console.error('Could not read the publish status', error);
     }
     if (thisRun !== run) return;
@@ -53,12 +56,6 @@ export function followPublish(): void {
   };
   // The write has answered, so its build is already scheduled: the first look can come soon.
   timer = setTimeout(() => void poll(), POLL_MS / 4);
-}
-
-/** Stops polling (the admin logged out). */
-export function stopFollowingPublish(): void {
-  clearTimeout(timer);
-  run += 1;
 }
 
 export function usePublishPhase(): PublishPhase {
