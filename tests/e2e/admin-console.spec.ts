@@ -323,7 +323,7 @@ test.describe('admin console', () => {
     await dialog.getByLabel('Body (markdown)').fill(`## What is new ${tag}\n\nThe **fastest** release yet.`);
     // The preview is the site's markdown pipeline.
     await expect(dialog.getByRole('heading', { name: `What is new ${tag}` })).toBeVisible();
-    await expect(dialog.locator('.markdown-preview strong')).toHaveText('fastest');
+    await expect(dialog.locator('.admin-markdown-preview strong')).toHaveText('fastest');
     await dialog.getByRole('button', { name: 'Send to 2 users' }).click();
     await expect(dialog.getByText('Mailing queued for 2 recipients.')).toBeVisible();
 
@@ -350,7 +350,7 @@ test.describe('admin console', () => {
     await expect(publishing).toContainText('Last publish');
 
     await page.getByRole('button', { name: 'Create XML Map' }).click();
-    const panel = page.getByRole('region', { name: 'Sitemap' });
+    const panel = page.getByRole('region', { name: 'Sitemap', exact: true });
     await expect(panel.getByRole('heading', { name: 'Sitemap' })).toBeFocused();
     await expect(panel.getByText('The sitemap has been regenerated.')).toBeVisible({ timeout: 120_000 });
     const entries = panel.getByRole('table');

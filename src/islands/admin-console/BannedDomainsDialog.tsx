@@ -21,14 +21,14 @@ function CoveredUsers({ domain }: { domain: BannedDomain }) {
   if (domain.users_count === 0) return <>None</>;
   const more = domain.users_count - domain.users.length;
   return (
-    <details className="covered-users">
+    <details className="admin-covered-users">
       <summary>
         {domain.users_count} {domain.users_count === 1 ? 'user' : 'users'}
       </summary>
       <ul>
         {domain.users.map((user) => (
           <li key={user.id}>
-            {user.email} <span className="covered-users__id">(ID {user.id})</span>
+            {user.email} <span className="admin-covered-users__id">(ID {user.id})</span>
           </li>
         ))}
         {more > 0 && <li>… and {more} more</li>}
@@ -125,8 +125,8 @@ function BannedDomains({ confirm }: BannedDomainsProps) {
   };
 
   return (
-    <div className="banned-domains">
-      <form ref={formRef} className="banned-domains__form" noValidate onSubmit={(event) => void add(event)} aria-busy={busy}>
+    <div className="admin-banned-domains">
+      <form ref={formRef} className="admin-banned-domains__form" noValidate onSubmit={(event) => void add(event)} aria-busy={busy}>
         <Field label="Domain" name="domain" value={input} onChange={setInput} error={error} autoComplete="off" autoFocusOnOpen hint="For example spam.example; its subdomains are banned with it." />
         <SubmitButton label="Add Domain" busyLabel={busy ? 'Adding…' : undefined} />
       </form>
@@ -134,7 +134,7 @@ function BannedDomains({ confirm }: BannedDomainsProps) {
       {loadFailed && (
         <p className="form-message__text form-message__text--error">
           The banned domains could not be loaded.{' '}
-          <button type="button" className="link-button" onClick={() => void load()}>
+          <button type="button" className="admin-link-button" onClick={() => void load()}>
             Try again
           </button>
         </p>
@@ -171,7 +171,7 @@ function BannedDomains({ confirm }: BannedDomainsProps) {
                     <CoveredUsers domain={domain} />
                   </td>
                   <td>
-                    <button type="button" className="button button--secondary button--tiny button--danger-outline" aria-haspopup="dialog" onClick={() => void remove(domain)}>
+                    <button type="button" className="button button--secondary button--admin-tiny button--admin-danger-outline" aria-haspopup="dialog" onClick={() => void remove(domain)}>
                       Delete Domain<span className="sr-only"> {domain.domain}</span>
                     </button>
                   </td>

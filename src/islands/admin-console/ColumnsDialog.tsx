@@ -23,10 +23,10 @@ export function ColumnsDialog({ open, columns, hidden, onChange, onClose }: Colu
   };
   return (
     <Dialog title="Table Display Filter" open={open} onClose={onClose}>
-      <fieldset className="column-chooser">
-        <legend className="column-chooser__legend">Columns shown in the users table</legend>
+      <fieldset className="admin-column-chooser">
+        <legend className="admin-column-chooser__legend">Columns shown in the users table</legend>
         {columns.length === 0 && <p className="empty-note">The columns appear once the users are loaded.</p>}
-        <ul className="column-chooser__list">
+        <ul className="admin-column-chooser__list">
           {columns.map((column, index) => (
             <li key={column.key} className="field field--checkbox">
               <input

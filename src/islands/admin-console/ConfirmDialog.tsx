@@ -43,11 +43,11 @@ export function useConfirm(): [ReactNode, (request: ConfirmRequest) => Promise<b
   const element = (
     <Dialog title={pending?.title ?? ''} open={pending !== null} onClose={() => finish(false)}>
       {pending && (
-        <div className="confirm">
-          <p className="confirm__message">{pending.message}</p>
-          {pending.detail && <div className="confirm__detail">{pending.detail}</div>}
+        <div className="admin-confirm">
+          <p className="admin-confirm__message">{pending.message}</p>
+          {pending.detail && <div className="admin-confirm__detail">{pending.detail}</div>}
           <div className="form__actions">
-            <button type="button" className={pending.danger ? 'button button--danger' : 'button'} onClick={() => finish(true)}>
+            <button type="button" className={pending.danger ? 'button button--admin-danger' : 'button'} onClick={() => finish(true)}>
               {pending.confirmLabel}
             </button>
             <button type="button" className="button button--secondary" onClick={() => finish(false)} data-autofocus="">

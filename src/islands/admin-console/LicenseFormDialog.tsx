@@ -70,7 +70,7 @@ function LicenseForm({ mode, user, types, onSaved, onCancel }: LicenseFormProps)
 
   return (
     <form ref={formRef} className="form" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
-      <p className="form__lead">
+      <p className="admin-form-lead">
         For <strong>{user.name}</strong> ({user.email})
       </p>
       <div className={errors.license_type_id ? 'field field--invalid' : 'field'}>

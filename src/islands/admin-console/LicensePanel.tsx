@@ -111,10 +111,10 @@ export function LicensePanel({ user, licenses, types, confirm, onLicense, onLice
                   </td>
                   <td>
                     <div className="admin-table__buttons">
-                      <button type="button" className="button button--secondary button--tiny" aria-haspopup="dialog" onClick={() => setMode({ kind: 'update', license })}>
+                      <button type="button" className="button button--secondary button--admin-tiny" aria-haspopup="dialog" onClick={() => setMode({ kind: 'update', license })}>
                         Edit<span className="sr-only"> license #{license.id}</span>
                       </button>
-                      <button type="button" className="button button--secondary button--tiny button--danger-outline" aria-haspopup="dialog" onClick={() => void remove(license)}>
+                      <button type="button" className="button button--secondary button--admin-tiny button--admin-danger-outline" aria-haspopup="dialog" onClick={() => void remove(license)}>
                         Delete<span className="sr-only"> license #{license.id}</span>
                       </button>
                     </div>

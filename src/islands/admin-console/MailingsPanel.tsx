@@ -11,14 +11,14 @@ const SHOWN = 10;
 function Problems({ mailing }: { mailing: MailingSummary }) {
   if (mailing.recent_failures.length === 0) return null;
   return (
-    <details className="mailing__problems">
+    <details className="admin-mailing__problems">
       <summary>Latest problems ({mailing.recent_failures.length})</summary>
       <ul>
         {mailing.recent_failures.map((problem) => (
           <li key={problem.user_id}>
             <strong>{problem.email}</strong> – {problem.status}, {problem.attempts} {problem.attempts === 1 ? 'attempt' : 'attempts'}
             {problem.next_attempt_at && <> (next try {formatAdminDate(problem.next_attempt_at, true)})</>}
-            {problem.last_error && <span className="mailing__error">{problem.last_error}</span>}
+            {problem.last_error && <span className="admin-mailing__error">{problem.last_error}</span>}
           </li>
         ))}
       </ul>
@@ -43,11 +43,11 @@ export function MailingsPanel() {
       {value === null && !failed && <p className="empty-note">Loading the mailings…</p>}
       {value !== null && mailings.length === 0 && <p className="empty-note">No mailing has been sent yet.</p>}
       {mailings.length > 0 && (
-        <ol className="mailing-list">
+        <ol className="admin-mailing-list">
           {mailings.slice(0, SHOWN).map((mailing) => (
-            <li key={mailing.id} className="mailing" data-mailing-id={mailing.id}>
-              <h3 className="mailing__title">{mailing.title}</h3>
-              <p className="mailing__meta">
+            <li key={mailing.id} className="admin-mailing" data-mailing-id={mailing.id}>
+              <h3 className="admin-mailing__title">{mailing.title}</h3>
+              <p className="admin-mailing__meta">
                 <time dateTime={mailing.created_at}>{formatAdminDate(mailing.created_at, true)}</time>
                 {mailing.created_by && <> by {mailing.created_by.name}</>}
               </p>

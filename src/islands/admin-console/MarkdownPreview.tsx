@@ -3,6 +3,9 @@
 // a sizeable chunk (KaTeX), loaded when the preview first shows; rendering waits for a pause in typing.
 // Its output is sanitised by the pipeline itself (rehype-sanitize last), so it is safe to insert.
 import { useEffect, useState } from 'react';
+// The static pages style math with KaTeX's sheet (src/components/Markdown.astro); without it the
+// preview would show each formula twice (the visual form and its MathML twin).
+import 'katex/dist/katex.min.css';
 
 const loadMarkdown = () => import('../../lib/markdown/index.ts');
 const PAUSE_MS = 250;
@@ -34,5 +37,5 @@ export function MarkdownPreview({ markdown, id }: { markdown: string; id?: strin
   if (failed) return <p className="empty-note">The preview could not be loaded.</p>;
   if (!markdown.trim()) return <p className="empty-note">The preview shows here as you write.</p>;
   if (html === null) return <p className="empty-note">Rendering the preview…</p>;
-  return <div className="prose markdown-preview__body" id={id} dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div className="prose admin-markdown-preview__body" id={id} dangerouslySetInnerHTML={{ __html: html }} />;
 }

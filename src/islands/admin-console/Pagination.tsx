@@ -15,14 +15,14 @@ function PageJump({ page, pageCount, onPage, id }: { page: number; pageCount: nu
   };
   return (
     <form
-      className="pagination__jump"
+      className="admin-pagination__jump"
       onSubmit={(event) => {
         event.preventDefault();
         go();
       }}
     >
       <label htmlFor={id}>Page</label>
-      <input id={id} className="field__control pagination__input" inputMode="numeric" value={typed} onChange={(event) => setTyped(event.target.value)} onBlur={go} />
+      <input id={id} className="field__control admin-pagination__input" inputMode="numeric" value={typed} onChange={(event) => setTyped(event.target.value)} onBlur={go} />
       <span>of {pageCount}</span>
     </form>
   );
@@ -41,8 +41,8 @@ export function Pagination({ page, pageSize, onPage, onPageSize }: PaginationPro
   const atEnd = page.page >= page.pageCount;
 
   return (
-    <nav className="pagination" aria-label="Users table pages">
-      <div className="pagination__pages">
+    <nav className="admin-pagination" aria-label="Users table pages">
+      <div className="admin-pagination__pages">
         <button type="button" className="button button--secondary button--small" onClick={() => onPage(1)} disabled={atStart}>
           <span aria-hidden="true">«</span> First
         </button>
@@ -58,9 +58,9 @@ export function Pagination({ page, pageSize, onPage, onPageSize }: PaginationPro
           Last <span aria-hidden="true">»</span>
         </button>
       </div>
-      <div className="pagination__size">
+      <div className="admin-pagination__size">
         <label htmlFor={`${id}-size`}>Rows per page</label>
-        <select id={`${id}-size`} className="field__control pagination__select" value={pageSize} onChange={(event) => onPageSize(Number(event.target.value))}>
+        <select id={`${id}-size`} className="field__control admin-pagination__select" value={pageSize} onChange={(event) => onPageSize(Number(event.target.value))}>
           {PAGE_SIZES.map((size) => (
             <option key={size} value={size}>
               {size}

@@ -31,10 +31,10 @@ function StatusDetails({ status }: { status: PublishStatus }) {
   // A failure older than the last success is history, not the current state.
   const failureIsCurrent = failure && (!success || failure.at > success.at);
   return (
-    <dl className="details-list publish-details">
+    <dl className="details-list admin-publish-details">
       <dt>State</dt>
       <dd>
-        <span className={`publish-state publish-state--${status.state}`}>
+        <span className={`admin-publish-state admin-publish-state--${status.state}`}>
           {status.state === 'building' && <span className="spinner spinner--small" aria-hidden="true"></span>}
           {stateText(status)}
         </span>
@@ -50,14 +50,14 @@ function StatusDetails({ status }: { status: PublishStatus }) {
         )}
       </dd>
       <dt>Live build</dt>
-      <dd className="publish-details__build">{status.current_build_id ?? 'None yet'}</dd>
+      <dd className="admin-publish-details__build">{status.current_build_id ?? 'None yet'}</dd>
       {failure && (
         <>
           <dt>Last error</dt>
           <dd>
             <time dateTime={failure.at}>{formatAdminDate(failure.at, true)}</time>, after {seconds(failure.duration_ms)}
             {!failureIsCurrent && ' (a later publish succeeded)'}
-            <details className="publish-log" open={Boolean(failureIsCurrent)}>
+            <details className="admin-publish-log" open={Boolean(failureIsCurrent)}>
               <summary>Build log (last {LOG_LINES} lines)</summary>
               <pre tabIndex={0}>{logTail(failure.log)}</pre>
             </details>

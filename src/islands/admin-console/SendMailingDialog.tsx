@@ -32,7 +32,7 @@ function QueuedMailing({ queued, onClose }: { queued: Queued; onClose: () => voi
   // The form and its focused Send button are gone: focus the outcome, so it is read and Tab goes on from it.
   useEffect(() => messageRef.current?.focus(), []);
   return (
-    <div className="mailing-queued">
+    <div className="admin-mailing-queued">
       <p ref={messageRef} tabIndex={-1} className="form-message__text form-message__text--success" role="status">
         {queued.message}
       </p>
@@ -41,7 +41,7 @@ function QueuedMailing({ queued, onClose }: { queued: Queued; onClose: () => voi
           Not sent to {queued.skipped.unsubscribed} unsubscribed and {queued.skipped.banned} banned {skipped === 1 ? 'user' : 'users'}.
         </p>
       )}
-      <h3 className="mailing-queued__title">{queued.title}</h3>
+      <h3 className="admin-mailing-queued__title">{queued.title}</h3>
       {mailing ? <MailingProgress counts={mailing.counts} label={`Progress of the mailing ${queued.title}`} /> : <p className="empty-note">Waiting for the first progress report…</p>}
       <p className="field__hint">The mailing is sent in the background; you can close this window. The Mailings list shows its progress too.</p>
       <div className="form__actions">
@@ -96,10 +96,10 @@ function MailingForm({ selectedIds, onQueued, onCancel }: MailingFormProps) {
 
   return (
     <form ref={formRef} className="form" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
-      <fieldset className={errors.users ? 'recipients field--invalid' : 'recipients'} aria-describedby={errors.users ? `${id}-users-error` : undefined}>
+      <fieldset className={errors.users ? 'admin-recipients field--invalid' : 'admin-recipients'} aria-describedby={errors.users ? `${id}-users-error` : undefined}>
         <legend className="field__label">Recipients</legend>
         <div className="field field--checkbox">
-          <input id={`${id}-selected`} type="radio" name="recipients" value="selected" checked={recipients === 'selected'} onChange={() => setRecipients('selected')} />
+          <input id={`${id}-selected`} type="radio" name="recipients" value="selected" checked={recipients === 'selected'} onChange={() => setRecipients('selected')} disabled={count === 0} />
           <label htmlFor={`${id}-selected`}>
             The users ticked in the table ({count} {count === 1 ? 'user' : 'users'})
           </label>
@@ -108,7 +108,9 @@ function MailingForm({ selectedIds, onQueued, onCancel }: MailingFormProps) {
           <input id={`${id}-all`} type="radio" name="recipients" value="all" checked={recipients === 'all'} onChange={() => setRecipients('all')} />
           <label htmlFor={`${id}-all`}>All verified users</label>
         </div>
-        <p className="field__hint">Banned and unsubscribed users are never mailed, even when ticked.</p>
+        <p className="field__hint">
+          {count === 0 ? 'Tick users in the table to mail only them. ' : ''}Banned and unsubscribed users are never mailed, even when ticked.
+        </p>
         {errors.users && (
           <p className="field__error" id={`${id}-users-error`}>
             {errors.users}
@@ -116,10 +118,10 @@ function MailingForm({ selectedIds, onQueued, onCancel }: MailingFormProps) {
         )}
       </fieldset>
       <Field label="Title" name="title" value={title} onChange={setTitle} error={errors.title} autoComplete="off" autoFocusOnOpen hint="The e-mail's subject." />
-      <div className="mailing-editor">
+      <div className="admin-mailing-editor">
         <Field label="Body (markdown)" name="body" value={body} onChange={setBody} error={errors.body} multiline />
-        <section className="markdown-preview" aria-labelledby={`${id}-preview`}>
-          <h3 className="field__label markdown-preview__title" id={`${id}-preview`}>
+        <section className="admin-markdown-preview" aria-labelledby={`${id}-preview`}>
+          <h3 className="field__label admin-markdown-preview__title" id={`${id}-preview`}>
             Preview
           </h3>
           <MarkdownPreview markdown={body} />

@@ -21,7 +21,7 @@ function Entries({ run }: { run: Extract<SitemapRun, { phase: 'done' }> }) {
           <p>
             {sitemap.entries.length} {sitemap.entries.length === 1 ? 'entry' : 'entries'} in <code>{sitemap.file}</code> of build <code>{sitemap.build_id}</code>.
           </p>
-          <div className="table-scroll sitemap-entries" role="region" aria-label="Sitemap entries" tabIndex={0}>
+          <div className="table-scroll admin-sitemap-entries" role="region" aria-label="Sitemap entries" tabIndex={0}>
             <table className="admin-table">
               <thead>
                 <tr>
@@ -33,7 +33,7 @@ function Entries({ run }: { run: Extract<SitemapRun, { phase: 'done' }> }) {
               <tbody>
                 {sitemap.entries.map((entry) => (
                   <tr key={entry.loc}>
-                    <th scope="row" className="sitemap-entries__loc">
+                    <th scope="row" className="admin-sitemap-entries__loc">
                       <a href={entry.loc}>{entry.loc}</a>
                     </th>
                     <td>{entry.priority === null ? '—' : entry.priority.toFixed(1)}</td>
@@ -57,7 +57,7 @@ export function SitemapPanel({ run, onClose }: { run: SitemapRun; onClose: () =>
   }, [open]);
   if (!open) return null;
   return (
-    <section className="admin-panel sitemap-panel" aria-labelledby="admin-sitemap-heading">
+    <section className="admin-panel admin-sitemap-panel" aria-labelledby="admin-sitemap-heading">
       <div className="admin-panel__head">
         <h2 id="admin-sitemap-heading" className="admin-panel__title" ref={headingRef} tabIndex={-1}>
           Sitemap
@@ -68,12 +68,12 @@ export function SitemapPanel({ run, onClose }: { run: SitemapRun; onClose: () =>
       </div>
       <div role="status" aria-live="polite">
         {run.phase === 'publishing' && (
-          <p className="sitemap-panel__progress">
+          <p className="admin-sitemap-panel__progress">
             <span className="spinner spinner--small" aria-hidden="true"></span> {run.message}
           </p>
         )}
         {run.phase === 'failed' && <p className="form-message__text form-message__text--error">{run.message}</p>}
-        {run.phase === 'done' && <p className="sitemap-panel__progress">The sitemap has been regenerated.</p>}
+        {run.phase === 'done' && <p className="admin-sitemap-panel__progress">The sitemap has been regenerated.</p>}
       </div>
       {run.phase === 'done' && <Entries run={run} />}
     </section>

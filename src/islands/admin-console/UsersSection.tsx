@@ -80,13 +80,14 @@ export function UsersSection({ data, columns, visible, selected, onSelectedChang
     [],
   );
 
+  const count = (value: number) => value.toLocaleString('en-GB');
   const caption =
     `Users${sortedColumn ? `, sorted by ${sortedColumn.label} ${sort?.direction === 1 ? 'ascending' : 'descending'}` : ''}` +
-    (shown.pageCount > 1 ? `, page ${shown.page} of ${shown.pageCount}` : '');
+    (shown.pageCount > 1 ? `, page ${count(shown.page)} of ${count(shown.pageCount)}` : '');
   const summary =
     shown.total === 0
       ? 'No users to show.'
-      : `Showing ${shown.first}–${shown.last} of ${shown.total} ${shown.total === 1 ? 'user' : 'users'}${shown.total !== data.users.length ? ` (filtered from ${data.users.length})` : ''}.`;
+      : `Showing ${count(shown.first)}–${count(shown.last)} of ${count(shown.total)} ${shown.total === 1 ? 'user' : 'users'}${shown.total !== data.users.length ? ` (filtered from ${count(data.users.length)})` : ''}.`;
 
   return (
     <section className="admin-users-section" aria-labelledby="admin-users-heading">
@@ -126,7 +127,7 @@ export function UsersSection({ data, columns, visible, selected, onSelectedChang
           {selected.size > 0 && (
             <p className="admin-users__ticked">
               {selected.size} ticked for a mailing.{' '}
-              <button type="button" className="link-button" onClick={() => onSelectedChange(new Set())}>
+              <button type="button" className="admin-link-button" onClick={() => onSelectedChange(new Set())}>
                 Clear
               </button>
             </p>
@@ -139,7 +140,7 @@ export function UsersSection({ data, columns, visible, selected, onSelectedChang
       {data.state === 'failed' && (
         <p className="form-message__text form-message__text--error">
           The users could not be loaded: {data.loadError}{' '}
-          <button type="button" className="link-button" onClick={() => void data.reload()}>
+          <button type="button" className="admin-link-button" onClick={() => void data.reload()}>
             Try again
           </button>
         </p>

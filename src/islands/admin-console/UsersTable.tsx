@@ -69,9 +69,9 @@ export function UsersTable(props: UsersTableProps) {
               const state = ariaSortOf(sort, column.key);
               return (
                 <th key={column.key} scope="col" aria-sort={state === 'none' ? undefined : state} className={`admin-users__head admin-users__head--${column.kind}`}>
-                  <button type="button" className="sort-button" onClick={() => onSort(column.key)}>
+                  <button type="button" className="admin-sort-button" onClick={() => onSort(column.key)}>
                     {column.label}
-                    <span className={`sort-button__icon sort-button__icon--${state}`} aria-hidden="true"></span>
+                    <span className={`admin-sort-button__icon admin-sort-button__icon--${state}`} aria-hidden="true"></span>
                   </button>
                 </th>
               );
