@@ -83,7 +83,7 @@ export interface Config {
   trustProxy: boolean;
   /**
    * Extra processes serving the static site on the same port (SO_REUSEPORT), forwarding everything else
-   * to this one over a unix socket (docs/decisions/0012-web-workers.md). 0: this process alone.
+   * to this one over a unix socket (docs/decisions/0014-web-workers.md). 0: this process alone.
    */
   webWorkers: number;
   /** Debug aid for tests and benchmarks: an X-Served-By header names the process that answered. */

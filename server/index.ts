@@ -1,6 +1,6 @@
 // `npm start`: validate the configuration, migrate and seed the database, serve the current site build
 // (building one first if none exists), the API and /media on one port, with static web workers beside
-// this process on that port when WEB_WORKERS allows (serving.ts, docs/decisions/0012-web-workers.md).
+// this process on that port when WEB_WORKERS allows (serving.ts, docs/decisions/0014-web-workers.md).
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';

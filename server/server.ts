@@ -2,7 +2,7 @@
 // /sanctum, redirects of unknown paths) through the Hono app. DESIGN.md measured Hono at 0.5× nginx even
 // from memory; the issue asks for at least that, so static answers never touch Hono.
 //
-// The same listener runs in web workers (docs/decisions/0012-web-workers.md), where "everything else"
+// The same listener runs in web workers (docs/decisions/0014-web-workers.md), where "everything else"
 // is forwarded to the main process instead of a local Hono app.
 import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';

@@ -1,4 +1,4 @@
-// How the main process serves (docs/decisions/0012-web-workers.md): the live build in memory plus the
+// How the main process serves (docs/decisions/0014-web-workers.md): the live build in memory plus the
 // Hono app on the public port, and, with WEB_WORKERS > 0, static web workers on the same port
 // (SO_REUSEPORT) that forward everything else to this process over a unix socket in $DATA_DIR/run.
 // Everything with state (API, sessions, rate limits, publisher, mailing worker) stays in this process.

@@ -1,4 +1,4 @@
-// A static web worker (docs/decisions/0012-web-workers.md), started by the main process (web-workers.ts),
+// A static web worker (docs/decisions/0014-web-workers.md), started by the main process (web-workers.ts),
 // never by hand. It listens on the public port next to the main process (SO_REUSEPORT: the kernel spreads
 // connections over the processes), answers static hits from its own copy of the live build exactly as the
 // main process does (server.ts), and forwards every other request to the main process's unix socket.

@@ -1,4 +1,4 @@
-// The main process's side of the static web workers (docs/decisions/0012-web-workers.md): starts them,
+// The main process's side of the static web workers (docs/decisions/0014-web-workers.md): starts them,
 // tells them which build is live and waits until they serve it, starts a crashed one again after a
 // growing delay, and stops them before the main process stops.
 import { fork, type ChildProcess } from 'node:child_process';

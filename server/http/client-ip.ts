@@ -2,7 +2,7 @@
 // TRUST_PROXY says a reverse proxy in front of us sets them; otherwise any client could pick its own
 // IP (and so its own rate-limit bucket) by sending X-Forwarded-For.
 //
-// Requests a web worker forwards (docs/decisions/0012-web-workers.md) arrive on the main process's
+// Requests a web worker forwards (docs/decisions/0014-web-workers.md) arrive on the main process's
 // unix socket, which has no peer address: the worker names the client's address in CLIENT_IP_HEADER.
 // That header counts only on requests the unix-socket listener marked; on the public port anyone could
 // send it.

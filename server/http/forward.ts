@@ -1,4 +1,4 @@
-// A web worker's way to the main process (docs/decisions/0012-web-workers.md): every request the static
+// A web worker's way to the main process (docs/decisions/0014-web-workers.md): every request the static
 // fast path does not answer is sent again on the main process's unix socket and the answer streamed back.
 // Both bodies are piped, so a 2 GiB upload or download never sits in memory. Method, target, headers
 // (Host, Origin, Cookie, Range…), status and every Set-Cookie pass unchanged; hop-by-hop headers describe

@@ -4,7 +4,7 @@
 //
 // The compressed forms are made once per build, by the main process, and written next to their files
 // (`page.html.br`, `page.html.gz`): web workers load the same build without compressing anything, and
-// nginx's gzip_static/brotli_static can serve the directory as it is (docs/decisions/0012-web-workers.md).
+// nginx's gzip_static/brotli_static can serve the directory as it is (docs/decisions/0014-web-workers.md).
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Static web workers (WEB_WORKERS, docs/decisions/0012-web-workers.md). First the real product as a child
+// Static web workers (WEB_WORKERS, docs/decisions/0014-web-workers.md). First the real product as a child
 // process (`node server/index.ts`) on a tiny hand-made build: pages come from more than one process, the
 // API works through a worker with cookies intact, rate limits see the real client address, a killed worker
 // comes back, SIGTERM stops everything. Then the serving layer in-process with the real app and publisher
