@@ -48,8 +48,8 @@ async function createUsers(browser: Browser, accounts: Account[]): Promise<void>
   }
 }
 
-async function openAdmin(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
+async function openAdmin(browser: Browser, viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(viewport ? { viewport } : {});
   await logIn(context.request, E2E_ADMIN.email, E2E_ADMIN.password);
   const page = await context.newPage();
   await page.goto('/admin');
@@ -64,7 +64,7 @@ async function signedInAs(browser: Browser, email: string): Promise<{ context: B
 }
 
 function usersTable(page: Page): Locator {
-  return page.getByRole('table', { name: /^Users/ });
+  return page.getByRole('table', { name: /^Users table/ });
 }
 
 async function filterUsers(page: Page, text: string): Promise<void> {
@@ -214,6 +214,7 @@ test.describe('admin console', () => {
     // No type chosen: the server's message shows under the field.
     await form.getByRole('button', { name: 'Add License' }).click();
     await expect(form.getByText('The license type id field is required.')).toBeVisible();
+    await expect(form.getByLabel('License type')).toBeFocused();
 
     // A perpetual license never expires (no days field); a trial is always active (no Active box).
     await form.getByLabel('License type').selectOption({ label: 'perpetual' });
@@ -256,6 +257,55 @@ test.describe('admin console', () => {
     await expect(licenses.getByText('License deleted.')).toBeVisible();
     await expect(licenses.getByText('No licenses.')).toBeVisible();
     await user.context.close();
+    await context.close();
+  });
+
+  test('on a phone-sized window an admin edits a user (server errors per field) and deletes one after the warning', async ({ browser }) => {
+    const tag = runTag();
+    const keep = { name: `Edited Eve ${tag}`, email: `edit-${tag}@example.com` };
+    const doomed = { name: `Deleted Dan ${tag}`, email: `delete-${tag}@example.com` };
+    await createUsers(browser, [keep, doomed]);
+    const { context, page } = await openAdmin(browser, { width: 600, height: 900 });
+    await filterUsers(page, tag);
+
+    // The wide table scrolls sideways inside a labelled region that takes keyboard focus.
+    const scroller = page.getByRole('region', { name: /^Users table/ });
+    await expect(scroller).toHaveAttribute('tabindex', '0');
+    expect(await scroller.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    await scroller.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+
+    await rowOf(page, keep.email).getByRole('button', { name: /^Edit User/ }).click();
+    const form = page.getByRole('dialog', { name: `Edit User: ${keep.name}` });
+    await expect(form.getByLabel('Name', { exact: true })).toBeFocused();
+    await form.getByLabel('Email', { exact: true }).fill(doomed.email.toUpperCase());
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByText('The email has already been taken.')).toBeVisible();
+    await expect(form.getByLabel('Email', { exact: true })).toBeFocused();
+    await form.getByLabel('Email', { exact: true }).fill(keep.email);
+    await form.getByLabel('Surname').fill(`Surname ${tag}`);
+    await form.getByLabel('Email verified').check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form).toBeHidden();
+    await expect(page.getByText(`User updated. (${keep.name})`)).toBeVisible();
+    await expect(rowOf(page, keep.email)).toContainText(`Surname ${tag}`);
+
+    await rowOf(page, doomed.email).getByRole('button', { name: /^Delete User/ }).click();
+    const confirmDelete = page.getByRole('dialog', { name: 'Delete User' });
+    await expect(confirmDelete).toContainText('This operation will hard delete data from database!!!');
+    await expect(confirmDelete).toContainText(doomed.email);
+    // Cancel changes nothing.
+    await confirmDelete.getByRole('button', { name: 'Cancel' }).click();
+    await expect(rowOf(page, doomed.email)).toHaveCount(1);
+    await rowOf(page, doomed.email).getByRole('button', { name: /^Delete User/ }).click();
+    await confirmDelete.getByRole('button', { name: 'Delete User' }).click();
+    await expect(page.getByText(`User deleted. (${doomed.name}, ${doomed.email})`)).toBeVisible();
+    await expect(rowOf(page, doomed.email)).toHaveCount(0);
+    await page.reload();
+    await filterUsers(page, tag);
+    await expect(rowOf(page, doomed.email)).toHaveCount(0);
+    await expect(rowOf(page, keep.email)).toHaveCount(1);
     await context.close();
   });
 

@@ -7,7 +7,8 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { Checkbox, Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
-import { firstFieldErrors, focusFirstInvalid, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
+import { firstFieldErrors, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
+import { useFocusFirstInvalid } from './use-focus-invalid.ts';
 import { storeLicense, updateLicense, type AdminUser, type License, type LicenseAnswer, type LicenseInput, type LicenseType } from './admin-api.ts';
 
 export type LicenseFormMode = { kind: 'add' } | { kind: 'update'; license: License };
@@ -38,6 +39,7 @@ function LicenseForm({ mode, user, types, onSaved, onCancel }: LicenseFormProps)
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<FormMessage | null>(null);
   const [busy, setBusy] = useState(false);
+  useFocusFirstInvalid(formRef, errors);
   const name = typeName(types, licenseType);
   const isTrial = name === 'trial';
   const isPerpetual = name === 'perpetual';
@@ -63,7 +65,6 @@ function LicenseForm({ mode, user, types, onSaved, onCancel }: LicenseFormProps)
       setErrors(fieldErrors);
       const text = generalMessage(error, fieldErrors);
       setMessage(text ? { text, tone: 'error' } : null);
-      focusFirstInvalid(formRef.current);
       setBusy(false);
     }
   };

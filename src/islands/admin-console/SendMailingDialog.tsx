@@ -9,7 +9,8 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
-import { firstFieldErrors, focusFirstInvalid, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
+import { firstFieldErrors, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
+import { useFocusFirstInvalid } from './use-focus-invalid.ts';
 import { ALL_VERIFIED, sendMailing } from './admin-api.ts';
 import { mailingsStore } from './admin-stores.ts';
 import { MailingProgress } from './MailingProgress.tsx';
@@ -69,6 +70,8 @@ function MailingForm({ selectedIds, onQueued, onCancel }: MailingFormProps) {
   const [message, setMessage] = useState<FormMessage | null>(null);
   const [busy, setBusy] = useState(false);
   const count = selectedIds.length;
+  // The recipients' radios carry no aria-invalid; their error is read with the group, from the chosen one.
+  useFocusFirstInvalid(formRef, errors, () => formRef.current?.querySelector<HTMLElement>('input[name="recipients"]:checked'));
 
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -87,9 +90,6 @@ function MailingForm({ selectedIds, onQueued, onCancel }: MailingFormProps) {
       setErrors(fieldErrors);
       const text = generalMessage(error, fieldErrors);
       setMessage(text ? { text, tone: 'error' } : null);
-      // The recipients' radios have no aria-invalid field to land on; their error is read with the group.
-      if (fieldErrors.users && !fieldErrors.title && !fieldErrors.body) formRef.current?.querySelector<HTMLInputElement>('input[name="recipients"]:checked')?.focus();
-      else focusFirstInvalid(formRef.current);
       setBusy(false);
     }
   };

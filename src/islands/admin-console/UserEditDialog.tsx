@@ -8,7 +8,8 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { Checkbox, Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
-import { firstFieldErrors, focusFirstInvalid, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
+import { firstFieldErrors, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
+import { useFocusFirstInvalid } from './use-focus-invalid.ts';
 import { updateUser, type AdminUser, type UserEdit } from './admin-api.ts';
 
 const ROLES = ['user', 'admin'] as const;
@@ -36,6 +37,7 @@ function UserEditForm({ user, onSaved, onCancel }: UserEditFormProps) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<FormMessage | null>(null);
   const [busy, setBusy] = useState(false);
+  useFocusFirstInvalid(formRef, errors);
   const set = (name: keyof TextFields) => (value: string) => setForm((current) => ({ ...current, [name]: value }));
   const roles = ROLES.includes(user.role as (typeof ROLES)[number]) ? ROLES : [...ROLES, user.role];
   const emailChanged = form.email.trim().toLowerCase() !== user.email.toLowerCase();
@@ -54,7 +56,6 @@ function UserEditForm({ user, onSaved, onCancel }: UserEditFormProps) {
       setErrors(fieldErrors);
       const text = generalMessage(error, fieldErrors);
       setMessage(text ? { text, tone: 'error' } : null);
-      focusFirstInvalid(formRef.current);
       setBusy(false);
     }
   };

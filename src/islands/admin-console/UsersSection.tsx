@@ -8,6 +8,7 @@ import type { Column } from '../../lib/user-columns.ts';
 import { filterUsers, paginate } from '../../lib/user-table.ts';
 import { UserCard } from '../users/UserCard.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
+import { $user } from '../../stores/session.ts';
 import type { AdminUser } from './admin-api.ts';
 import type { ConfirmRequest } from './ConfirmDialog.tsx';
 import { LicensePanel } from './LicensePanel.tsx';
@@ -82,7 +83,7 @@ export function UsersSection({ data, columns, visible, selected, onSelectedChang
 
   const count = (value: number) => value.toLocaleString('en-GB');
   const caption =
-    `Users${sortedColumn ? `, sorted by ${sortedColumn.label} ${sort?.direction === 1 ? 'ascending' : 'descending'}` : ''}` +
+    `Users table${sortedColumn ? `, sorted by ${sortedColumn.label} ${sort?.direction === 1 ? 'ascending' : 'descending'}` : ''}` +
     (shown.pageCount > 1 ? `, page ${count(shown.page)} of ${count(shown.pageCount)}` : '');
   const summary =
     shown.total === 0
@@ -194,6 +195,8 @@ export function UsersSection({ data, columns, visible, selected, onSelectedChang
         onCancel={actions.stopEditing}
         onSaved={(user, message) => {
           putUser(user);
+          // Your own name changed: the nav bar's account button shows it too.
+          if (user.id === currentUserId) $user.set(user);
           actions.stopEditing();
           report({ text: `${message} (${user.name})`, tone: 'success' });
         }}
