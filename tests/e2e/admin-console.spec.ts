@@ -393,6 +393,18 @@ test.describe('admin console', () => {
     await context.close();
   });
 
+  test('when the admin\'s session ends while /admin is open, the console gives way to a login button', async ({ browser }) => {
+    const { context, page } = await openAdmin(browser);
+    // Logged out elsewhere (another tab): the page learns it from its next call's 401.
+    const logout = await context.request.post('/api/auth/logout', { headers: await xsrfHeaders(context.request) });
+    expect(logout.status(), await logout.text()).toBeLessThan(300);
+    await page.getByRole('button', { name: /^Reload/ }).click();
+    await expect(page.getByText('Your session has ended. Log in as an administrator to use this screen.')).toBeVisible();
+    await expect(page.getByRole('main').getByRole('button', { name: 'Login' })).toBeVisible();
+    await expect(usersTable(page)).toHaveCount(0);
+    await context.close();
+  });
+
   test('Create XML Map regenerates the sitemap through a publish and shows its entries on the page', async ({ browser }) => {
     test.setTimeout(150_000);
     const { context, page } = await openAdmin(browser);
