@@ -40,8 +40,14 @@ export default defineConfig({
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       BOTCHECK_COST: '500',
+      // Every browser test signs up from 127.0.0.1; the default 10 an hour would throttle the suite.
+      REGISTRATIONS_PER_HOUR: '1000',
       ASTRO_TELEMETRY_DISABLED: '1',
       LOG_LEVEL: 'warn',
+      // The whole suite shares one server, and registration allows 10 an hour per client address: tests
+      // that need a fresh account send their own X-Forwarded-For, so they do not depend on how many
+      // accounts earlier spec files made. Browser requests send none and keep the socket address.
+      TRUST_PROXY: '1',
     },
   },
 });

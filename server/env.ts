@@ -35,6 +35,8 @@ const envSchema = z.object({
   IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 ** 2),
   BUILD_ON_START: booleanFlag.default(true),
   SEED_DEMO: booleanFlag.default(true),
+  // Per client IP; raise it where many sign-ups share one address (the browser tests, an office NAT).
+  REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   TRUST_PROXY: booleanFlag.default(false),
   WEB_WORKERS: z
@@ -76,6 +78,7 @@ export interface Config {
   buildOnStart: boolean;
   seedDemo: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  registrationsPerHour: number;
   /**
    * A reverse proxy in front sets X-Forwarded-For/-Host/-Proto: only then do they count (client IP for
    * rate limits, the request's own origin for the Origin check). Off, a client could forge them.
@@ -136,6 +139,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     buildOnStart: env.BUILD_ON_START,
     seedDemo: env.SEED_DEMO,
     logLevel: env.LOG_LEVEL,
+    registrationsPerHour: env.REGISTRATIONS_PER_HOUR,
     trustProxy: env.TRUST_PROXY,
     webWorkers: env.WEB_WORKERS === 'auto' ? autoWebWorkers() : Number(env.WEB_WORKERS),
     servedByHeader: env.SERVED_BY_HEADER,

@@ -26,8 +26,8 @@ export const REGISTRATION_MESSAGES = {
   taken: 'This email cannot be used to register. If it is yours, log in or reset your password.',
 } as const;
 
-/** Ten accounts (or attempts that get as far as the e-mail checks) per IP per hour. */
-export const REGISTRATION_THROTTLE = { limit: 10, windowMs: 60 * 60 * 1000 } as const;
+/** Accounts (or attempts that get as far as the e-mail checks) per IP per hour: REGISTRATIONS_PER_HOUR, default 10. */
+export const REGISTRATION_WINDOW_MS = 60 * 60 * 1000;
 
 const registrationSchema = withPasswordConfirmation(
   z.object({
@@ -49,7 +49,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export function registrationRoutes(ctx: AppContext) {
-  const throttle = createRateLimiter({ ...REGISTRATION_THROTTLE, now: ctx.now });
+  const throttle = createRateLimiter({ limit: ctx.config.registrationsPerHour, windowMs: REGISTRATION_WINDOW_MS, now: ctx.now });
   const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
 
   return new Hono<AppEnv>().post('/create', smallJsonBody(), refuseWhenThrottled(throttle, ipOf, 'email'), requireBotToken(ctx), validate('json', registrationSchema), async (c) => {
