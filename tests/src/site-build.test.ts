@@ -102,11 +102,18 @@ describe('the built site', () => {
     expect(nav(page('/reset-pasword/form'))).not.toContain('aria-current');
   });
 
-  it('has no inline scripts: every script is an external module', () => {
+  it("has no inline scripts but Astro's island loader: every other script is an external module", () => {
     for (const file of allFiles('.html')) {
       const html = fs.readFileSync(path.join(outDir, file), 'utf8');
-      for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag, file).toMatch(/\ssrc="\/_astro\/[^"]+\.js"/);
+      for (const [, attributes = '', body = ''] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+        if (/\ssrc="\/_astro\/[^"]+\.js"/.test(attributes)) continue;
+        // The only inline code allowed is Astro's hydration runtime, which the server hashes into the
+        // page's CSP (server/static/inline-scripts.ts); anything else would be blocked in the browser.
+        expect(body, file).toMatch(/self\.Astro\|\|\(self\.Astro=\{\}\)|customElements\.define\("astro-island"/);
+      }
     }
+    // Pages without islands carry no inline script at all.
+    expect(page('/news/company-news')).not.toMatch(/<script>/);
   });
 
   it('shows home sections in order, the buttons on the first, images sized with srcset', () => {
@@ -183,10 +190,12 @@ describe('the built site', () => {
     for (const [route, heading, mount] of expectations) {
       const html = page(route);
       expect(html).toContain(`<h1>${heading}</h1>`);
-      expect(html).toContain(`<div id="${mount}" class="island-mount" data-island="${mount}"></div>`);
+      expect(html).toContain(`<div id="${mount}" class="island-mount" data-island="${mount}">`);
       expect(html).toContain('<noscript>');
       expect(html.includes('<meta name="robots" content="noindex">')).toBe(route !== '/contact');
-      expect(html).not.toContain('<form');
+      // Only the contact form is rendered at build time (hydrated when idle, its button disabled until
+      // then); the other islands depend on the user or the query and render in the browser.
+      expect(html.includes('<form class="form')).toBe(route === '/contact');
     }
   });
 
