@@ -1,7 +1,7 @@
 // Filtering and paging the admin users table in the browser. The whole list comes from GET
 // /api/license/getAll (the call that also brings licenses and license types), so narrowing 10,000 rows to
 // one page of 50 is what keeps the table fast: React renders one page, never the whole list. Measurements
-// and the alternative (the server's keyset pages) are in docs/decisions/0014-admin-console-ui.md.
+// and the alternative (the server's keyset pages) are in docs/decisions/0017-admin-console-ui.md.
 
 /** Rows whose value in one of `fields` contains `query`, ignoring case; an empty query keeps every row. */
 export function filterUsers<T>(users: readonly T[], query: string, fields: readonly string[]): readonly T[] {
