@@ -44,10 +44,6 @@ export default defineConfig({
       REGISTRATIONS_PER_HOUR: '1000',
       ASTRO_TELEMETRY_DISABLED: '1',
       LOG_LEVEL: 'warn',
-      // The whole suite shares one server, and registration allows 10 an hour per client address: tests
-      // that need a fresh account send their own X-Forwarded-For, so they do not depend on how many
-      // accounts earlier spec files made. Browser requests send none and keep the socket address.
-      TRUST_PROXY: '1',
     },
   },
 });
