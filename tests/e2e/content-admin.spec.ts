@@ -111,7 +111,16 @@ test('an admin creates a section and writes a post with the toolbar, an uploaded
   // The live preview uses the site's pipeline.
   const preview = form.getByRole('region', { name: 'Body: preview' });
   await expect(preview.locator('strong')).toHaveText('every run');
-  // The cursor at the end, then a heading line through the keyboard-reachable toolbar.
+  // One Tab stop for the toolbar; arrow keys, Home and End move between its buttons.
+  await toolbar.getByRole('button', { name: 'Heading 1' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(toolbar.getByRole('button', { name: 'Heading 2' })).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(toolbar.getByRole('button', { name: /^Images/ })).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(toolbar.getByRole('button', { name: 'Heading 1' })).toBeFocused();
+  await expect(toolbar.locator('button[tabindex="0"]')).toHaveCount(1);
+  // The cursor at the end, then a heading line.
   await body.press('End');
   await body.press('Enter');
   await body.press('Enter');
