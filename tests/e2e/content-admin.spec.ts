@@ -96,6 +96,8 @@ test('an admin creates a section and writes a post with the toolbar, an uploaded
   // Errors come back per field (SPEC.md 5), the message as an error notice.
   await form.getByRole('button', { name: 'Save post' }).click();
   await expect(form.getByLabel('Title', { exact: true })).toHaveAccessibleDescription('The title field is required.');
+  await expect(form.getByLabel('Title', { exact: true })).toBeFocused();
+  await expect(form.getByRole('textbox', { name: 'Body' })).toHaveAccessibleDescription('The body field is required.');
   await expect(form.locator('.form-message__text--error')).toBeVisible();
 
   await form.getByLabel('Title', { exact: true }).fill(POST.title);
@@ -311,6 +313,7 @@ test('an admin adds and edits a home section and its images, and readers get the
   await edit.getByLabel('Title', { exact: true }).fill('');
   await edit.getByRole('button', { name: 'Update section' }).click();
   await expect(edit.getByLabel('Title', { exact: true })).toHaveAccessibleDescription('The title field is required.');
+  await expect(edit.getByLabel('Title', { exact: true })).toBeFocused();
   await edit.getByLabel('Title', { exact: true }).fill(home.edited);
   await edit.getByRole('button', { name: 'Update section' }).click();
   await expect(tools.getByText('Section updated.')).toBeVisible();

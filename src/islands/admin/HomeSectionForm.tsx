@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
-import { focusFirstInvalid, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
+import type { FieldErrors, FormMessage } from '../ui/form-errors.ts';
 import { saveHomeSection, type HomeSection } from './content-api.ts';
 import { MarkdownEditor } from './MarkdownEditor.tsx';
 import { formFailure } from './notices.ts';
@@ -30,6 +30,13 @@ export function HomeSectionForm({ editing, focusOnMount, onSaved, onNewSection, 
   const [errors, setErrors] = useState<FieldErrors>({});
   const [notice, setNotice] = useState<FormMessage | null>(null);
   const [busy, setBusy] = useState(false);
+  // Counts refused submits: after each, once the error state is on the page, focus goes to the first
+  // field marked invalid (keyboard and screen-reader users land on the problem).
+  const [refusals, setRefusals] = useState(0);
+
+  useEffect(() => {
+    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
 
   useEffect(() => {
     if (!focusOnMount) return;
@@ -51,7 +58,7 @@ export function HomeSectionForm({ editing, focusOnMount, onSaved, onNewSection, 
       const failure = formFailure(error, FIELDS);
       setErrors(failure.errors);
       setNotice(failure.notice);
-      focusFirstInvalid(formRef.current);
+      setRefusals((count) => count + 1);
     } finally {
       setBusy(false);
     }

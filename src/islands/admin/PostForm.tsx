@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Checkbox, Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
-import { focusFirstInvalid, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
+import type { FieldErrors, FormMessage } from '../ui/form-errors.ts';
 import { savePost, type ExtraFile, type Namespace, type Post, type Section } from './content-api.ts';
 import { FilesManager } from './FilesManager.tsx';
 import { MarkdownEditor, type MarkdownEditorHandle } from './MarkdownEditor.tsx';
@@ -46,6 +46,13 @@ export function PostForm({ ns, sections, files, reloadFiles, editing, defaultSec
   const [errors, setErrors] = useState<FieldErrors>({});
   const [notice, setNotice] = useState<FormMessage | null>(null);
   const [busy, setBusy] = useState(false);
+  // Counts refused submits: after each, once the error state is on the page, focus goes to the first
+  // field marked invalid (keyboard and screen-reader users land on the problem).
+  const [refusals, setRefusals] = useState(0);
+
+  useEffect(() => {
+    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
   const [dialog, setDialog] = useState<'images' | 'files' | null>(null);
 
   // Opened by Add Post, Edit or New Post: the form comes into view with the title focused.
@@ -76,7 +83,7 @@ export function PostForm({ ns, sections, files, reloadFiles, editing, defaultSec
       const failure = formFailure(error, FIELDS);
       setErrors(failure.errors);
       setNotice(failure.notice);
-      focusFirstInvalid(formRef.current);
+      setRefusals((count) => count + 1);
     } finally {
       setBusy(false);
     }
