@@ -5,6 +5,15 @@
 // overlay's chunk imported, so readers and other users download none of its code.
 import { $user, isAdminUser } from '../stores/session';
 import { onEveryPage } from './page-lifecycle';
+import { loadStylesheet } from './load-stylesheet.ts';
+// Only the URLs: importing the sheets from the overlay's modules made Astro link them from every page.
+import islandStylesUrl from '../styles/islands.css?url';
+import contentAdminStylesUrl from '../styles/content-admin.css?url';
+
+/** The overlay's code and its styles arrive together, so it never shows unstyled. */
+function withStyles<T>(code: Promise<T>): Promise<T> {
+  return Promise.all([code, loadStylesheet(islandStylesUrl), loadStylesheet(contentAdminStylesUrl)]).then(([module]) => module);
+}
 
 type Unmount = () => void;
 type Mounter = (page: HTMLElement) => Unmount;
@@ -12,9 +21,9 @@ type Mounter = (page: HTMLElement) => Unmount;
 /** The overlay a page has, if any: its element and how to load the overlay's chunk. */
 function overlayFor(): { page: HTMLElement; load: () => Promise<Mounter> } | null {
   const posts = document.querySelector<HTMLElement>('[data-posts-page]');
-  if (posts) return { page: posts, load: () => import('../islands/admin/PostsOverlay.tsx').then((module) => module.mountPostsOverlay) };
+  if (posts) return { page: posts, load: () => withStyles(import('../islands/admin/PostsOverlay.tsx')).then((module) => module.mountPostsOverlay) };
   const main = document.querySelector<HTMLElement>('main[data-reading]');
-  if (main && location.pathname === '/') return { page: main, load: () => import('../islands/admin/HomeOverlay.tsx').then((module) => module.mountHomeOverlay) };
+  if (main && location.pathname === '/') return { page: main, load: () => withStyles(import('../islands/admin/HomeOverlay.tsx')).then((module) => module.mountHomeOverlay) };
   return null;
 }
 

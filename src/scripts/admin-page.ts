@@ -5,6 +5,10 @@
 // place; logging in again as an admin brings the console back.
 import { openAccountDialog } from './account-root.ts';
 import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
+import { loadStylesheet } from './load-stylesheet.ts';
+// Only the URLs: a sheet imported from the console's modules would be linked from every public page.
+import islandStylesUrl from '../styles/islands.css?url';
+import adminConsoleStylesUrl from '../styles/admin-console.css?url';
 
 const container = document.querySelector<HTMLElement>('#admin-app[data-island]');
 
@@ -31,8 +35,8 @@ function note(text: string, withLogin = false): HTMLElement {
 }
 
 function mountConsole(target: HTMLElement): void {
-  loading ??= import('../islands/admin-console/AdminConsole.tsx')
-    .then(({ mountAdminConsole }) => {
+  loading ??= Promise.all([import('../islands/admin-console/AdminConsole.tsx'), loadStylesheet(islandStylesUrl), loadStylesheet(adminConsoleStylesUrl)])
+    .then(([{ mountAdminConsole }]) => {
       target.replaceChildren();
       unmount = mountAdminConsole(target);
     })

@@ -116,6 +116,14 @@ describe('the built site', () => {
     expect(page('/news/company-news')).not.toMatch(/<script>/);
   });
 
+  it('links no admin or account-island stylesheet from reading pages (they load on demand)', () => {
+    for (const route of ['/', '/news/company-news', '/documentation/getting-started', '/downloads']) {
+      const sheets = [...page(route).matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]);
+      expect(sheets.length, route).toBeGreaterThan(0);
+      for (const sheet of sheets) expect(sheet, route).not.toMatch(/islands|admin|AdminConsole|content-admin/i);
+    }
+  });
+
   it('shows home sections in order, the buttons on the first, images sized with srcset', () => {
     const html = page('/');
     const titles = [...html.matchAll(/class="home-section__title">([^<]+)</g)].map((match) => match[1]);

@@ -16,8 +16,6 @@ import { SitemapPanel } from './SitemapPanel.tsx';
 import { UsersSection } from './UsersSection.tsx';
 import { useAdminData } from './use-admin-data.ts';
 import { useSitemap } from './use-sitemap.ts';
-import '../../styles/islands.css';
-import '../../styles/admin-console.css';
 
 type OpenDialog = 'mail' | 'columns' | 'domains' | null;
 

@@ -3,11 +3,13 @@
 // a sizeable chunk (KaTeX), loaded when the preview first shows; rendering waits for a pause in typing.
 // Its output is sanitised by the pipeline itself (rehype-sanitize last), so it is safe to insert.
 import { useEffect, useState } from 'react';
+import { loadStylesheet } from '../../scripts/load-stylesheet.ts';
 // The static pages style math with KaTeX's sheet (src/components/Markdown.astro); without it the
-// preview would show each formula twice (the visual form and its MathML twin).
-import 'katex/dist/katex.min.css';
+// preview would show each formula twice (the visual form and its MathML twin). Only its URL is imported:
+// importing the sheet itself made Astro link it from every page.
+import katexStylesUrl from 'katex/dist/katex.min.css?url';
 
-const loadMarkdown = () => import('../../lib/markdown/index.ts');
+const loadMarkdown = () => Promise.all([import('../../lib/markdown/index.ts'), loadStylesheet(katexStylesUrl)]).then(([module]) => module);
 const PAUSE_MS = 250;
 
 export function MarkdownPreview({ markdown, id }: { markdown: string; id?: string }) {

@@ -18,8 +18,6 @@ import { failureNotice, successNotice } from './notices.ts';
 import { PublishState } from './PublishState.tsx';
 import { HARD_DELETE_WARNING, useConfirm } from './use-confirm.tsx';
 import { followPublish, usePublishPhase } from './use-publish-status.ts';
-import '../../styles/islands.css';
-import '../../styles/content-admin.css';
 
 const LOAD_FAILED = 'The home sections could not be loaded from the server; the page shows what readers see. Reload the page to try again.';
 

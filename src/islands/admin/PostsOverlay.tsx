@@ -20,8 +20,6 @@ import { PublishState } from './PublishState.tsx';
 import { SectionPanel } from './SectionPanel.tsx';
 import { HARD_DELETE_WARNING, useConfirm } from './use-confirm.tsx';
 import { followPublish, usePublishPhase } from './use-publish-status.ts';
-import '../../styles/islands.css';
-import '../../styles/content-admin.css';
 
 const LOAD_FAILED = 'The posts could not be loaded from the server; the page shows what readers see. Reload the page to try again.';
 
