@@ -15,6 +15,9 @@ export const FEED_MAX_ITEMS = 50;
 
 export const NEWS_FEEDS = { rss: '/news/rss.xml', json: '/news/feed.json' } as const;
 
+/** Software releases (issue 6, item 6): one item per release, newest first. */
+export const RELEASES_FEED = '/downloads/rss.xml';
+
 export interface FeedItem {
   id: string;
   title: string;
@@ -89,6 +92,31 @@ export function sectionFeed(snapshot: SiteSnapshot, namespace: Namespace, sectio
     pageUrl: `${base}/${namespace}/${section.title_slug}`,
     feedUrl: `${base}${sectionFeedPath(namespace, section)}`,
     items: itemsOf(snapshot, namespace, [section], render),
+  };
+}
+
+export function releasesFeed(snapshot: SiteSnapshot, render: (markdown: string) => string): Feed {
+  const base = siteBase(snapshot.site.url);
+  const items = [...snapshot.downloads]
+    .sort((a, b) => (Date.parse(b.created_at) || 0) - (Date.parse(a.created_at) || 0) || b.id - a.id)
+    .slice(0, FEED_MAX_ITEMS)
+    .map((release) => ({
+      id: `${base}/downloads#release-${release.id}`,
+      title: release.release && release.release !== '0' ? `${release.title} ${release.release}` : release.title,
+      url: `${base}/downloads`,
+      html: absolutizeHtml(render(release.body), base),
+      summary: markdownExcerpt(release.body, 300),
+      published: release.created_at,
+      updated: release.updated_at,
+      author: undefined,
+      category: release.is_current ? 'Current release' : 'Release',
+    }));
+  return {
+    title: `${snapshot.site.name} – Software releases`,
+    description: `Software releases from ${snapshot.site.name}.`,
+    pageUrl: `${base}/downloads`,
+    feedUrl: `${base}${RELEASES_FEED}`,
+    items,
   };
 }
 

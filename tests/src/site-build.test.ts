@@ -124,6 +124,15 @@ describe('the built site', () => {
     }
   });
 
+  it('publishes a releases feed, linked from the downloads page', () => {
+    const xml = fs.readFileSync(path.join(outDir, 'downloads', 'rss.xml'), 'utf8');
+    const titles = [...xml.matchAll(/<item><title>([^<]+)<\/title>/g)].map((match) => match[1]);
+    expect(titles.some((title) => title?.startsWith('CMM Suite 9'))).toBe(true);
+    expect(titles.some((title) => title?.startsWith('CMM Suite 7'))).toBe(true);
+    expect(xml).toContain('<link>http://localhost:4321/downloads</link>');
+    expect(page('/downloads')).toContain('<link rel="alternate" type="application/rss+xml" title="Dimensional Control – Software releases" href="/downloads/rss.xml">');
+  });
+
   it('shows home sections in order, the buttons on the first, images sized with srcset', () => {
     const html = page('/');
     const titles = [...html.matchAll(/class="home-section__title">([^<]+)</g)].map((match) => match[1]);
