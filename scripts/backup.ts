@@ -1,0 +1,135 @@
+// `npm run backup [target-dir]` (issue 8, item 6): a consistent copy of the database, taken with SQLite's
+// online backup API (never a file copy, so it is safe while the server runs and writes in WAL mode), plus
+// $DATA_DIR/uploads and $DATA_DIR/private without upload temp files. Everything is written into a sibling
+// temp directory and renamed into place at the end, so a failed backup leaves nothing half-written.
+// Site builds are not copied: the server rebuilds the site at start when no build exists.
+//
+//   npm run backup                      → ./backups/<UTC timestamp>/
+//   npm run backup -- /srv/backups/x    → that directory (must not exist yet)
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { loadConfig, type Config } from '../server/env.ts';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const DB_FILE = 'site.db';
+
+export interface BackupManifest {
+  format: 1;
+  createdAt: string;
+  /** Rows in drizzle's migration journal: restore refuses nothing on it, it tells which schema the copy has. */
+  migrations: number;
+  database: { file: string; bytes: number; sha256: string };
+  files: { uploads: number; private: number };
+}
+
+/** Upload temp files (`*.part`, `*.tmp`, `.tmp-*`) and the `.tmp` staging folder are never worth keeping. */
+export function isTempEntry(name: string): boolean {
+  return name === '.tmp' || name.endsWith('.tmp') || name.endsWith('.part') || name.startsWith('.tmp-');
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Copies `from` into `to` (created), leaving out temp entries; returns the number of files copied. */
+export async function copyTree(from: string, to: string): Promise<number> {
+  await fs.promises.mkdir(to, { recursive: true });
+  if (!fs.existsSync(from)) return 0;
+  let files = 0;
+  for (const entry of await fs.promises.readdir(from, { withFileTypes: true })) {
+    if (isTempEntry(entry.name)) continue;
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) files += await copyTree(source, target);
+    else if (entry.isFile()) {
+      await fs.promises.copyFile(source, target);
+      files += 1;
+    }
+  }
+  return files;
+}
+
+export function integrityCheck(file: string): string {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    const rows = db.pragma('integrity_check') as { integrity_check: string }[];
+    return rows.map((row) => row.integrity_check).join('; ');
+  } finally {
+    db.close();
+  }
+}
+
+function countMigrations(file: string): number {
+  const db = new Database(file, { fileMustExist: true, readonly: true });
+  try {
+    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+    if (!exists) return 0;
+    return (db.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+export function defaultBackupDir(now = new Date()): string {
+  const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  return path.resolve('backups', stamp);
+}
+
+export async function backupData(config: Config, targetDir: string = defaultBackupDir()): Promise<{ dir: string; manifest: BackupManifest }> {
+  const dir = path.resolve(targetDir);
+  if (!fs.existsSync(config.databaseFile)) throw new Error(`No database at ${config.databaseFile} (is DATA_DIR right?)`);
+  if (fs.existsSync(dir)) throw new Error(`${dir} already exists; give a new directory`);
+  await fs.promises.mkdir(path.dirname(dir), { recursive: true });
+  const staging = path.join(path.dirname(dir), `.${path.basename(dir)}.partial-${randomBytes(6).toString('hex')}`);
+  await fs.promises.mkdir(staging);
+  try {
+    const dbCopy = path.join(staging, DB_FILE);
+    const source = new Database(config.databaseFile, { fileMustExist: true });
+    try {
+      source.pragma('busy_timeout = 5000');
+      // The online backup restarts by itself when another connection writes during the copy, so the
+      // result is always one committed state of the database.
+      await source.backup(dbCopy);
+    } finally {
+      source.close();
+    }
+    const integrity = integrityCheck(dbCopy);
+    if (integrity !== 'ok') throw new Error(`The database copy fails PRAGMA integrity_check: ${integrity}`);
+    const uploads = await copyTree(config.uploadsDir, path.join(staging, 'uploads'));
+    const privateFiles = await copyTree(config.privateFilesDir, path.join(staging, 'private'));
+    const manifest: BackupManifest = {
+      format: 1,
+      createdAt: new Date().toISOString(),
+      migrations: countMigrations(dbCopy),
+      database: { file: DB_FILE, bytes: (await fs.promises.stat(dbCopy)).size, sha256: await sha256File(dbCopy) },
+      files: { uploads, private: privateFiles },
+    };
+    await fs.promises.writeFile(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    await fs.promises.rename(staging, dir);
+    return { dir, manifest };
+  } catch (error) {
+    await fs.promises.rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const target = process.argv[2];
+  console.log(`Backing up ${config.dataDir} ...`);
+  const { dir, manifest } = await backupData(config, target ?? defaultBackupDir());
+  console.log(`Backup written to ${dir}`);
+  console.log(`  database: ${manifest.database.bytes} bytes, ${manifest.migrations} migrations, sha256 ${manifest.database.sha256}`);
+  console.log(`  files: ${manifest.files.uploads} uploads, ${manifest.files.private} private`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
+  main().catch((error: unknown) => {
+    console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}
