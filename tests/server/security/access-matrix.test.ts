@@ -1,0 +1,299 @@
+// Access matrix (issue 8 item 4): walks the API's whole route table, read from the app itself, for five
+// kinds of caller, and checks every answer against the explicit table below. A route the table does not
+// classify fails the test, so a new route cannot ship without someone deciding who may call it.
+// A second pass proves that every unsafe method under /api answers 419 without the X-XSRF-TOKEN header.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
+import { createClient, createUser, login, type TestClient } from '../../helpers/auth.ts';
+import { FIXTURE, insertContentFixture } from '../../helpers/content-fixture.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { listDownloadItems, updateDownloadItem } from '../../../server/db/queries/downloads.ts';
+import { newStoredName, releaseFilePath } from '../../../server/storage/release-files.ts';
+
+type Role = 'anon' | 'unverified' | 'verified' | 'banned' | 'admin';
+const ROLES: readonly Role[] = ['anon', 'unverified', 'verified', 'banned', 'admin'];
+
+/**
+ * 'pass': the guard let the caller through — any answer but 401, 403, 419 or a 5xx (with an empty body
+ * most handlers answer a validation error or 404, which is the point: they got past the guard).
+ * A number: exactly that status.
+ */
+type Outcome = 'pass' | number;
+type Row = Record<Role, Outcome>;
+
+// A banned user's cookie is dead (server/auth/sessions.ts ends the session of a banned user at once), so
+// for every route a banned user is answered exactly like an anonymous visitor.
+const PUBLIC: Row = { anon: 'pass', unverified: 'pass', verified: 'pass', banned: 'pass', admin: 'pass' };
+const SIGNED_IN: Row = { anon: 401, unverified: 'pass', verified: 'pass', banned: 401, admin: 'pass' };
+const VERIFIED: Row = { anon: 401, unverified: 403, verified: 'pass', banned: 401, admin: 'pass' };
+/** A release flagged downloadable, with its file: the verified user gets the bytes. */
+const DOWNLOAD: Row = { anon: 401, unverified: 403, verified: 200, banned: 401, admin: 200 };
+const ADMIN: Row = { anon: 401, unverified: 403, verified: 403, banned: 401, admin: 'pass' };
+
+const NAMESPACES = ['news', 'documentation', 'tutorials'] as const;
+
+function perNamespace(rows: Record<string, Row>): Record<string, Row> {
+  const out: Record<string, Row> = {};
+  for (const ns of NAMESPACES) for (const [key, row] of Object.entries(rows)) out[key.replace('{ns}', ns)] = row;
+  return out;
+}
+
+/** `METHOD path` exactly as app.routes spells it (regex constraints included) → expected outcome per role. */
+const EXPECTED: Record<string, Row> = {
+  'GET /sanctum/csrf-cookie': PUBLIC,
+  'GET /api/botcheck/challenge': PUBLIC,
+
+  // Auth: open to everyone (validation fails on the empty body).
+  'POST /api/auth/login': PUBLIC,
+  'POST /api/auth/logout': PUBLIC,
+  'POST /api/auth/create': PUBLIC,
+  'GET /api/auth/email/verify/:id/:hash': PUBLIC,
+  'POST /api/auth/email/resend': SIGNED_IN,
+  'POST /api/auth/reset-password': PUBLIC,
+  'POST /api/auth/new-password': PUBLIC,
+
+  // The user's own account. The :id / :userId used is another user's, so only an admin may act on it,
+  // and nobody may request a license for someone else (not even an admin).
+  'GET /api/user': SIGNED_IN,
+  'PUT /api/user/update/:id': { anon: 401, unverified: 403, verified: 403, banned: 401, admin: 'pass' },
+  'DELETE /api/user/delete/:id': ADMIN,
+  'PUT /api/user/suspend/:id': ADMIN,
+  'GET /api/user/request-license/:userId': { anon: 401, unverified: 403, verified: 403, banned: 401, admin: 403 },
+
+  'POST /api/contact': PUBLIC,
+
+  // Home page content.
+  'GET /api/home/getSections': PUBLIC,
+  'POST /api/home/store': ADMIN,
+  'PUT /api/home/update': ADMIN,
+  'DELETE /api/home/delete': ADMIN,
+  'GET /api/home/images': ADMIN,
+  'GET /api/home/section/:id{[0-9]+}/images': PUBLIC,
+  'GET /api/home/section/:id{[0-9]+}/images/': PUBLIC,
+  'POST /api/home/store/images': ADMIN,
+  'POST /api/home/images': ADMIN,
+  'POST /api/home/image/update-image/:id{[0-9]+}': ADMIN,
+  'PUT /api/home/images/update': ADMIN,
+  'PUT /api/home/image/update/:id{[0-9]+}': ADMIN,
+  'PUT /api/home/images/update/section': ADMIN,
+  'DELETE /api/home/delete/image': ADMIN,
+  'DELETE /api/home/images/:id{[0-9]+}': ADMIN,
+  'DELETE /api/home/images': ADMIN,
+  'DELETE /api/home/images/': ADMIN,
+
+  // News, documentation and tutorials: reading is public, writing is admin-only, extra files download
+  // needs a verified user.
+  ...perNamespace({
+    'GET /api/{ns}/section/getSections': PUBLIC,
+    'POST /api/{ns}/section/store': ADMIN,
+    'PUT /api/{ns}/section/update': ADMIN,
+    'DELETE /api/{ns}/section/delete': ADMIN,
+    'GET /api/{ns}/extrafiles': ADMIN,
+    'POST /api/{ns}/extrafiles': ADMIN,
+    'DELETE /api/{ns}/extrafiles': ADMIN,
+    'POST /api/{ns}/extrafiles/download': VERIFIED,
+    'GET /api/{ns}/getposts': PUBLIC,
+    'GET /api/{ns}/getPosts': PUBLIC,
+    'GET /api/{ns}/getPosts/byslug/:slug': PUBLIC,
+    'GET /api/{ns}/getPosts/:sectionId{[0-9]+}': PUBLIC,
+    'POST /api/{ns}/store': ADMIN,
+    'PUT /api/{ns}/update': ADMIN,
+    'DELETE /api/{ns}/delete': ADMIN,
+    'GET /api/{ns}/images': ADMIN,
+    'POST /api/{ns}/images': ADMIN,
+    'POST /api/{ns}/image/update-image/:id{[0-9]+}': ADMIN,
+    'PUT /api/{ns}/image/update/:id{[0-9]+}': ADMIN,
+    'DELETE /api/{ns}/images/:id{[0-9]+}': ADMIN,
+    'DELETE /api/{ns}/images': ADMIN,
+    'DELETE /api/{ns}/images/': ADMIN,
+  }),
+
+  // Downloads: the list and one release are public; the file needs a verified user.
+  'GET /api/downloads/getSections': PUBLIC,
+  'POST /api/downloads/store': ADMIN,
+  'POST /api/downloads/update/:id{[0-9]+}': ADMIN,
+  'DELETE /api/downloads/delete': ADMIN,
+  'POST /api/downloads/download': DOWNLOAD,
+  'GET /api/downloads/file/:id{[0-9]+}': DOWNLOAD,
+  'GET /api/downloads/:id{[0-9]+}': PUBLIC,
+
+  // Admin screen.
+  'GET /api/admin/publish': ADMIN,
+  'POST /api/admin/publish': ADMIN,
+  'GET /api/admin/users': ADMIN,
+  'GET /api/license/getAll': ADMIN,
+  'POST /api/license/store': ADMIN,
+  'PUT /api/license/update/:id': ADMIN,
+  'DELETE /api/license/delete/:id': ADMIN,
+  'GET /api/admin/banned-domains': ADMIN,
+  'POST /api/admin/banned-domains/store': ADMIN,
+  'DELETE /api/admin/banned-domains/delete/:id': ADMIN,
+  'POST /api/admin/sendmailing': ADMIN,
+  'GET /api/admin/mailings': ADMIN,
+  'GET /api/admin/mailings/:id': ADMIN,
+  'GET /api/admin/sitemap': ADMIN,
+  'POST /api/admin/sitemap': ADMIN,
+
+  // The link in a mailing works signed out; without a valid signed token the handler refuses everyone
+  // alike (403), which is not a role check.
+  'GET /api/mailing/unsubscribe': { anon: 403, unverified: 403, verified: 403, banned: 403, admin: 403 },
+};
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+interface RouteKey {
+  method: string;
+  path: string;
+  key: string;
+}
+
+/** The app's own routes under /api and /sanctum, one entry per (method, path); middleware is skipped. */
+function routeTable(t: TestContext): RouteKey[] {
+  const seen = new Map<string, RouteKey>();
+  for (const route of t.app.routes) {
+    if (route.method === 'ALL' || route.path.includes('*')) continue;
+    if (!route.path.startsWith('/api/') && route.path !== '/api' && !route.path.startsWith('/sanctum/')) continue;
+    const key = `${route.method} ${route.path}`;
+    if (!seen.has(key)) seen.set(key, { method: route.method, path: route.path, key });
+  }
+  return [...seen.values()];
+}
+
+function isPass(status: number): boolean {
+  return status !== 401 && status !== 403 && status !== 419 && status < 500;
+}
+
+describe('access matrix', () => {
+  let t: TestContext;
+  let routes: RouteKey[];
+  let victimId: number;
+  let sectionId: number;
+  /** A release flagged downloadable (a verified user may fetch it) and one that is not (admin only). */
+  let downloadableId: number;
+  let restrictedId: number;
+  const clients = {} as Record<Role, TestClient>;
+  const accounts = {
+    unverified: { email: 'unverified@example.test', verified: false },
+    verified: { email: 'verified@example.test', verified: true },
+    banned: { email: 'banned@example.test', verified: true },
+    admin: { email: 'boss@example.test', verified: true, role: 'admin' as const },
+  };
+
+  /** Real values for the path parameters: ids that exist where it matters. */
+  function concretePath(path: string): string {
+    return path
+      .replace(/\{[^}]*\}/g, '')
+      .replace(/:(\w+)/g, (_match, name: string) => {
+        if (name === 'userId' || (name === 'id' && path.startsWith('/api/user/'))) return String(victimId);
+        if (name === 'sectionId') return String(sectionId);
+        if (name === 'id' && path.startsWith('/api/downloads/')) return String(downloadableId);
+        if (name === 'slug') return 'releases';
+        if (name === 'hash') return 'not-a-real-hash';
+        return '1';
+      });
+  }
+
+  /** An empty JSON body for unsafe methods, except where a real one makes the check meaningful. */
+  function bodyFor(key: string): object | undefined {
+    if (key === 'POST /api/downloads/download') return { id: downloadableId };
+    return UNSAFE.has(key.split(' ')[0] ?? '') ? {} : undefined;
+  }
+
+  async function loginAs(role: Exclude<Role, 'anon'>): Promise<TestClient> {
+    return login(t.app, accounts[role].email);
+  }
+
+  beforeAll(async () => {
+    t = createTestContext();
+    const fixture = insertContentFixture(t.db);
+    sectionId = fixture.sections.releases.id;
+    const releases = listDownloadItems(t.db);
+    downloadableId = releases.find((item) => item.title === FIXTURE.currentRelease)?.id ?? 0;
+    restrictedId = releases.find((item) => item.title === FIXTURE.previousRelease)?.id ?? 0;
+    // Give both releases a real file, so only the rules (not a missing file) decide who gets it.
+    for (const id of [downloadableId, restrictedId]) {
+      const storedName = newStoredName();
+      const filePath = releaseFilePath(t.config, storedName);
+      fs.mkdirSync(path.dirname(filePath), { recursive: true });
+      fs.writeFileSync(filePath, 'release bytes');
+      updateDownloadItem(t.db, id, { stored_name: storedName, download_url: `release-${id}.zip`, size: 13, sha256: '' });
+    }
+    for (const [, account] of Object.entries(accounts)) await createUser(t, account);
+    victimId = (await createUser(t, { email: 'victim@example.test' })).id;
+    routes = routeTable(t);
+
+    clients.anon = createClient(t.app);
+    await clients.anon.fetchCsrfCookie();
+    for (const role of ['unverified', 'verified', 'banned', 'admin'] as const) clients[role] = await loginAs(role);
+    // Banned after logging in: the cookie is what a banned user still holds.
+    const bannedId = (clients.banned as Awaited<ReturnType<typeof login>>).user.id;
+    const ban = await clients.admin.request('PUT', `/api/user/suspend/${bannedId}`, { is_banned: 1, id: bannedId });
+    expect(ban.status).toBe(200);
+  }, 60_000);
+
+  afterAll(() => t?.cleanup());
+
+  test('the route table was read from the app and skips middleware', () => {
+    expect(routes.length).toBeGreaterThan(50);
+    expect(routes.every((route) => route.method !== 'ALL')).toBe(true);
+  });
+
+  test('every route of the app is classified in the table (new routes must be added)', () => {
+    const unlisted = routes.map((route) => route.key).filter((key) => !(key in EXPECTED));
+    expect(unlisted, 'routes missing from EXPECTED in access-matrix.test.ts').toEqual([]);
+  });
+
+  test('the table lists no route the app no longer has', () => {
+    const present = new Set(routes.map((route) => route.key));
+    expect(Object.keys(EXPECTED).filter((key) => !present.has(key))).toEqual([]);
+  });
+
+  test('a release not flagged downloadable is for the admin only', async () => {
+    const expected: Row = { anon: 401, unverified: 403, verified: 403, banned: 401, admin: 'pass' };
+    for (const role of ROLES) {
+      for (const [method, url, body] of [
+        ['GET', `/api/downloads/file/${restrictedId}`, undefined],
+        ['POST', '/api/downloads/download', { id: restrictedId }],
+      ] as const) {
+        const response = await clients[role].request(method, url, body);
+        await response.arrayBuffer();
+        const want = expected[role];
+        expect(want === 'pass' ? isPass(response.status) : response.status === want, `${method} ${url} as ${role}: ${response.status}`).toBe(true);
+      }
+    }
+  });
+
+  test('each role gets the expected answer from each route', async () => {
+    const mismatches: string[] = [];
+    // Logging out ends the caller's session: that route goes last.
+    const ordered = [...routes.filter((route) => route.key !== 'POST /api/auth/logout'), ...routes.filter((route) => route.key === 'POST /api/auth/logout')];
+    for (const route of ordered) {
+      const row = EXPECTED[route.key];
+      if (!row) continue;
+      const url = concretePath(route.path);
+      for (const role of ROLES) {
+        const response = await clients[role].request(route.method, url, bodyFor(route.key));
+        await response.arrayBuffer();
+        const expected = row[role];
+        const ok = expected === 'pass' ? isPass(response.status) : response.status === expected;
+        if (!ok) mismatches.push(`${route.key} (${url}) as ${role}: got ${response.status}, expected ${expected}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  }, 120_000);
+
+  test('every unsafe method under /api answers 419 without the X-XSRF-TOKEN header', async () => {
+    const admin = await loginAs('admin');
+    const failures: string[] = [];
+    for (const route of routes.filter((candidate) => UNSAFE.has(candidate.method) && candidate.path.startsWith('/api/'))) {
+      const url = concretePath(route.path);
+      const response = await admin.request(route.method, url, {}, { headers: { 'X-XSRF-TOKEN': null } });
+      await response.arrayBuffer();
+      if (response.status !== 419) failures.push(`${route.key} (${url}): got ${response.status}`);
+    }
+    expect(failures).toEqual([]);
+    // Still signed in: nothing above got through.
+    expect((await admin.request('GET', '/api/user')).status).toBe(200);
+  }, 60_000);
+});
