@@ -1,6 +1,8 @@
 // Builds the Hono app from the feature routers. Static pages are not served here but by the
 // in-memory fast path in server/static (see server/server.ts), which hands everything else to this app.
 import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppContext, AppEnv } from './context.ts';
 import { HttpError, errorResponse } from './http/errors.ts';
 import { apiSecurityHeaders } from './http/security-headers.ts';
@@ -72,6 +74,9 @@ export function createApp(ctx: AppContext): App {
       if (error.headers) for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return errorResponse(c, error.status, error.message, error.errors);
     }
+    // Hono's own refusals (its JSON validator throws 400 'Malformed JSON in request body' for a body that
+    // does not parse, an empty one included) are the client's fault: answer them in our shape, not as 500.
+    if (error instanceof HTTPException && error.status < 500) return errorResponse(c, error.status as ContentfulStatusCode, error.message || 'Bad request.');
     ctx.log.error(`${c.req.method} ${c.req.path} failed`, error);
     return errorResponse(c, 500, 'Server error, please try again later!');
   });

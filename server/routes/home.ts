@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../context.ts';
 import { requireAdmin } from '../auth/guards.ts';
+import { smallJsonBody } from '../http/body-limit.ts';
 import { errorResponse } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { deleteHomeSection, getHomeSectionById, insertHomeSection, listHomeSectionsWithImages, updateHomeSection } from '../db/queries/home.ts';
@@ -28,6 +29,8 @@ const idField = z.coerce.number({ error: 'The id is required.' }).int().positive
 const storeSchema = z.object(sectionFields);
 const updateSchema = z.object({ id: idField, ...sectionFields });
 const deleteSchema = z.object({ id: idField });
+/** Room for a body of 200,000 characters even if every one is JSON-escaped (6 bytes), plus the other fields. */
+const SECTION_REQUEST_LIMIT = 2 * 1024 * 1024;
 
 export function homeRoutes(ctx: AppContext) {
   const { db, publisher } = ctx;
@@ -35,13 +38,13 @@ export function homeRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .get('/getSections', (c) => c.json({ sections: listHomeSectionsWithImages(db).map(presentHomeSection) }))
 
-    .post('/store', requireAdmin, validate('json', storeSchema), (c) => {
+    .post('/store', requireAdmin, smallJsonBody(SECTION_REQUEST_LIMIT), validate('json', storeSchema), (c) => {
       const section = insertHomeSection(db, c.req.valid('json'));
       publisher.schedule(`home section ${section.id} created`);
       return c.json({ message: 'Section created.', section: presentHomeSection({ ...section, images: [] }) }, 201);
     })
 
-    .put('/update', requireAdmin, validate('json', updateSchema), (c) => {
+    .put('/update', requireAdmin, smallJsonBody(SECTION_REQUEST_LIMIT), validate('json', updateSchema), (c) => {
       const { id, ...input } = c.req.valid('json');
       if (!getHomeSectionById(db, id)) return errorResponse(c, 404, 'This home section does not exist.');
       const section = updateHomeSection(db, id, input);
@@ -51,7 +54,7 @@ export function homeRoutes(ctx: AppContext) {
       return c.json({ message: 'Section updated.', section: presentHomeSection({ ...section, images }) });
     })
 
-    .delete('/delete', requireAdmin, validate('json', deleteSchema), (c) => {
+    .delete('/delete', requireAdmin, smallJsonBody(), validate('json', deleteSchema), (c) => {
       const { id } = c.req.valid('json');
       if (!deleteHomeSection(db, id)) return errorResponse(c, 404, 'This home section does not exist.');
       publisher.schedule(`home section ${id} deleted`);

@@ -1,0 +1,329 @@
+// Hostile input (issue 8, item 5): property tests that throw arbitrary JSON at every JSON-body endpoint,
+// arbitrary Cookie headers at the session parser and arbitrary names at the extra-file upload, and check
+// that oversized bodies are refused with 413 without being read whole. The invariant everywhere: never a
+// 500, and every 4xx is the API's JSON error shape with a string `message`.
+// (The markdown sanitiser has its own property tests in tests/src/lib/markdown.)
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
+import { createClient, createUser, login, type LoggedInClient, type TestClient } from '../../helpers/auth.ts';
+import { solveBotChallenge } from '../../helpers/botcheck.ts';
+
+type Role = 'anonymous' | 'user' | 'admin';
+
+interface Endpoint {
+  method: 'POST' | 'PUT';
+  path: string;
+  role: Role;
+  /** Field names the validator knows, so generated objects hit them with wrong types. */
+  fields: string[];
+  /** A body the validator accepts; fuzzing replaces one of its fields with something hostile. */
+  valid: () => Record<string, unknown>;
+  botcheck?: boolean;
+  /** The route's body limit in bytes (server/http/body-limit.ts and the routes' own figures). */
+  limit: number;
+}
+
+const KIB = 1024;
+let ctx: TestContext;
+let outerDir: string;
+let admin: LoggedInClient;
+let user: LoggedInClient;
+let otherUserId: number;
+let sectionId: number;
+
+const PASSWORD = 'a long enough password 42';
+const endpoints = (): Endpoint[] => [
+  { method: 'POST', path: '/api/auth/login', role: 'anonymous', fields: ['email', 'password', 'remember_me', 'g_token'], valid: () => ({ email: 'user@example.com', password: PASSWORD, remember_me: false }), botcheck: true, limit: 32 * KIB },
+  { method: 'POST', path: '/api/auth/create', role: 'anonymous', fields: ['name', 'email', 'password', 'password_confirmation', 'g_token'], valid: () => ({ name: 'New', email: 'new@example.com', password: PASSWORD, password_confirmation: PASSWORD }), botcheck: true, limit: 32 * KIB },
+  { method: 'POST', path: '/api/contact', role: 'anonymous', fields: ['name', 'email', 'message', 'g_token'], valid: () => ({ name: 'Visitor', email: 'visitor@example.com', message: 'Hello' }), botcheck: true, limit: 64 * KIB },
+  { method: 'POST', path: '/api/auth/reset-password', role: 'anonymous', fields: ['email'], valid: () => ({ email: 'nobody@example.com' }), limit: 32 * KIB },
+  { method: 'POST', path: '/api/auth/new-password', role: 'anonymous', fields: ['email', 'token', 'password', 'password_confirmation'], valid: () => ({ email: 'other@example.com', token: 'f'.repeat(64), password: PASSWORD, password_confirmation: PASSWORD }), limit: 32 * KIB },
+  { method: 'POST', path: '/api/home/store', role: 'admin', fields: ['title', 'body', 'order'], valid: () => ({ title: 'Home', body: 'Text', order: 1 }), limit: 2 * KIB * KIB },
+  { method: 'PUT', path: '/api/home/update', role: 'admin', fields: ['id', 'title', 'body', 'order'], valid: () => ({ id: 1, title: 'Home', body: 'Text', order: 1 }), limit: 2 * KIB * KIB },
+  { method: 'POST', path: '/api/news/store', role: 'admin', fields: ['title', 'body', 'section_id', 'published', 'display_order', 'uploaded_file_id'], valid: () => ({ title: 'Post', body: 'Text', section_id: sectionId, published: 0, display_order: 1 }), limit: 4 * KIB * KIB },
+  { method: 'PUT', path: '/api/news/update', role: 'admin', fields: ['id', 'title', 'body', 'section_id', 'published', 'display_order', 'uploaded_file_id', 'regenerate_slug'], valid: () => ({ id: 1, title: 'Post', body: 'Text', section_id: sectionId, published: 0, display_order: 1 }), limit: 4 * KIB * KIB },
+  { method: 'POST', path: '/api/tutorials/section/store', role: 'admin', fields: ['title', 'order'], valid: () => ({ title: 'Section', order: 1 }), limit: 32 * KIB },
+  { method: 'POST', path: '/api/admin/banned-domains/store', role: 'admin', fields: ['domain'], valid: () => ({ domain: 'spam.test' }), limit: 32 * KIB },
+  { method: 'POST', path: '/api/license/store', role: 'admin', fields: ['license_type_id', 'user_id', 'active', 'expire'], valid: () => ({ license_type_id: 1, user_id: otherUserId, active: 1, expire: 30 }), limit: 32 * KIB },
+  { method: 'POST', path: '/api/admin/sendmailing', role: 'admin', fields: ['users', 'title', 'body'], valid: () => ({ users: [otherUserId], title: 'News', body: 'Text' }), limit: KIB * KIB },
+  { method: 'PUT', path: `/api/user/update/{self}`, role: 'user', fields: ['name', 'surname', 'companyName', 'address', 'postcode', 'email', 'password', 'current_password', 'role', 'is_banned'], valid: () => ({ name: 'User' }), limit: 32 * KIB },
+  { method: 'PUT', path: `/api/user/update/{other}`, role: 'admin', fields: ['name', 'email', 'role', 'is_banned', 'email_verified_at', 'password'], valid: () => ({ name: 'Other' }), limit: 32 * KIB },
+];
+
+function resolvePath(endpoint: Endpoint): string {
+  return endpoint.path.replace('{self}', String(user.user.id)).replace('{other}', String(otherUserId));
+}
+
+function clientFor(role: Role): TestClient {
+  if (role === 'admin') return admin;
+  if (role === 'user') return user;
+  // A fresh anonymous client per request: the XSRF cookie is needed, a session is not.
+  return anonymous;
+}
+let anonymous: TestClient;
+
+/** A JSON value, as text: anything from a bare scalar to a deeply nested array or a long string. */
+function bodyArbitrary(endpoint: Endpoint): fc.Arbitrary<string> {
+  const wrongValue = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.string({ maxLength: 300 }),
+    fc.string({ unit: 'grapheme', maxLength: 100 }),
+    fc.integer(),
+    fc.double(),
+    fc.constantFrom('', ' ', '0', '-1', '1e400', 'NaN', 'true', 'null', '2026-02-30', 'a@b', '__proto__', '../../etc/passwd', '\u0000', '\ud800'),
+    fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 5 }),
+  );
+  const knownFields = fc.dictionary(fc.constantFrom(...endpoint.fields, '__proto__', 'constructor'), wrongValue, { maxKeys: endpoint.fields.length + 2 });
+  // Within the limit: leave room for the JSON framing and escapes.
+  const hugeLength = Math.min(endpoint.limit - 1024, 200_000);
+  const hugeString = fc.record({ field: fc.constantFrom(...endpoint.fields), length: fc.integer({ min: 1000, max: hugeLength }), char: fc.constantFrom('a', 'é', '€', '😀', '<', '"') }).map(({ field, length, char }) => JSON.stringify({ [field]: char.repeat(Math.floor(length / Buffer.byteLength(JSON.stringify(char)))) }));
+  const deepArray = fc.integer({ min: 1, max: 3000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth));
+  const deepField = fc.record({ field: fc.constantFrom(...endpoint.fields), depth: fc.integer({ min: 1, max: 2000 }) }).map(({ field, depth }) => `{${JSON.stringify(field)}:${'['.repeat(depth)}${']'.repeat(depth)}}`);
+  const nearlyValid = fc.record({ field: fc.constantFrom(...endpoint.fields, '__proto__'), value: wrongValue }).map(({ field, value }) => JSON.stringify({ ...endpoint.valid(), [field]: value }));
+  return fc.oneof(
+    { weight: 3, arbitrary: nearlyValid },
+    { weight: 3, arbitrary: knownFields.map((value) => JSON.stringify(value)) },
+    { weight: 2, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value) ?? 'null') },
+    { weight: 1, arbitrary: fc.object().map((value) => JSON.stringify(value) ?? '{}') },
+    { weight: 1, arbitrary: hugeString },
+    { weight: 1, arbitrary: deepArray },
+    { weight: 1, arbitrary: deepField },
+    // Not JSON at all.
+    { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
+  );
+}
+
+/** Adds a g_token to an object body: a freshly solved one sometimes, garbage other times. */
+async function withBotToken(text: string, kind: 'valid' | 'garbage' | 'none', garbage: string): Promise<string> {
+  if (kind === 'none') return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return text;
+  const token = kind === 'valid' ? await solveBotChallenge(ctx.app) : garbage;
+  return JSON.stringify({ ...value, g_token: token });
+}
+
+async function expectCleanAnswer(response: Response, label: string): Promise<void> {
+  const text = await response.text();
+  if (response.status >= 500) throw new Error(`${label} answered ${response.status}: ${text.slice(0, 500)}`);
+  if (response.status >= 400) {
+    expect(response.headers.get('content-type') ?? '', label).toMatch(/^application\/json/);
+    const body = JSON.parse(text) as { message?: unknown };
+    expect(typeof body.message, `${label}: ${text.slice(0, 300)}`).toBe('string');
+  }
+}
+
+beforeAll(async () => {
+  // DATA_DIR three levels below a directory we watch, so a name with ../ that escaped would show up.
+  outerDir = makeTempDir('site-hostile-');
+  const dataDir = path.join(outerDir, 'a', 'b', 'data');
+  fs.mkdirSync(dataDir, { recursive: true });
+  ctx = createTestContext({ env: { DATA_DIR: dataDir, CONTENT_DIR: path.join(dataDir, 'content') } });
+  await createUser(ctx, { email: 'admin@example.com', role: 'admin' });
+  await createUser(ctx, { email: 'user@example.com' });
+  otherUserId = (await createUser(ctx, { email: 'other@example.com' })).id;
+  admin = await login(ctx.app, 'admin@example.com');
+  user = await login(ctx.app, 'user@example.com');
+  anonymous = createClient(ctx.app);
+  await anonymous.fetchCsrfCookie();
+  const section = await admin.request('POST', '/api/news/section/store', { title: 'Fuzz section', order: 1 });
+  expect(section.status).toBe(201);
+  sectionId = ((await section.json()) as { section: { id: number } }).section.id;
+  expect(sectionId).toBeGreaterThan(0);
+});
+
+afterAll(() => {
+  ctx?.cleanup();
+  if (outerDir) fs.rmSync(outerDir, { recursive: true, force: true });
+});
+
+describe('every JSON-body endpoint survives arbitrary JSON', () => {
+  for (const endpoint of endpoints()) {
+    it(`${endpoint.method} ${endpoint.path} as ${endpoint.role}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyArbitrary(endpoint), fc.constantFrom<'valid' | 'garbage' | 'none'>('valid', 'garbage', 'none'), fc.string({ maxLength: 100 }), async (text, tokenKind, garbage) => {
+          const body = endpoint.botcheck ? await withBotToken(text, tokenKind, garbage) : text;
+          const response = await clientFor(endpoint.role).request(endpoint.method, resolvePath(endpoint), body, { headers: { 'Content-Type': 'application/json' } });
+          await expectCleanAnswer(response, `${endpoint.method} ${endpoint.path} with ${body.slice(0, 200)}`);
+        }),
+        { numRuns: 40 },
+      );
+      // The signed-in clients are still signed in: no fuzzed body logged them out or broke the session.
+      if (endpoint.role !== 'anonymous') expect((await clientFor(endpoint.role).request('GET', '/api/user')).status).toBe(200);
+    });
+  }
+});
+
+describe('a body that is not JSON', () => {
+  // Hono's JSON validator throws its own HTTPException for these; they used to surface as 500.
+  it.each(endpoints().map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))('%s answers 4xx with a message to an empty or broken body', async (_label, endpoint) => {
+    for (const body of ['', '{', '{"a":', 'nul', '\u0000', '{"a":1}}']) {
+      const response = await clientFor(endpoint.role).request(endpoint.method, resolvePath(endpoint), body, { headers: { 'Content-Type': 'application/json' } });
+      expect([400, 422], `${JSON.stringify(body)} answered ${response.status}`).toContain(response.status);
+      await expectCleanAnswer(response, `${endpoint.path} with ${JSON.stringify(body)}`);
+    }
+  });
+});
+
+/** What a Node HTTP server hands on for a header value: bytes as latin1, without CR, LF or NUL. */
+function asHeaderValue(text: string): string {
+  return Buffer.from(text, 'utf8')
+    .toString('latin1')
+    .replace(/[\r\n\0]/g, '');
+}
+
+describe('the session cookie parser', () => {
+  const junk = fc.oneof(
+    fc.string({ maxLength: 200 }),
+    fc.string({ unit: 'grapheme', maxLength: 200 }),
+    fc.string({ unit: 'binary', maxLength: 200 }),
+    fc.array(fc.tuple(fc.string({ maxLength: 30 }), fc.string({ maxLength: 60 })), { maxLength: 8 }).map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join('; ')),
+    fc.constantFrom('=', ';;;', '"', 'a="', 'site_session=', 'site_session=%', 'site_session=%E0%A4%A', 'x=%zz', '__proto__=1', 'constructor=1', 'toString=1'),
+    fc.integer({ min: 10_000, max: 60_000 }).map((length) => `c=${'x'.repeat(length)}`),
+  );
+
+  it('answers 401 to any cookie header without a session, never 500', async () => {
+    await fc.assert(
+      fc.asyncProperty(junk, async (cookie) => {
+        const response = await ctx.app.request('/api/user', { headers: { Accept: 'application/json', Cookie: asHeaderValue(cookie) } });
+        expect(response.status, `cookie ${JSON.stringify(cookie.slice(0, 200))}`).toBe(401);
+        await expectCleanAnswer(response, 'GET /api/user');
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keeps a valid session working when junk cookies surround it', async () => {
+    const session = admin.cookieHeader;
+    // Junk that cannot itself carry a cookie of the same name as one of ours.
+    const names = [...admin.cookies.keys()];
+    const safeJunk = junk.map(asHeaderValue).filter((value) => !names.some((name) => value.includes(name)));
+    await fc.assert(
+      fc.asyncProperty(safeJunk, safeJunk, async (before, after) => {
+        const response = await ctx.app.request('/api/user', { headers: { Accept: 'application/json', Cookie: `${before}; ${session}; ${after}` } });
+        expect(response.status, `cookie ${JSON.stringify(`${before}; …; ${after}`.slice(0, 300))}`).toBe(200);
+        const body = (await response.json()) as { user?: { email?: string }; email?: string };
+        expect(JSON.stringify(body)).toContain('admin@example.com');
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) out.push(path.relative(dir, path.join(entry.parentPath, entry.name)));
+  }
+  return out;
+}
+
+/** A multipart body written by hand, so the file name goes out exactly as given (FormData would escape it). */
+function multipartWithName(filename: string, content: Buffer): { body: Buffer; contentType: string } {
+  const boundary = '----fuzzBoundary7MA4YWxkTrZu0gW';
+  const head = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="description"\r\n\r\nfuzzed name\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="`),
+    Buffer.from(filename, 'utf8'),
+    Buffer.from(`"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+  ]);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { body: Buffer.concat([head, content, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+describe('extra-file names', () => {
+  const nameArbitrary = fc.oneof(
+    fc.string({ maxLength: 100 }),
+    fc.string({ unit: 'grapheme', maxLength: 100 }),
+    fc.string({ unit: 'binary', maxLength: 100 }),
+    fc.array(fc.constantFrom('../', '..\\', '/', '\\', '\0', '"', "'", '\r\n', '\r', '\n', '%0d%0a', '%2e%2e%2f', 'é', '😀', '\u202e', 'a', '.', ' ', ';', '=', 'filename*=UTF-8\'\'x'), { maxLength: 30 }).map((parts) => parts.join('')),
+    fc.constantFrom('x'.repeat(1000), '../../../../../../tmp/evil', '..', '.', '', 'C:\\Windows\\evil.exe', 'a\r\nSet-Cookie: x=1', 'a\r\n\r\nbody', '\u0000.txt'),
+  );
+
+  it('stores any uploaded name under a random name inside DATA_DIR/private, and the download headers carry it safely', async () => {
+    const privateDir = ctx.config.privateFilesDir;
+    const outsideBefore = new Set(listFiles(outerDir).filter((file) => !file.startsWith(path.relative(outerDir, privateDir) + path.sep)));
+    let stored = 0;
+    await fc.assert(
+      fc.asyncProperty(nameArbitrary, fc.uint8Array({ minLength: 1, maxLength: 64 }), async (filename, bytes) => {
+        const content = Buffer.from(bytes);
+        const { body, contentType } = multipartWithName(filename, content);
+        const response = await admin.request('POST', '/api/news/extrafiles', body, { headers: { 'Content-Type': contentType, 'Content-Length': String(body.length) } });
+        const label = `upload named ${JSON.stringify(filename.slice(0, 100))}`;
+        if (response.status !== 201) {
+          // A name with a raw CR/LF or quote may break the multipart framing: a clean refusal is fine.
+          await expectCleanAnswer(response, label);
+          return;
+        }
+        stored += 1;
+        const { file } = (await response.json()) as { file: { id: number; filename: string } };
+        // eslint-disable-next-line no-control-regex
+        expect(file.filename, label).not.toMatch(/[\\/\u0000-\u001f\u007f]/);
+        expect(file.filename.length, label).toBeGreaterThan(0);
+        const row = ctx.db.$client.prepare('SELECT stored_name FROM uploaded_files WHERE id = ?').get(file.id) as { stored_name: string };
+        expect(row.stored_name, label).toMatch(/^[0-9a-f]{32}$/);
+        const onDisk = fs.readFileSync(path.join(privateDir, 'news', row.stored_name));
+        // A raw CR/LF in the name ends the part's headers early, so the rest of them become file bytes.
+        if (!/[\r\n]/.test(filename)) expect(onDisk.equals(content), label).toBe(true);
+
+        const download = await admin.request('POST', '/api/news/extrafiles/download', { id: file.id });
+        expect(download.status, label).toBe(200);
+        for (const [name, value] of download.headers) expect(value, `${label}: header ${name}`).not.toMatch(/[\r\n\0]/);
+        expect(decodeURIComponent(download.headers.get('filename') ?? ''), label).toBe(file.filename);
+        expect(download.headers.get('content-disposition') ?? '', label).toMatch(/^attachment;/);
+        expect(Buffer.from(await download.arrayBuffer()).equals(onDisk), label).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+    expect(stored).toBeGreaterThan(10);
+    // Nothing new anywhere but the private files directory (the database's own files aside), and inside it
+    // only random names in the namespace's directory; no temp file left behind.
+    const privatePrefix = path.relative(outerDir, privateDir) + path.sep;
+    const database = path.relative(outerDir, ctx.config.databaseFile);
+    const created = listFiles(outerDir).filter((file) => !outsideBefore.has(file) && !file.startsWith(database));
+    for (const file of created) expect(file.startsWith(privatePrefix + 'news' + path.sep) && /^[0-9a-f]{32}$/.test(path.basename(file)), `unexpected file ${file}`).toBe(true);
+    expect(created).toHaveLength(stored);
+  });
+});
+
+describe('oversized bodies', () => {
+  it.each(endpoints().map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))('%s answers 413 to a body past its limit with Content-Length', async (_label, endpoint) => {
+    const body = JSON.stringify({ [endpoint.fields[0] ?? 'x']: 'a'.repeat(endpoint.limit) });
+    const response = await clientFor(endpoint.role).request(endpoint.method, resolvePath(endpoint), body, { headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } });
+    expect(response.status).toBe(413);
+    await expectCleanAnswer(response, endpoint.path);
+  });
+
+  it.each(endpoints().map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))('%s answers 413 to a chunked body past its limit without reading it all', async (_label, endpoint) => {
+    const chunk = new TextEncoder().encode('a'.repeat(16 * KIB));
+    const total = endpoint.limit * 4;
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(`{${JSON.stringify(endpoint.fields[0] ?? 'x')}:"`));
+      },
+      pull(controller) {
+        if (pulled >= total) {
+          controller.enqueue(new TextEncoder().encode('"}'));
+          controller.close();
+          return;
+        }
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const client = clientFor(endpoint.role);
+    const headers: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json', Cookie: client.cookieHeader, 'X-XSRF-TOKEN': decodeURIComponent(client.xsrf ?? '') };
+    const response = await ctx.app.request(resolvePath(endpoint), { method: endpoint.method, headers, body: stream, duplex: 'half' } as RequestInit);
+    expect(response.status).toBe(413);
+    await expectCleanAnswer(response, endpoint.path);
+    expect(pulled).toBeLessThan(endpoint.limit + 4 * chunk.byteLength);
+  });
+});
