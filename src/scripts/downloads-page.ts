@@ -8,8 +8,8 @@
 // The copy buttons of the SHA-256 values work for everyone.
 import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
 import { enableCopyButtons } from './copy-buttons.ts';
-import { downloadErrorMessage, downloadRelease, fileUrl, prefersNativeDownload, type DownloadTarget } from './release-download.ts';
-import { preloadAccountRoot } from './account-root.ts';
+import { downloadRelease, fileUrl, prefersNativeDownload, type DownloadTarget } from './release-download.ts';
+import { downloadButton, downloadErrorElement } from './download-button.ts';
 
 export const DOWNLOAD_WARNINGS = {
   anonymous: 'You must login to download software!',
@@ -51,10 +51,7 @@ function targetOf(container: HTMLElement): DownloadTarget | null {
 function downloadControl(target: DownloadTarget, title: string): HTMLElement {
   const wrapper = document.createElement('div');
   wrapper.className = 'download-action';
-  const error = document.createElement('p');
-  error.className = 'download-action__error';
-  // Present before any text so screen readers announce a failure when it appears.
-  error.setAttribute('role', 'alert');
+  const error = downloadErrorElement();
 
   if (prefersNativeDownload(target.size)) {
     const link = document.createElement('a');
@@ -70,28 +67,7 @@ function downloadControl(target: DownloadTarget, title: string): HTMLElement {
     return wrapper;
   }
 
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.className = 'button';
-  button.textContent = 'Download';
-  button.setAttribute('aria-label', `Download ${title}`);
-  // The loading modal is React: fetch it on the first sign of interest so the click shows it at once.
-  button.addEventListener('pointerenter', preloadAccountRoot, { once: true });
-  button.addEventListener('focus', preloadAccountRoot, { once: true });
-  button.addEventListener('click', () => {
-    if (button.getAttribute('aria-disabled') === 'true') return;
-    button.setAttribute('aria-disabled', 'true');
-    error.textContent = '';
-    downloadRelease(target)
-      .catch((failure: unknown) => {
-        error.textContent = downloadErrorMessage(failure);
-      })
-      .finally(() => {
-        button.removeAttribute('aria-disabled');
-        // The modal took focus while it was open; give it back to the button the reader pressed.
-        button.focus();
-      });
-  });
+  const button = downloadButton({ label: `Download ${title}`, className: 'button', error, download: () => downloadRelease(target) });
   wrapper.append(button, error);
   return wrapper;
 }

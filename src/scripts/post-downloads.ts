@@ -6,42 +6,20 @@
 import { downloadWithProgress } from '../lib/api-client.ts';
 import { NAMESPACE_LIST } from '../lib/snapshot-types.ts';
 import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
-import { ensureAccountRoot, preloadAccountRoot } from './account-root.ts';
+import { ensureAccountRoot } from './account-root.ts';
+import { downloadButton, downloadErrorElement } from './download-button.ts';
 import { onEveryPage } from './page-lifecycle.ts';
-import { downloadErrorMessage } from './release-download.ts';
 
 function downloadControl(container: HTMLElement, id: number, namespace: string): HTMLElement {
   const filename = container.closest('[data-post-download]')?.querySelector('.post-download__name')?.textContent?.trim() || `file-${id}`;
   const wrapper = document.createElement('div');
   wrapper.className = 'download-action';
-  const error = document.createElement('p');
-  error.className = 'download-action__error';
-  // Present before any text, so a failure is announced when it appears.
-  error.setAttribute('role', 'alert');
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.className = 'button button--small';
-  button.textContent = 'Download';
-  button.setAttribute('aria-label', `Download ${filename}`);
-  // The loading modal is React: fetch it on the first sign of interest so the click shows it at once.
-  button.addEventListener('pointerenter', preloadAccountRoot, { once: true });
-  button.addEventListener('focus', preloadAccountRoot, { once: true });
-  button.addEventListener('click', () => {
-    if (button.getAttribute('aria-disabled') === 'true') return;
-    button.setAttribute('aria-disabled', 'true');
-    error.textContent = '';
+  const error = downloadErrorElement();
+  const download = () =>
     ensureAccountRoot()
       .catch((failure: unknown) => console.error('Could not load the loading modal', failure))
-      .then(() => downloadWithProgress(`/api/${namespace}/extrafiles/download`, { id }, filename))
-      .catch((failure: unknown) => {
-        error.textContent = downloadErrorMessage(failure);
-      })
-      .finally(() => {
-        button.removeAttribute('aria-disabled');
-        // The modal took focus while it was open; give it back to the button the reader pressed.
-        button.focus();
-      });
-  });
+      .then(() => downloadWithProgress(`/api/${namespace}/extrafiles/download`, { id }, filename));
+  const button = downloadButton({ label: `Download ${filename}`, className: 'button button--small', error, download });
   wrapper.append(button, error);
   return wrapper;
 }
