@@ -1,7 +1,8 @@
 // /news/feed.json: the news feed as JSON Feed 1.1, for readers that prefer it to RSS.
 import type { APIRoute } from 'astro';
 import { NEWS_FEEDS, newsFeed, renderJsonFeed } from '../../lib/feeds';
-import { renderMarkdown } from '../../lib/markdown';
+// The cached renderer: feeds show the same bodies as the pages, so they reuse their rendering.
+import { renderMarkdownCached as renderMarkdown } from '../../lib/markdown-cache';
 import { siteBase } from '../../lib/sitemap';
 import { getSnapshot } from '../../lib/site-data';
 

@@ -1,7 +1,8 @@
 // /{namespace}/{section}/rss.xml: one RSS feed per section of news, documentation and tutorials.
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { renderRss, sectionFeed } from '../../../lib/feeds';
-import { renderMarkdown } from '../../../lib/markdown';
+// The cached renderer: feeds show the same bodies as the pages, so they reuse their rendering.
+import { renderMarkdownCached as renderMarkdown } from '../../../lib/markdown-cache';
 import { getSnapshot } from '../../../lib/site-data';
 import { NAMESPACE_LIST, type Namespace, type SectionEntry } from '../../../lib/snapshot-types';
 
