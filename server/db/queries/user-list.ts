@@ -2,32 +2,12 @@
 // pagination in any sort order. Keyset, not OFFSET: DESIGN.md measured OFFSET pages 4x slower and they
 // skip or repeat rows when users are added or deleted between pages.
 import { and, asc, desc, or, sql, type SQL } from 'drizzle-orm';
+import { PUBLIC_USER_FIELDS } from '../../auth/public-user.ts';
 import type { Db } from '../client.ts';
 import { users, type User } from '../schema.ts';
 
 /** Columns the table can sort by: every field the admin sees. */
-export const USER_SORT_FIELDS = [
-  'id',
-  'name',
-  'surname',
-  'companyName',
-  'email',
-  'email_verified_at',
-  'address',
-  'postcode',
-  'county',
-  'country',
-  'phone',
-  'vat',
-  'license',
-  'license_request',
-  'license_granted',
-  'is_banned',
-  'role',
-  'unsubscribed_at',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof User)[];
+export const USER_SORT_FIELDS = [...PUBLIC_USER_FIELDS, 'unsubscribed_at'] as const satisfies readonly (keyof User)[];
 
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 export type SortValue = string | number;
