@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppContext, AppEnv } from './context.ts';
 import { HttpError, errorResponse } from './http/errors.ts';
+import { DISK_FULL_MESSAGES, isDiskFullError } from './storage/disk.ts';
 import { apiSecurityHeaders } from './http/security-headers.ts';
 import { csrfCookieRoutes, csrfProtection, originCheck } from './auth/csrf.ts';
 import { loadSession } from './auth/session-middleware.ts';
@@ -77,6 +78,15 @@ export function createApp(ctx: AppContext): App {
     // Hono's own refusals (its JSON validator throws 400 'Malformed JSON in request body' for a body that
     // does not parse, an empty one included) are the client's fault: answer them in our shape, not as 500.
     if (error instanceof HTTPException && error.status < 500) return errorResponse(c, error.status as ContentfulStatusCode, error.message || 'Bad request.');
+    // ENOSPC/EDQUOT from an upload, SQLITE_FULL from a commit: the handlers already removed what they had
+    // written, and the admin can act on a plain answer (free space) where a 500 would say nothing.
+    if (isDiskFullError(error)) {
+      ctx.log.error(`${c.req.method} ${c.req.path} failed: the disk is full`, error);
+      // An upload cut short leaves the rest of its body unread: the connection cannot be reused.
+      c.header('Connection', 'close');
+      const upload = (c.req.header('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data');
+      return errorResponse(c, 507, upload ? DISK_FULL_MESSAGES.file : DISK_FULL_MESSAGES.change);
+    }
     ctx.log.error(`${c.req.method} ${c.req.path} failed`, error);
     return errorResponse(c, 500, 'Server error, please try again later!');
   });

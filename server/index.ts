@@ -1,6 +1,7 @@
 // `npm start`: validate the configuration, migrate and seed the database, serve the current site build
 // (building one first if none exists), the API and /media on one port, with static web workers beside
 // this process on that port when WEB_WORKERS allows (serving.ts, docs/decisions/0014-web-workers.md).
+import fs from 'node:fs';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
@@ -11,6 +12,8 @@ import { createMailer } from './mail/transport.ts';
 import { startMailingWorker } from './mail/mailing-worker.ts';
 import { createPublisher, findCurrentBuild } from './publish/publisher.ts';
 import { startServing } from './serving.ts';
+import { listTempFiles } from './storage/receive-upload.ts';
+import { uploadTempDir } from './storage/release-files.ts';
 
 /** How often the mailing worker looks for due messages (issue 7: a queued mailing starts within seconds). */
 const MAILING_INTERVAL_MS = 5_000;
@@ -49,6 +52,11 @@ async function main(): Promise<void> {
     );
   }
 
+  // Nothing uploads through this process before it listens, so the `.part` files there now are what a
+  // crash left of the uploads it cut short. Here and not in createApp, which tests call many times at once
+  // over shared directories.
+  const unfinishedUploads = await listTempFiles(uploadTempDir(config));
+
   const current = findCurrentBuild(config);
   const publisher = createPublisher({
     config,
@@ -64,6 +72,17 @@ async function main(): Promise<void> {
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
   const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
   const serving = await startServing({ config, app, log });
+  // Removed only once the port is ours: a second server started by mistake on the same data stops at
+  // EADDRINUSE before it could delete the files of uploads the running one is receiving. Uploads this
+  // process receives get new random names, never in the list.
+  for (const file of unfinishedUploads) {
+    try {
+      fs.rmSync(file, { force: true });
+    } catch (error) {
+      log.warn(`an unfinished upload could not be removed: ${file}`, error);
+    }
+  }
+  if (unfinishedUploads.length > 0) log.info(`removed ${unfinishedUploads.length} unfinished upload${unfinishedUploads.length === 1 ? '' : 's'} left by the previous run`);
   const workers = config.webWorkers > 0 ? ` with ${config.webWorkers} static web worker${config.webWorkers === 1 ? '' : 's'}` : '';
   log.info(`Serving ${config.siteName} at ${config.siteUrl}${workers} (data in ${config.dataDir})`);
 

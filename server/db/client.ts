@@ -13,6 +13,7 @@ const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
 export function openDatabase(file: string): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
+  reportFailedCommitsOfSingleRowWrites(sqlite);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -25,6 +26,28 @@ export function openDatabase(file: string): Db {
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
   return db;
+}
+
+/**
+ * better-sqlite3's get() steps a statement once, then resets it without looking at what the reset says.
+ * For a write with RETURNING outside a transaction (Drizzle's `.returning().get()`), SQLite commits at that
+ * reset; when the commit fails (SQLITE_FULL on a full disk, an I/O error, a deferred foreign key) the write
+ * is rolled back but get() still returns the row, and the caller acknowledges a write that never happened.
+ * all() steps the statement to its end, where a failed commit throws: writing statements use it for get().
+ */
+function reportFailedCommitsOfSingleRowWrites(sqlite: Database.Database): void {
+  const prepare = sqlite.prepare.bind(sqlite) as (source: string) => Database.Statement<unknown[]>;
+  sqlite.prepare = ((source: string) => {
+    const statement = prepare(source);
+    if (statement.reader && !statement.readonly) {
+      const all = statement.all;
+      // A method, not an arrow: `statement.raw().get()` must read the raw mode of the statement it is called on.
+      statement.get = function (this: Database.Statement<unknown[]>, ...params: unknown[]) {
+        return all.apply(this, params)[0];
+      };
+    }
+    return statement;
+  }) as Database.Database['prepare'];
 }
 
 /**

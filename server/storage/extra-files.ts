@@ -7,6 +7,7 @@ import path from 'node:path';
 import { cleanFileName } from '../http/byte-range.ts';
 import { HttpError } from '../http/errors.ts';
 import { MultipartError, multipartBoundary, readMultipart, readPartText } from '../http/multipart.ts';
+import { fsyncDirectory, makeDurableDirectory } from './disk.ts';
 import { receiveToTempFile, removeQuietly, UploadTooLargeError, type ReceivedFile } from './receive-upload.ts';
 import { newStoredName } from './release-files.ts';
 
@@ -78,12 +79,16 @@ export function decodeFormFileName(name: string): string {
   return name.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
 }
 
-/** Moves a received temp file into the route's directory under a fresh random name; returns that name. */
+/**
+ * Moves a received temp file into the route's directory under a fresh random name; returns that name.
+ * The directory is fsynced, so the row inserted next never names a file a power cut took back.
+ */
 export function moveExtraFileIntoPlace(privateFilesDir: string, route: string, tempPath: string): { storedName: string; path: string } {
   const storedName = newStoredName();
   const target = storedFilePath(privateFilesDir, route, storedName) as string;
-  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+  makeDurableDirectory(path.dirname(target), 0o700);
   fs.renameSync(tempPath, target);
+  fsyncDirectory(path.dirname(target));
   return { storedName, path: target };
 }
 

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { fsyncDirectory, fsyncFile, isDiskFullError, makeDurableDirectory } from './disk.ts';
 
 /** The formats an upload may be, recognised by their first bytes; anything else (SVG, HTML, PDF…) is refused. */
 export const ALLOWED_IMAGE_TYPES = ['jpeg', 'png', 'webp', 'gif', 'avif'] as const;
@@ -96,7 +97,7 @@ export async function storeImageVariants(options: StoreImageOptions): Promise<St
   const hasAlpha = source.hasAlpha;
 
   const dir = path.join(options.uploadsDir, route);
-  fs.mkdirSync(dir, { recursive: true });
+  makeDurableDirectory(dir);
   const base = crypto.randomBytes(16).toString('hex');
   const planned: { variant: string; box: VariantBox; format: 'webp' | 'jpeg' | 'png' }[] = Object.entries(variants).map(([variant, box]) => ({
     variant,
@@ -117,6 +118,8 @@ export async function storeImageVariants(options: StoreImageOptions): Promise<St
       const temp = path.join(dir, `.tmp-${name}`);
       temps.push(temp);
       const info = await encodeVariant(bytes, box, format, temp);
+      // sharp does not flush what it wrote; a row must not name a file a power cut would leave empty.
+      await fsyncFile(temp);
       written.push({ temp, final: path.join(dir, name) });
       urls[variant] = `/media/${route}/${name}`;
       sizes[variant] = { width: info.width, height: info.height };
@@ -125,10 +128,12 @@ export async function storeImageVariants(options: StoreImageOptions): Promise<St
       fs.renameSync(temp, final);
       finals.push(final);
     }
+    fsyncDirectory(dir);
     return { urls, sizes, files: finals };
   } catch (error) {
     for (const file of [...temps, ...finals]) fs.rmSync(file, { force: true });
-    if (error instanceof ImageRejected) throw error;
+    // A full disk is the server's trouble, not a damaged upload (libvips words both alike: "VipsJpeg: …").
+    if (error instanceof ImageRejected || isDiskFullError(error)) throw error;
     // libvips refuses truncated or corrupt data only once it decodes pixels: still the upload's fault.
     if (isDecodeError(error)) throw new ImageRejected(422, 'The image could not be read. It may be damaged.');
     throw error;

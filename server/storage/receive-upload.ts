@@ -69,18 +69,10 @@ export async function removeQuietly(file: string, onError?: (error: unknown) => 
  */
 export async function sweepStaleTempFiles(tmpDir: string, maxAgeMs: number, now: number = Date.now()): Promise<number> {
   let removed = 0;
-  let names: string[];
-  try {
-    names = await fs.promises.readdir(tmpDir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    if (!name.endsWith(TEMP_SUFFIX)) continue;
-    const file = path.join(tmpDir, name);
+  for (const file of await listTempFiles(tmpDir)) {
     try {
       const stat = await fs.promises.stat(file);
-      if (stat.isFile() && now - stat.mtimeMs > maxAgeMs) {
+      if (now - stat.mtimeMs > maxAgeMs) {
         await fs.promises.rm(file, { force: true });
         removed++;
       }
@@ -89,6 +81,21 @@ export async function sweepStaleTempFiles(tmpDir: string, maxAgeMs: number, now:
     }
   }
   return removed;
+}
+
+/**
+ * The `.part` files in `tmpDir` now, however young. Listed before the server listens, they can only be
+ * the remains of uploads a crash (kill -9, power cut) cut short, which the day-old sweep would leave for a
+ * day; their random names are never used again, so removing exactly these later cannot hit a new upload.
+ */
+export async function listTempFiles(tmpDir: string): Promise<string[]> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(tmpDir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.filter((entry) => entry.isFile() && entry.name.endsWith(TEMP_SUFFIX)).map((entry) => path.join(tmpDir, entry.name));
 }
 
 export function formatBytes(bytes: number): string {

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../env.ts';
+import { fsyncDirectory, makeDurableDirectory } from './disk.ts';
 
 const STORED_NAME = /^[0-9a-f]{32}$/;
 
@@ -27,10 +28,15 @@ export function releaseFilePath(config: Pick<Config, 'privateFilesDir'>, storedN
   return path.join(releaseFilesDir(config), storedName);
 }
 
-/** Moves a finished upload into place under `storedName` (synchronous, so no request runs in between). */
+/**
+ * Moves a finished upload into place under `storedName` (synchronous, so no request runs in between).
+ * The directory is fsynced before returning: the row committed next must not outlive a rename that a
+ * power cut undid.
+ */
 export function moveIntoPlace(config: Pick<Config, 'privateFilesDir'>, tempPath: string, storedName: string): string {
   const target = releaseFilePath(config, storedName);
-  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+  makeDurableDirectory(path.dirname(target), 0o700);
   fs.renameSync(tempPath, target);
+  fsyncDirectory(path.dirname(target));
   return target;
 }

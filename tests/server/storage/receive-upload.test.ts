@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatBytes, receiveToTempFile, sweepStaleTempFiles, UploadTooLargeError } from '../../../server/storage/receive-upload.ts';
+import { formatBytes, receiveToTempFile, listTempFiles, sweepStaleTempFiles, UploadTooLargeError } from '../../../server/storage/receive-upload.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
 
 let dir: string;
@@ -64,5 +64,12 @@ describe('sweepStaleTempFiles', () => {
     expect(await sweepStaleTempFiles(dir, 24 * 3600 * 1000)).toBe(1);
     expect(fs.readdirSync(dir).sort()).toEqual(['b.part', 'c.upload']);
     expect(await sweepStaleTempFiles(path.join(dir, 'missing'), 1)).toBe(0);
+  });
+
+  it('lists every .part file for the start-up cleanup, however fresh, and nothing else', async () => {
+    for (const name of ['a.part', 'b.part', 'c.upload']) fs.writeFileSync(path.join(dir, name), 'x');
+    fs.mkdirSync(path.join(dir, 'd.part'));
+    expect((await listTempFiles(dir)).sort()).toEqual([path.join(dir, 'a.part'), path.join(dir, 'b.part')]);
+    expect(await listTempFiles(path.join(dir, 'missing'))).toEqual([]);
   });
 });
