@@ -1,24 +1,31 @@
 // Named queries for licenses (SPEC.md 3 'License'): clients read the type's name as `license_type.name`.
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { preparedFor } from '../prepared.ts';
 import { licenseTypes, licenses, type License } from '../schema.ts';
 
 export type LicenseWithType = License & { license_type: { name: string } };
 export type NewLicense = typeof licenses.$inferInsert;
 
-function selectLicensesWithType(db: Db, where: SQL | undefined): LicenseWithType[] {
-  return db
+const licensesWithTypeQuery = (db: Db, where: SQL | undefined) =>
+  db
     .select({ license: licenses, typeName: licenseTypes.name })
     .from(licenses)
     .innerJoin(licenseTypes, eq(licenses.license_type_id, licenseTypes.id))
     .where(where)
-    .orderBy(asc(licenses.user_id), asc(licenses.id))
-    .all()
-    .map(({ license, typeName }) => ({ ...license, license_type: { name: typeName } }));
+    .orderBy(asc(licenses.user_id), asc(licenses.id));
+
+const withTypeName = (rows: { license: License; typeName: string }[]): LicenseWithType[] => rows.map(({ license, typeName }) => ({ ...license, license_type: { name: typeName } }));
+
+function selectLicensesWithType(db: Db, where: SQL | undefined): LicenseWithType[] {
+  return withTypeName(licensesWithTypeQuery(db, where).all());
 }
 
+// Every signed-in page load asks for the user's licenses (GET /api/user): prepared once.
+const licensesOfUserStatement = (db: Db) => licensesWithTypeQuery(db, eq(licenses.user_id, sql.placeholder('userId'))).prepare();
+
 export function getLicensesOfUser(db: Db, userId: number): LicenseWithType[] {
-  return selectLicensesWithType(db, eq(licenses.user_id, userId));
+  return withTypeName(preparedFor(db, licensesOfUserStatement, licensesOfUserStatement).all({ userId }));
 }
 
 /** Every license, for the admin's GET /api/license/getAll: one query whatever the number of users. */

@@ -2,6 +2,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { slugify, uniqueSlug } from '../../../src/lib/slugify.ts';
 import type { Db } from '../client.ts';
+import { preparedFor } from '../prepared.ts';
 import { posts, sections, uploadedFiles, users, type Namespace, type Post } from '../schema.ts';
 
 export interface PostInput {
@@ -107,13 +108,15 @@ export interface PostFilter {
   id?: number;
 }
 
-/** Posts with their relations, by section order, then display_order, then id (the site's reading order). */
-export function listPostsWithRelations(db: Db, namespace: Namespace, filter: PostFilter): PostWithRelations[] {
-  const conditions: (SQL | undefined)[] = [eq(posts.namespace, namespace)];
+type PostsStatementKey = `posts:${boolean}:${boolean}:${boolean}`;
+
+/** The statement for one shape of filter; the values come as placeholders, so each shape is prepared once. */
+function postsWithRelationsStatement(db: Db, filter: PostFilter) {
+  const conditions: (SQL | undefined)[] = [eq(posts.namespace, sql.placeholder('namespace'))];
   if (!filter.includeUnpublished) conditions.push(eq(posts.published, 1));
-  if (filter.sectionId !== undefined) conditions.push(eq(posts.section_id, filter.sectionId));
-  if (filter.id !== undefined) conditions.push(eq(posts.id, filter.id));
-  const rows = db
+  if (filter.sectionId !== undefined) conditions.push(eq(posts.section_id, sql.placeholder('sectionId')));
+  if (filter.id !== undefined) conditions.push(eq(posts.id, sql.placeholder('id')));
+  return db
     .select({
       post: posts,
       section: { id: sections.id, title: sections.title, title_slug: sections.title_slug, order: sections.order },
@@ -126,7 +129,14 @@ export function listPostsWithRelations(db: Db, namespace: Namespace, filter: Pos
     .leftJoin(users, eq(posts.user_id, users.id))
     .where(and(...conditions))
     .orderBy(asc(sections.order), asc(sections.id), asc(posts.display_order), asc(posts.id))
-    .all();
+    .prepare();
+}
+
+/** Posts with their relations, by section order, then display_order, then id (the site's reading order). */
+export function listPostsWithRelations(db: Db, namespace: Namespace, filter: PostFilter): PostWithRelations[] {
+  const key: PostsStatementKey = `posts:${filter.includeUnpublished}:${filter.sectionId !== undefined}:${filter.id !== undefined}`;
+  const statement = preparedFor(db, key, (connection) => postsWithRelationsStatement(connection, filter));
+  const rows = statement.all({ namespace, sectionId: filter.sectionId, id: filter.id });
   return rows.map((row) => ({ ...row.post, section: row.section, uploaded_file: row.file, user: row.user }));
 }
 

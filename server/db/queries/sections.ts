@@ -1,7 +1,8 @@
 // Named queries for the sections of the three post namespaces.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { slugify, uniqueSlug } from '../../../src/lib/slugify.ts';
 import type { Db } from '../client.ts';
+import { preparedFor } from '../prepared.ts';
 import { sections, type Namespace, type Section } from '../schema.ts';
 
 export interface SectionInput {
@@ -22,12 +23,16 @@ export function getSectionById(db: Db, namespace: Namespace, id: number): Sectio
     .get();
 }
 
-export function getSectionBySlug(db: Db, namespace: Namespace, slug: string): Section | undefined {
-  return db
+const sectionBySlugStatement = (db: Db) =>
+  db
     .select()
     .from(sections)
-    .where(and(eq(sections.namespace, namespace), eq(sections.title_slug, slug)))
-    .get();
+    .where(and(eq(sections.namespace, sql.placeholder('namespace')), eq(sections.title_slug, sql.placeholder('slug'))))
+    .prepare();
+
+/** Every section page's API call starts here: prepared once. */
+export function getSectionBySlug(db: Db, namespace: Namespace, slug: string): Section | undefined {
+  return preparedFor(db, sectionBySlugStatement, sectionBySlugStatement).get({ namespace, slug });
 }
 
 export function isSectionSlugTaken(db: Db, namespace: Namespace, slug: string, exceptId?: number): boolean {

@@ -1,6 +1,7 @@
 // Named queries for sessions. `id` is the SHA-256 of the cookie token (server/auth/sessions.ts).
-import { and, eq, lte } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { preparedFor } from '../prepared.ts';
 import { sessions, users, type Session, type User } from '../schema.ts';
 
 export function insertSession(db: Db, session: { id: string; user_id: number; expires_at: number; persistent: boolean }): Session {
@@ -12,8 +13,16 @@ export function insertSession(db: Db, session: { id: string; user_id: number; ex
 }
 
 /** One read per request: the session and its user together. */
+const sessionWithUserStatement = (db: Db) =>
+  db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.user_id, users.id))
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare();
+
 export function getSessionWithUser(db: Db, id: string): { session: Session; user: User } | undefined {
-  return db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(sessions.user_id, users.id)).where(eq(sessions.id, id)).get();
+  return preparedFor(db, sessionWithUserStatement, sessionWithUserStatement).get({ id });
 }
 
 export function updateSessionExpiry(db: Db, id: string, expiresAt: number): void {
