@@ -89,6 +89,8 @@ function childEnv(job: BuildJob): NodeJS.ProcessEnv {
     ASTRO_CACHE_DIR: path.join(job.config.dataDir, 'cache', 'astro'),
     MARKDOWN_CACHE_DIR: path.join(job.config.dataDir, 'cache', 'markdown', markdownPipelineFingerprint(job.config.projectRoot)),
     NO_COLOR: '1',
+    // Astro, Vite and Rolldown are a large module graph: compiled once and cached, each publish starts faster.
+    NODE_COMPILE_CACHE: path.join(job.config.dataDir, 'cache', 'node-compile'),
   };
 }
 

@@ -25,13 +25,19 @@ export function sidebarPosts(namespace: Namespace, posts: readonly PostEntry[]):
 export interface PostsRoute {
   params: { section: string | undefined };
   props: { namespace: Namespace; sectionSlug: string | undefined };
+  /** Astro's incremental build re-renders the page only when this changes (see page-cache-key.ts). */
+  cacheKey?: string;
 }
 
-/** One page for the namespace (showing its first section) and one per section. */
-export function postsRoutes(namespace: Namespace, sections: readonly SectionEntry[]): PostsRoute[] {
+/**
+ * One page for the namespace (showing its first section) and one per section. With a cacheKey, a publish
+ * that changed nothing the pages show copies them from the previous build instead of rendering them.
+ */
+export function postsRoutes(namespace: Namespace, sections: readonly SectionEntry[], cacheKey?: string): PostsRoute[] {
+  const key = cacheKey === undefined ? {} : { cacheKey };
   return [
-    { params: { section: undefined }, props: { namespace, sectionSlug: undefined } },
-    ...sections.map((section) => ({ params: { section: section.title_slug }, props: { namespace, sectionSlug: section.title_slug } })),
+    { params: { section: undefined }, props: { namespace, sectionSlug: undefined }, ...key },
+    ...sections.map((section) => ({ params: { section: section.title_slug }, props: { namespace, sectionSlug: section.title_slug }, ...key })),
   ];
 }
 
