@@ -42,7 +42,9 @@ export function createMailer({ config, log }: MailerDeps): Mailer {
 }
 
 function createSmtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
+  // A pool keeps the SMTP session open between messages: without it every message of a mailing paid for a
+  // new connection, greeting and EHLO (measured by `npm run bench`: about 9 messages/s to a local server).
+  const transport = nodemailer.createTransport({ url, pool: true, maxConnections: 2, maxMessages: 500, ...SMTP_TIMEOUTS });
   return {
     mode: 'smtp',
     send: async (message) => {

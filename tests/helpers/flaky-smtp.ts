@@ -43,6 +43,8 @@ export async function createFlakySmtp(): Promise<FlakySmtp> {
       // No reverse DNS lookup of 127.0.0.1 on the closed network. (The server still waits 100 ms before its
       // greeting to catch early talkers: about 0.1 s a message.)
       disableReverseLookup: true,
+      // The product pools SMTP connections: stop() must not wait out a pooled idle client (30 s by default).
+      closeTimeout: 50,
       onConnect(_session, callback) {
         connections += 1;
         if (state.mode === 'refuse-session') return callback(smtpError('Service not available, try again later', 421));

@@ -151,6 +151,8 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // The product pools SMTP connections: close() must not wait out a pooled idle client (30 s by default).
+    closeTimeout: 50,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
