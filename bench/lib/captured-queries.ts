@@ -1,0 +1,49 @@
+// The SQL the product runs for the two benchmarked API answers, captured from the product's own query
+// functions through drizzle's logger, so the bare reference handler runs exactly the same statements and
+// cannot drift from them. The parameter order is checked here: a changed query fails the bench loudly.
+import { isDeepStrictEqual } from 'node:util';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import type { Db } from '../../server/db/client.ts';
+import { getLicensesOfUser } from '../../server/db/queries/licenses.ts';
+import { listPostsWithRelations } from '../../server/db/queries/posts.ts';
+import { getSectionBySlug } from '../../server/db/queries/sections.ts';
+import { getSessionWithUser } from '../../server/db/queries/sessions.ts';
+import * as schema from '../../server/db/schema.ts';
+
+export interface CapturedQueries {
+  /** params: [namespace, slug] */
+  sectionBySlug: string;
+  /** params: [namespace, 1 (published), sectionId] */
+  publishedPostsOfSection: string;
+  /** params: [sessionId] */
+  sessionWithUser: string;
+  /** params: [userId] */
+  licensesOfUser: string;
+}
+
+export function captureQueries(databaseFile: string, example: { slug: string; sectionId: number }): CapturedQueries {
+  const sqlite = new Database(databaseFile, { readonly: true, fileMustExist: true });
+  let last: { sql: string; params: unknown[] } | null = null;
+  const db = drizzle(sqlite, { schema, logger: { logQuery: (sql, params) => (last = { sql, params }) } }) as unknown as Db;
+  const capture = (run: () => unknown, expectedParams: unknown[]): string => {
+    last = null;
+    run();
+    const seen = last as { sql: string; params: unknown[] } | null;
+    if (!seen) throw new Error('the product query ran no SQL');
+    if (!isDeepStrictEqual(seen.params, expectedParams)) {
+      throw new Error(`the product query's parameters changed: ${JSON.stringify(seen.params)} (the bench expects ${JSON.stringify(expectedParams)})`);
+    }
+    return seen.sql;
+  };
+  try {
+    return {
+      sectionBySlug: capture(() => getSectionBySlug(db, 'news', example.slug), ['news', example.slug]),
+      publishedPostsOfSection: capture(() => listPostsWithRelations(db, 'news', { includeUnpublished: false, sectionId: example.sectionId }), ['news', 1, example.sectionId]),
+      sessionWithUser: capture(() => getSessionWithUser(db, 'x'), ['x']),
+      licensesOfUser: capture(() => getLicensesOfUser(db, 1), [1]),
+    };
+  } finally {
+    sqlite.close();
+  }
+}

@@ -1,0 +1,121 @@
+// Starts the real product (`node server/index.ts`) for the bench, in its own process group so the build
+// children go with it, and samples the memory of the processes it spawns (the Astro build and Pagefind).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ProductProcess {
+  base: string;
+  pid: number;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns a node script of the project in its own process group; resolves once `ready(base)` is true. */
+export async function startNodeProcess(script: string, options: { args?: string[]; env: Record<string, string>; port: number; ready: (base: string) => Promise<boolean>; timeoutMs: number }): Promise<ProductProcess> {
+  const child: ChildProcess = spawn(process.execPath, [script, ...(options.args ?? [])], {
+    cwd: PROJECT_ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const base = `http://127.0.0.1:${options.port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+      const forced = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(forced);
+    }
+  };
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}:\n${output}`);
+    if (await options.ready(base).catch(() => false)) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${script} was not ready within ${options.timeoutMs / 1000} s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { base, pid: child.pid ?? 0, log: () => output, stop };
+}
+
+function childrenOf(pid: number): number[] {
+  const result: number[] = [];
+  try {
+    // Each thread lists the children it forked; reading these few files is far cheaper than all of /proc.
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const list = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (list) result.push(...list.split(' ').map(Number));
+    }
+  } catch {
+    // The process ended while we looked.
+  }
+  return result;
+}
+
+/** Peak resident memory (VmHWM) of each live descendant of `pid` (not `pid` itself), in bytes; Linux /proc only. */
+function descendantsPeakRss(pid: number): Map<number, number> {
+  const result = new Map<number, number>();
+  const walk = (id: number) => {
+    for (const child of childrenOf(id)) {
+      try {
+        const peak = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child}/status`, 'utf8'));
+        if (peak?.[1]) result.set(child, Number(peak[1]) * 1024);
+      } catch {
+        // Gone.
+      }
+      walk(child);
+    }
+  };
+  walk(pid);
+  return result;
+}
+
+/**
+ * Samples the processes `pid` spawns from now on (its static web workers, already running, are left out)
+ * every `everyMs` until stopped, and returns the peak of the sum of their high-water marks: the build's
+ * memory. A high-water mark cannot miss a short peak between samples; summing them can only overstate.
+ */
+export function samplePeakChildMemory(pid: number, everyMs = 100): { stop(): number } {
+  const before = new Set(descendantsPeakRss(pid).keys());
+  let peak = 0;
+  const sample = () => {
+    let total = 0;
+    for (const [child, bytes] of descendantsPeakRss(pid)) if (!before.has(child)) total += bytes;
+    if (total > peak) peak = total;
+  };
+  const timer = setInterval(sample, everyMs);
+  sample();
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}

@@ -1,0 +1,154 @@
+// The bench's figures, its targets (issue 8) and the table it prints.
+import type { LoadResult } from './load.ts';
+import type { PageWeight } from './page-weight.ts';
+
+export interface SizeResult {
+  posts: number;
+  users: number;
+  /** From starting the server on the seeded database to the first build being served. */
+  coldBuildSeconds: number;
+  pages: PageWeight[];
+  /** null when wrk or nginx could not run. */
+  staticServing: { path: string; product: LoadResult; nginx: LoadResult } | null;
+  api: { bySlug: { path: string; product: LoadResult; bare: LoadResult }; user: { product: LoadResult; bare: LoadResult } } | null;
+  logins: LoadResult;
+  /** The median save → changed page served, its build's peak memory (RSS of the build processes) and its build time. */
+  publish: { seconds: number; peakBuildBytes: number; buildMs: number | null } | null;
+  mailing: { messages: number; messagesPerSec: number; secondsFromQueueToLast: number } | null;
+}
+
+export interface BenchReport {
+  at: string;
+  machine: { cpus: number; cpuModel: string; memoryBytes: number; node: string };
+  settings: { seconds: number; rounds: number; connections: number; users: number; mail: number };
+  references: { wrk: boolean; nginx: boolean; chromium: boolean };
+  sizes: SizeResult[];
+}
+
+export interface TargetCheck {
+  name: string;
+  goal: string;
+  actual: string;
+  met: boolean;
+}
+
+export const TARGETS = {
+  staticVsNginx: 0.5,
+  apiVsBare: 0.6,
+  publishSecondsAt1000: 5,
+  anonymousJsGzipBytes: 30 * 1024,
+} as const;
+
+const ratio = (product: LoadResult, reference: LoadResult) => product.requestsPerSec / reference.requestsPerSec;
+
+export function checkTargets(report: BenchReport): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const missing = (name: string, goal: string, why: string) => checks.push({ name, goal, actual: `NOT MEASURED: ${why}`, met: false });
+  for (const size of report.sizes) {
+    const at = `${size.posts} posts`;
+    if (size.staticServing) {
+      const value = ratio(size.staticServing.product, size.staticServing.nginx);
+      checks.push({ name: `static news page vs nginx (${at})`, goal: `≥ ${TARGETS.staticVsNginx}×`, actual: `${value.toFixed(2)}×`, met: value >= TARGETS.staticVsNginx });
+    } else missing(`static news page vs nginx (${at})`, `≥ ${TARGETS.staticVsNginx}×`, 'no nginx or wrk on this machine');
+    if (size.api) {
+      for (const [label, pair] of [['GET byslug', size.api.bySlug], ['GET /api/user', size.api.user]] as const) {
+        const value = ratio(pair.product, pair.bare);
+        checks.push({ name: `${label} vs bare Hono + better-sqlite3 (${at})`, goal: `≥ ${TARGETS.apiVsBare}×`, actual: `${value.toFixed(2)}×`, met: value >= TARGETS.apiVsBare });
+      }
+    } else missing(`API vs bare handler (${at})`, `≥ ${TARGETS.apiVsBare}×`, 'no wrk on this machine');
+    if (size.posts === 1000) {
+      const seconds = size.publish?.seconds;
+      checks.push({ name: 'publish of a 1,000-post site, save → live', goal: `≤ ${TARGETS.publishSecondsAt1000} s`, actual: seconds === undefined ? 'not measured' : `${seconds.toFixed(2)} s`, met: seconds !== undefined && seconds <= TARGETS.publishSecondsAt1000 });
+    }
+    if (size.pages.length === 0) missing(`JavaScript of / and a news page (${at})`, `≤ ${kb(TARGETS.anonymousJsGzipBytes)} gzip`, 'no Chromium on this machine');
+    for (const page of size.pages.slice(0, 2)) {
+      checks.push({ name: `JavaScript of ${page.path} (${at})`, goal: `≤ ${kb(TARGETS.anonymousJsGzipBytes)} gzip`, actual: kb(page.jsGzipBytes), met: page.jsGzipBytes <= TARGETS.anonymousJsGzipBytes });
+    }
+  }
+  return checks;
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  return [line(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+const rps = (result: LoadResult) => result.requestsPerSec.toFixed(0);
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+/** The report as Markdown tables (the README's Performance section is pasted from it). */
+export function formatReport(report: BenchReport, targets: TargetCheck[]): string {
+  const out: string[] = [];
+  const { machine, settings } = report;
+  out.push(
+    `\n## Bench ${report.at}`,
+    `${machine.cpus} CPUs (${machine.cpuModel}), ${mb(machine.memoryBytes)}, Node ${machine.node}; wrk -t1 -c${settings.connections}, ${settings.seconds} s per run, median of ${settings.rounds} interleaved rounds; ${settings.users} users.`,
+  );
+
+  const throughput: string[][] = [];
+  for (const size of report.sizes) {
+    const row = (what: string, product: LoadResult, reference: LoadResult | null, referenceName: string) => {
+      throughput.push([
+        String(size.posts),
+        what,
+        rps(product),
+        `${ms(product.p50Ms)} / ${ms(product.p99Ms)}`,
+        reference ? `${referenceName} ${rps(reference)}` : `${referenceName}: NOT RUN`,
+        reference ? `${ms(reference.p50Ms)} / ${ms(reference.p99Ms)}` : '',
+        reference ? `${ratio(product, reference).toFixed(2)}×` : 'no ratio',
+      ]);
+    };
+    if (size.staticServing) row(`static ${size.staticServing.path}`, size.staticServing.product, size.staticServing.nginx, 'nginx');
+    if (size.api) {
+      row('GET byslug (anonymous)', size.api.bySlug.product, size.api.bySlug.bare, 'bare');
+      row('GET /api/user (session)', size.api.user.product, size.api.user.bare, 'bare');
+    }
+    throughput.push([String(size.posts), 'POST /api/auth/login', rps(size.logins), `${ms(size.logins.p50Ms)} / ${ms(size.logins.p99Ms)}`, '(argon2id)', '', '']);
+  }
+  out.push('\n### Throughput (req/s, latency p50 / p99)', table(['posts', 'request', 'product', 'p50 / p99', 'reference', 'p50 / p99', 'ratio'], throughput));
+
+  out.push(
+    '\n### Publish (admin save → changed page served)',
+    table(
+      ['posts', 'save → live', 'build (publisher)', 'peak build memory', 'cold start → first build served'],
+      report.sizes.map((size) => [
+        String(size.posts),
+        size.publish ? `${size.publish.seconds.toFixed(2)} s` : '—',
+        size.publish?.buildMs != null ? `${(size.publish.buildMs / 1000).toFixed(2)} s` : '—',
+        size.publish ? mb(size.publish.peakBuildBytes) : '—',
+        `${size.coldBuildSeconds.toFixed(1)} s`,
+      ]),
+    ),
+  );
+
+  const last = report.sizes[report.sizes.length - 1];
+  if (last) {
+    out.push(
+      `\n### Page weight (${last.posts} posts; JS = every module the page can load, gzip -9)`,
+      table(
+        ['page', 'HTML', 'HTML gzip', 'JS files', 'JS gzip'],
+        last.pages.map((page) => [page.path, kb(page.htmlBytes), kb(page.htmlGzipBytes), String(page.jsFiles), kb(page.jsGzipBytes)]),
+      ),
+    );
+  }
+
+  const mailing = report.sizes.find((size) => size.mailing)?.mailing;
+  if (mailing) {
+    out.push(
+      '\n### Mailing (to a local SMTP sink)',
+      table(['messages', 'messages/s', 'queued → last delivered'], [[String(mailing.messages), mailing.messagesPerSec.toFixed(0), `${mailing.secondsFromQueueToLast.toFixed(1)} s`]]),
+    );
+  }
+
+  out.push('\n### Targets (issue 8)', table(['target', 'goal', 'measured', ''], targets.map((target) => [target.name, target.goal, target.actual, target.met ? 'met' : 'NOT MET'])));
+  return out.join('\n');
+}
