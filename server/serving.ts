@@ -8,6 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from './env.ts';
+import { adoptConnection } from './http/connection-handoff.ts';
 import type { Logger } from './log.ts';
 import { findCurrentBuild } from './publish/build-dirs.ts';
 import { createRequestListener, createServerFor, createWorkerFacingServer, type HttpServerOptions } from './server.ts';
@@ -70,6 +71,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
       start: { port, host: config.host, socketPath: socket.path, mediaDir: config.uploadsDir, logLevel: config.logLevel, servedByHeader: config.servedByHeader },
       liveDir: site?.dir ?? null,
       log,
+      onConnection: (connection, head) => adoptConnection(server, connection, head),
     });
   }
 

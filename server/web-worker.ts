@@ -3,14 +3,18 @@
 // connections over the processes), answers static hits from its own copy of the live build exactly as the
 // main process does (server.ts), and forwards every other request to the main process's unix socket.
 // It keeps no state of its own: the API, sessions, rate limits and the publisher live in the main process.
+import net from 'node:net';
+import { adoptConnection, belongsToMainProcess, peekFirstChunk } from './http/connection-handoff.ts';
 import { createForwarder } from './http/forward.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createHttpServer } from './server.ts';
 import { loadStaticSite, type StaticSite } from './static/static-site.ts';
-import type { SiteLiveMessage, WebWorkerStart, WorkerMessage } from './web-workers.ts';
+import type { ConnectionMessage, SiteLiveMessage, WebWorkerStart, WorkerMessage } from './web-workers.ts';
 
 /** In-flight answers get this long to finish when the worker is told to stop. */
 const STOP_GRACE_MS = 3_000;
+/** A new connection must send its first bytes within this (the HTTP server's header timeout, server.ts). */
+const FIRST_BYTES_MS = 60_000;
 
 if (!process.send) {
   console.error('server/web-worker.ts is started by the server (WEB_WORKERS), not by hand.');
@@ -37,6 +41,30 @@ const server = createHttpServer({
   log,
   servedBy: start.servedByHeader ? name : undefined,
 });
+
+// The port is taken by a plain TCP listener: each new connection's first request decides whether this
+// worker serves it or the main process gets the whole connection (http/connection-handoff.ts).
+const served = new Set<net.Socket>();
+const gate = net.createServer((socket) => {
+  peekFirstChunk(socket, FIRST_BYTES_MS, (head) => {
+    if (!stopping && belongsToMainProcess(head) && handOff(socket, head)) return;
+    served.add(socket);
+    socket.once('close', () => served.delete(socket));
+    adoptConnection(server, socket, head);
+  });
+});
+
+/** Sends the socket to the main process; false when the channel is gone (the worker then serves it). */
+function handOff(socket: net.Socket, head: Buffer): boolean {
+  if (!process.send || !process.connected) return false;
+  const message: ConnectionMessage = { type: 'connection', head: head.toString('latin1') };
+  // The conversion of the socket happens within this call, so no byte can be read here after `head`.
+  // (send's false return only means its queue is long; the message still goes.)
+  process.send(message, socket, { keepOpen: false }, (error) => {
+    if (error) log.warn(`could not hand a connection to the main process: ${error.message}`);
+  });
+  return true;
+}
 
 process.on('message', (message: SiteLiveMessage) => {
   if (message.type !== 'site-live') return;
@@ -74,11 +102,11 @@ async function loadWanted(): Promise<void> {
 
 function listen(): void {
   listening = true;
-  server.on('error', (error) => {
+  gate.on('error', (error) => {
     log.error(`cannot listen on port ${start.port}`, error);
     process.exit(1);
   });
-  server.listen({ port: start.port, host: start.host, reusePort: true }, () => tell({ type: 'listening' }));
+  gate.listen({ port: start.port, host: start.host, reusePort: true }, () => tell({ type: 'listening' }));
 }
 
 function stop(): void {
@@ -86,12 +114,17 @@ function stop(): void {
   stopping = true;
   setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
   if (!listening) process.exit(0);
-  // Stops accepting at once (the kernel sends new connections to the other listeners) and ends idle ones.
-  server.close(() => {
+  // Stops accepting at once (the kernel sends new connections to the other listeners) and ends idle ones;
+  // the HTTP server never listened itself, so its connections are ended here, then the process exits.
+  gate.close();
+  server.closeIdleConnections();
+  const drained = setInterval(() => {
+    server.closeIdleConnections();
+    if (served.size > 0) return;
+    clearInterval(drained);
     forwarder.close();
     process.exit(0);
-  });
-  server.closeIdleConnections();
+  }, 50);
 }
 
 function withPrefix(inner: Logger, prefix: string): Logger {

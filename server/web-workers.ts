@@ -2,6 +2,7 @@
 // tells them which build is live and waits until they serve it, starts a crashed one again after a
 // growing delay, and stops them before the main process stops.
 import { fork, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import type { Config } from './env.ts';
 import type { Logger } from './log.ts';
@@ -25,8 +26,15 @@ export interface SiteLiveMessage {
   generation: number;
 }
 
-/** Worker → main: ready for messages; the build of a generation loaded; listening on the port. */
-export type WorkerMessage = { type: 'ready' } | { type: 'site-loaded'; generation: number } | { type: 'listening' };
+/** Worker → main, with the socket as the message's handle: a connection for the main process to serve. */
+export interface ConnectionMessage {
+  type: 'connection';
+  /** The bytes the worker already read from it (latin1: byte for byte). */
+  head: string;
+}
+
+/** Worker → main: ready for messages; the build of a generation loaded; listening on the port; a connection. */
+export type WorkerMessage = { type: 'ready' } | { type: 'site-loaded'; generation: number } | { type: 'listening' } | ConnectionMessage;
 
 export interface WebWorkerPool {
   /** Makes `dir` the build every worker serves; resolves once each worker serves it (or was replaced). */
@@ -43,6 +51,8 @@ export interface WebWorkerPoolOptions {
   /** The build live when the pool starts, if any. */
   liveDir: string | null;
   log: Logger;
+  /** Serves a connection a worker handed over (http/connection-handoff.ts). */
+  onConnection: (socket: net.Socket, head: Buffer) => void;
 }
 
 const ENTRY = path.join(import.meta.dirname, 'web-worker.ts');
@@ -93,8 +103,10 @@ export function startWebWorkers(options: WebWorkerPoolOptions): WebWorkerPool {
   function spawn(slot: Slot): void {
     const child = fork(ENTRY, [JSON.stringify({ ...start, index: slot.index } satisfies WebWorkerStart)], { execArgv: inheritedExecArgv() });
     Object.assign(slot, { child, startedAt: Date.now(), ready: false, loadedGeneration: -1 });
-    child.on('message', (message: WorkerMessage) => {
-      if (message.type === 'ready') {
+    child.on('message', (message: WorkerMessage, handle: unknown) => {
+      if (message.type === 'connection') {
+        if (handle instanceof net.Socket) options.onConnection(handle, Buffer.from(message.head, 'latin1'));
+      } else if (message.type === 'ready') {
         slot.ready = true;
         send(child, { type: 'site-live', dir: liveDir, generation });
       } else if (message.type === 'site-loaded') {

@@ -17,7 +17,7 @@ import { startServing, type Serving } from '../../../server/serving.ts';
 import { createUser, DEFAULT_TEST_PASSWORD } from '../../helpers/auth.ts';
 import { createControlledRunner } from '../../helpers/controlled-runner.ts';
 import { patternBytes, sha256Hex } from '../../helpers/downloads.ts';
-import { connectTo, type PinnedConnection } from '../../helpers/pinned-connection.ts';
+import { connectTo, PinnedConnection } from '../../helpers/pinned-connection.ts';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../../..');
@@ -153,6 +153,31 @@ describe('the product with WEB_WORKERS=1', () => {
     } finally {
       browser.close();
     }
+  });
+
+  it('hands a connection whose first request is for the API to the main process whole (no forwarding)', async () => {
+    // The kernel spreads new connections over both processes; without the hand-over about half of these
+    // would be answered "main via worker-1".
+    const firstAnswers = new Set<string>();
+    for (let i = 0; i < 24; i++) {
+      const connection = new PinnedConnection(port, 'main');
+      try {
+        const first = await connection.send('GET', '/api/user', { headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' } });
+        expect(first.status).toBe(401);
+        firstAnswers.add(first.servedBy);
+        // The main process owns the connection now: later requests on it, a page and a POST with a body, too.
+        const page = await connection.send('GET', '/news/');
+        expect([page.status, page.servedBy]).toEqual([200, 'main']);
+        const csrf = await connection.api('GET', '/sanctum/csrf-cookie');
+        expect([csrf.status, csrf.servedBy]).toEqual([204, 'main']);
+        const logout = await connection.api('POST', '/api/auth/logout', {});
+        expect(logout.servedBy).toBe('main');
+        expect(logout.status).toBeLessThan(300);
+      } finally {
+        connection.close();
+      }
+    }
+    expect([...firstAnswers]).toEqual(['main']);
   });
 
   it('counts failed logins by the real client address, whichever process took the connection and whatever header the client forged', async () => {
