@@ -18,10 +18,10 @@ import { seedDatabase } from '../server/db/seed.ts';
 import { loadConfig } from '../server/env.ts';
 import { createLogger } from '../server/log.ts';
 import { captureQueries } from './lib/captured-queries.ts';
-import { createApiClient, login, solvedBotToken } from './lib/http-client.ts';
+import { createApiClient, freePort, login, solvedBotToken, type ApiClient } from '../tests/helpers/fetch-client.ts';
 import { runCannon, runWrk, type LoadResult } from './lib/load.ts';
 import { launchChromium, measurePage, type PageWeight } from './lib/page-weight.ts';
-import { freePort, PROJECT_ROOT, samplePeakChildMemory, startNodeProcess, type ProductProcess } from './lib/product.ts';
+import { PROJECT_ROOT, samplePeakChildMemory, startNodeProcess, type ProductProcess } from './lib/product.ts';
 import { formatReport, checkTargets, type BenchReport, type SizeResult } from './lib/report.ts';
 import { BENCH_USER_PASSWORD, seedScaled, type ScaledSeed } from './lib/seed-scaled.ts';
 import { startSmtpSink, type SmtpSink } from './lib/smtp-sink.ts';
@@ -109,7 +109,7 @@ async function pageContains(url: string, text: string): Promise<boolean> {
   return response.status === 200 && (await response.text()).includes(text);
 }
 
-async function measurePublish(product: ProductProcess, admin: ReturnType<typeof createApiClient>, seed: ScaledSeed, attempt: number) {
+async function measurePublish(product: ProductProcess, admin: ApiClient, seed: ScaledSeed, attempt: number) {
   const { id: sectionId, slug, postId } = seed.sections.news;
   const marker = `Edited by the bench ${Date.now()}-${attempt}`;
   const memory = samplePeakChildMemory(product.pid);
@@ -128,7 +128,7 @@ async function measurePublish(product: ProductProcess, admin: ReturnType<typeof 
   return { seconds, peakBuildBytes: peakBytes, buildMs: status.last_success?.duration_ms ?? null };
 }
 
-async function measureMailing(product: ProductProcess, admin: ReturnType<typeof createApiClient>, sink: SmtpSink, seed: ScaledSeed) {
+async function measureMailing(product: ProductProcess, admin: ApiClient, sink: SmtpSink, seed: ScaledSeed) {
   const ids = seed.verifiedUserIds.slice(0, mailCount);
   if (ids.length < mailCount) throw new Error(`only ${ids.length} verified bench users for a mailing of ${mailCount}`);
   const before = sink.received();

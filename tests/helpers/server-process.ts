@@ -2,10 +2,10 @@
 // process group so a SIGKILL of the group also takes the Astro build children the publisher spawns, and a
 // browser-like client over fetch logged in as the admin (with a solved bot challenge, as a browser would).
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
-import { expect } from 'vitest';
-import { encodeBotToken, fetchBotChallenge, solveFetchedChallenge, type RequestHandler } from './botcheck.ts';
+import { freePort, login, type ApiClient } from './fetch-client.ts';
+
+export { freePort } from './fetch-client.ts';
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
 export const DRILL_ADMIN_EMAIL = 'drill-admin@example.com';
@@ -28,18 +28,6 @@ export interface ServerProcess {
 /** SIGKILLs every server these helpers started and that still runs (for afterEach/afterAll). */
 export async function killAllServers(): Promise<void> {
   await Promise.all([...running].map((server) => server.kill()));
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -112,53 +100,10 @@ export function launchServer(dataDir: string, port: number, env: Record<string, 
   return server;
 }
 
-/** A browser-like client over fetch with a cookie jar, logged in as the admin. */
-export interface HttpClient {
-  cookieHeader: () => string;
-  /** Cookie, the XSRF header and the headers the site's own scripts send; no Content-Type. */
-  headers: () => Record<string, string>;
-  json: (method: string, pathname: string, body?: unknown) => Promise<Response>;
-}
+/** A browser-like client over fetch with a cookie jar (fetch-client.ts). */
+export type HttpClient = ApiClient;
 
-export async function loginAdmin(base: string): Promise<HttpClient> {
-  const cookies = new Map<string, string>();
-  const remember = (response: Response) => {
-    for (const line of response.headers.getSetCookie()) {
-      const pair = line.split(';')[0] ?? '';
-      const at = pair.indexOf('=');
-      if (at < 0) continue;
-      const name = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      if (value === '' || /max-age=0\b/i.test(line)) cookies.delete(name);
-      else cookies.set(name, value);
-    }
-  };
-  const cookieHeader = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  const headers = (): Record<string, string> => {
-    const result: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', Cookie: cookieHeader() };
-    const xsrf = cookies.get('XSRF-TOKEN');
-    if (xsrf !== undefined) result['X-XSRF-TOKEN'] = decodeURIComponent(xsrf);
-    return result;
-  };
-  const json = async (method: string, pathname: string, body?: unknown) => {
-    const init: RequestInit = { method, headers: headers() };
-    if (body !== undefined) {
-      init.headers = { ...headers(), 'Content-Type': 'application/json' };
-      init.body = JSON.stringify(body);
-    }
-    const response = await fetch(`${base}${pathname}`, init);
-    remember(response);
-    return response;
-  };
-
-  const csrf = await json('GET', '/sanctum/csrf-cookie');
-  expect(csrf.status).toBe(204);
-  const adapter: RequestHandler = { request: (pathname, init) => fetch(`${base}${pathname}`, init) };
-  const challenge = await fetchBotChallenge(adapter);
-  const g_token = encodeBotToken(challenge, await solveFetchedChallenge(challenge));
-  const login = await json('POST', '/api/auth/login', { email: DRILL_ADMIN_EMAIL, password: DRILL_ADMIN_PASSWORD, remember_me: false, g_token });
-  if (login.status !== 200) throw new Error(`admin login answered ${login.status}: ${await login.text()}`);
-  // Login rotates the XSRF cookie; `remember` already took the new one from the answer.
-  expect(cookies.get('XSRF-TOKEN')).toBeTruthy();
-  return { cookieHeader, headers, json };
+/** The drills' admin, logged in with a solved bot challenge. */
+export function loginAdmin(base: string): Promise<HttpClient> {
+  return login(base, DRILL_ADMIN_EMAIL, DRILL_ADMIN_PASSWORD);
 }
