@@ -78,10 +78,13 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   return {
     port,
     async goLive(buildDir) {
+      const started = performance.now();
       const next = await load(buildDir);
+      const loaded = performance.now();
       // Workers first: when this resolves (and the publisher reports the build live) every process serves it.
       await pool?.announce(next.dir);
       site = next;
+      log.debug(`live build loaded in ${Math.round(loaded - started)} ms, by the web workers in ${Math.round(performance.now() - loaded)} ms more`);
     },
     async close() {
       await pool?.stop();

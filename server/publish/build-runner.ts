@@ -2,6 +2,7 @@
 // directory, then Pagefind over the result (the search index is part of every publish, DESIGN.md).
 // The publisher only sees the BuildRunner type, so tests can swap in a fake with controllable timing.
 import { spawn } from 'node:child_process';
+import type { Logger } from '../log.ts';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +30,8 @@ export interface AstroBuildRunnerOptions {
   pagefind?: boolean;
   /** A build that hangs must not block every later publish (default 10 minutes). */
   timeoutMs?: number;
+  /** Where the time of each step goes (debug level). */
+  log?: Logger;
 }
 
 /** Keep the last part of a runaway log only: the end is where the error is. */
@@ -46,13 +49,16 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
     const env = childEnv(job);
     let log = '';
     try {
+      const astroStarted = performance.now();
       const astro = await runChild(
         process.execPath,
         [path.join(projectRoot, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--root', projectRoot, '--outDir', job.outDir],
         { cwd: workDir, env, timeoutMs },
       );
       log += astro.log;
+      options.log?.debug(`publish ${job.id}: astro build ${astro.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - astroStarted)} ms`);
       if (!astro.ok || !pagefind) return { ok: astro.ok, log };
+      const pagefindStarted = performance.now();
       // KaTeX writes each formula twice: as HTML and as MathML carrying the TeX source. Search shows the
       // HTML reading; indexing the TeX too would put '\lVert p - q \rVert' into result excerpts.
       const pagefindArgs = ['--site', job.outDir, '--exclude-selectors', '.katex-mathml'];
@@ -62,6 +68,7 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
         timeoutMs,
       });
       log += index.log;
+      options.log?.debug(`publish ${job.id}: pagefind ${index.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - pagefindStarted)} ms`);
       return { ok: index.ok, log };
     } finally {
       fs.rmSync(workDir, { recursive: true, force: true });

@@ -32,7 +32,7 @@ const MAX_REASONS = 20;
 
 export function createPublisher(options: PublisherOptions): Publisher {
   const { config, db, log, onLive } = options;
-  const runBuild = options.runBuild ?? createAstroBuildRunner();
+  const runBuild = options.runBuild ?? createAstroBuildRunner({ log });
   const now = options.now ?? Date.now;
 
   let current: BuildLocation | null = findCurrentBuild(config);
