@@ -1,5 +1,6 @@
-// Runs the static build of one publish as child processes: `astro build` into the build's fresh output
-// directory, then Pagefind over the result (the search index is part of every publish, DESIGN.md).
+// Runs the static build of one publish in child processes: `astro build` into the build's fresh output
+// directory, in a warm build process kept between publishes (warm-astro.ts), then Pagefind over the
+// result (the search index is part of every publish, DESIGN.md).
 // The publisher only sees the BuildRunner type, so tests can swap in a fake with controllable timing.
 import { spawn } from 'node:child_process';
 import type { Logger } from '../log.ts';
@@ -7,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../env.ts';
+import { createWarmAstro } from './warm-astro.ts';
 
 export interface BuildJob {
   id: string;
@@ -39,6 +41,7 @@ const MAX_LOG_CHARS = 1_000_000;
 
 export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): BuildRunner {
   const { pagefind = true, timeoutMs = 10 * 60_000 } = options;
+  const warm = createWarmAstro();
   return async (job) => {
     const { projectRoot } = job.config;
     // Astro writes its prerender chunks to `<cwd>/.astro/.prerender` when outDir lies outside the cwd, and
@@ -50,11 +53,9 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
     let log = '';
     try {
       const astroStarted = performance.now();
-      const astro = await runChild(
-        process.execPath,
-        [path.join(projectRoot, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--root', projectRoot, '--outDir', job.outDir],
-        { cwd: workDir, env, timeoutMs },
-      );
+      // CONTENT_DIR differs per build; the warm process takes it with each job, not from its environment.
+      const { CONTENT_DIR: _perBuild, ...processEnv } = env;
+      const astro = await warm.build({ id: job.id, root: projectRoot, outDir: job.outDir, workDir, contentDir: job.contentDir }, { env: processEnv, timeoutMs });
       log += astro.log;
       options.log?.debug(`publish ${job.id}: astro build ${astro.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - astroStarted)} ms`);
       if (!astro.ok || !pagefind) return { ok: astro.ok, log };

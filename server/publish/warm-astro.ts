@@ -1,0 +1,130 @@
+// Keeps one Astro build process warm between publishes (docs/decisions/0020-warm-astro-builds.md): forks
+// astro-build-process.ts on the first build, sends it one build at a time, collects what it prints as the
+// build's log, and replaces it when it failed, hung, grew too large, built enough times, or sat idle.
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export interface AstroBuildJob {
+  id: string;
+  root: string;
+  outDir: string;
+  /** The build's own working directory (see astro-build-process.ts). */
+  workDir: string;
+  /** The snapshot directory, CONTENT_DIR for this build. */
+  contentDir: string;
+}
+
+export interface AstroBuildDone {
+  type: 'done';
+  id: string;
+  ok: boolean;
+  rssBytes: number;
+}
+
+export interface WarmAstroOptions {
+  /** The process's environment; CONTENT_DIR is set per build. A different one starts a new process. */
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+}
+
+const ENTRY = path.join(import.meta.dirname, 'astro-build-process.ts');
+/**
+ * Each build's server bundle stays in the process's module cache (about 100 MB on a 1,000-post site):
+ * after this many builds, or past MAX_RSS_BYTES, the next publish gets a fresh process.
+ */
+const MAX_BUILDS_PER_PROCESS = 6;
+const MAX_RSS_BYTES = 1.2 * 1024 ** 3;
+/** A warm process holds several hundred MB: it is let go when nobody has published for this long. */
+const IDLE_MS = 10 * 60_000;
+const MAX_LOG_CHARS = 1_000_000;
+
+export interface WarmAstro {
+  build(job: AstroBuildJob, options: WarmAstroOptions): Promise<{ ok: boolean; log: string }>;
+  /** Ends the warm process, if any (the server stopping; tests). */
+  close(): void;
+}
+
+export function createWarmAstro(): WarmAstro {
+  let child: ChildProcess | null = null;
+  let childEnvKey = '';
+  let builds = 0;
+  let idleTimer: NodeJS.Timeout | null = null;
+  let onOutput: ((chunk: Buffer) => void) | null = null;
+
+  const retire = () => {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = null;
+    if (!child) return;
+    const old = child;
+    child = null;
+    if (old.exitCode === null && old.signalCode === null) old.kill('SIGKILL');
+  };
+
+  const start = (env: NodeJS.ProcessEnv, key: string): ChildProcess => {
+    const next = fork(ENTRY, [], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [] });
+    next.stdout?.on('data', (chunk: Buffer) => onOutput?.(chunk));
+    next.stderr?.on('data', (chunk: Buffer) => onOutput?.(chunk));
+    next.on('exit', () => {
+      if (child === next) child = null;
+    });
+    // Between builds the warm process must not keep the server (or a test run) alive.
+    next.unref();
+    next.channel?.unref();
+    child = next;
+    childEnvKey = key;
+    builds = 0;
+    return next;
+  };
+
+  return {
+    build(job, options) {
+      const key = JSON.stringify(options.env);
+      if (child && childEnvKey !== key) retire();
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = null;
+      const worker = child ?? start(options.env, key);
+      let log = `$ astro build --root ${job.root} --outDir ${job.outDir} (warm process ${worker.pid}, build ${builds + 1})\n`;
+      onOutput = (chunk) => {
+        log += chunk.toString();
+        if (log.length > MAX_LOG_CHARS) log = log.slice(-MAX_LOG_CHARS);
+      };
+      worker.channel?.ref();
+      return new Promise((resolve) => {
+        let settled = false;
+        const settle = (ok: boolean, note?: string, keep = false) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          worker.off('message', onMessage);
+          worker.off('exit', onExit);
+          onOutput = null;
+          if (note) log += note;
+          if (keep && child === worker) {
+            worker.channel?.unref();
+            idleTimer = setTimeout(retire, IDLE_MS);
+            idleTimer.unref();
+          } else if (child === worker) {
+            retire();
+          }
+          resolve({ ok, log });
+        };
+        const onMessage = (message: AstroBuildDone) => {
+          if (message.type !== 'done' || message.id !== job.id) return;
+          builds += 1;
+          // A failed build may leave Astro in any state: the next one starts clean.
+          const keep = message.ok && builds < MAX_BUILDS_PER_PROCESS && message.rssBytes < MAX_RSS_BYTES;
+          // Its output may still be in the pipe: let it arrive before the log is handed over.
+          setImmediate(() => settle(message.ok, message.ok ? undefined : '\n[publish] astro build failed\n', keep));
+        };
+        const onExit = (code: number | null, signal: NodeJS.Signals | null) => settle(false, `\n[publish] the build process exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`);
+        const timer = setTimeout(() => settle(false, `\n[publish] build exceeded ${options.timeoutMs} ms and was stopped\n`), options.timeoutMs);
+        worker.on('message', onMessage);
+        worker.on('exit', onExit);
+        worker.send(job satisfies AstroBuildJob, (error) => {
+          if (error) settle(false, `\n[publish] could not start the build: ${error.message}\n`);
+        });
+      });
+    },
+    close: retire,
+  };
+}
