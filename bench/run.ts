@@ -55,12 +55,19 @@ const ADMIN_EMAIL = 'bench-admin@example.com';
 const ADMIN_PASSWORD = 'bench admin password 2026';
 const say = (line: string) => console.log(line);
 
-/** Runs `measure` `rounds` times for each contender, interleaved so background load hits all alike; keeps the median round by req/s. */
-async function compare(contenders: Record<string, () => Promise<LoadResult>>): Promise<Record<string, LoadResult>> {
+/** Untimed load before the rounds, so neither side is measured while its code is still being optimised. */
+const WARM_UP_SECONDS = 1;
+
+/**
+ * Runs each contender `rounds` times, interleaved so background load hits all alike, after an untimed
+ * warm-up; keeps the median round by req/s.
+ */
+async function compare(contenders: Record<string, (seconds: number) => Promise<LoadResult>>): Promise<Record<string, LoadResult>> {
+  for (const measure of Object.values(contenders)) await measure(WARM_UP_SECONDS);
   const runs: Record<string, LoadResult[]> = {};
   for (let round = 0; round < rounds; round++) {
     for (const [name, measure] of Object.entries(contenders)) {
-      const result = await measure();
+      const result = await measure(seconds);
       if (result.errors > 0) throw new Error(`${name}: ${result.errors} of ${result.requests} answers were errors; the figure would be worthless`);
       (runs[name] ??= []).push(result);
     }
@@ -183,7 +190,7 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     }
 
     say('  static serving…');
-    const wrkGet = (url: string, headers?: Record<string, string>) => () => runWrk({ url, seconds, connections, headers });
+    const wrkGet = (url: string, headers?: Record<string, string>) => (runSeconds: number) => runWrk({ url, seconds: runSeconds, connections, headers });
     let staticServing: SizeResult['staticServing'] = null;
     if (tools.wrk && tools.nginx) {
       const nginx = startNginx({ root: fs.realpathSync(path.join(dataDir, 'builds/current')), port: await freePort(), workDir: path.join(dataDir, 'nginx') });

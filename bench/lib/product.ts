@@ -1,5 +1,5 @@
 // Starts the real product (`node server/index.ts`) for the bench, in its own process group so the build
-// children go with it, and samples the memory of the processes it spawns (the Astro build and Pagefind).
+// children go with it, and samples the memory of its build processes (the warm Astro process, Pagefind).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -83,17 +83,33 @@ function descendantsPeakRss(pid: number): Map<number, number> {
   return result;
 }
 
+function isWebWorker(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('web-worker.ts');
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Samples the processes `pid` spawns from now on (its static web workers, already running, are left out)
- * every `everyMs` until stopped, and returns the peak of the sum of their high-water marks: the build's
- * memory. A high-water mark cannot miss a short peak between samples; summing them can only overstate.
+ * Samples the build processes under `pid` (everything it spawned but its static web workers: the warm
+ * Astro process and Pagefind) every `everyMs` until stopped, and returns the peak of the sum of their
+ * high-water marks: what the machine needs for a publish. A high-water mark cannot miss a short peak
+ * between samples; the warm process's mark covers its earlier builds too, and summing can only overstate.
  */
 export function samplePeakChildMemory(pid: number, everyMs = 100): { stop(): number } {
-  const before = new Set(descendantsPeakRss(pid).keys());
+  const workers = new Set<number>();
   let peak = 0;
   const sample = () => {
     let total = 0;
-    for (const [child, bytes] of descendantsPeakRss(pid)) if (!before.has(child)) total += bytes;
+    for (const [child, bytes] of descendantsPeakRss(pid)) {
+      if (workers.has(child)) continue;
+      if (isWebWorker(child)) {
+        workers.add(child);
+        continue;
+      }
+      total += bytes;
+    }
     if (total > peak) peak = total;
   };
   const timer = setInterval(sample, everyMs);

@@ -91,7 +91,7 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
   const { machine, settings } = report;
   out.push(
     `\n## Bench ${report.at}`,
-    `${machine.cpus} CPUs (${machine.cpuModel}), ${mb(machine.memoryBytes)}, Node ${machine.node}; wrk -t1 -c${settings.connections}, ${settings.seconds} s per run, median of ${settings.rounds} interleaved rounds; ${settings.users} users.`,
+    `${machine.cpus} CPUs (${machine.cpuModel}), ${mb(machine.memoryBytes)}, Node ${machine.node}; wrk -t1 -c${settings.connections}, ${settings.seconds} s per run, median of ${settings.rounds} interleaved rounds after a 1 s warm-up; ${settings.users} users.`,
   );
 
   const throughput: string[][] = [];
