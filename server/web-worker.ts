@@ -4,7 +4,7 @@
 // main process does (server.ts), and forwards every other request to the main process's unix socket.
 // It keeps no state of its own: the API, sessions, rate limits and the publisher live in the main process.
 import net from 'node:net';
-import { adoptConnection, belongsToMainProcess, peekFirstChunk } from './http/connection-handoff.ts';
+import { adoptConnection, belongsToMainProcess, peekFirstChunk, stopReading } from './http/connection-handoff.ts';
 import { createForwarder } from './http/forward.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createHttpServer } from './server.ts';
@@ -57,6 +57,8 @@ const gate = net.createServer((socket) => {
 /** Sends the socket to the main process; false when the channel is gone (the worker then serves it). */
 function handOff(socket: net.Socket, head: Buffer): boolean {
   if (!process.send || !process.connected) return false;
+  // Nothing more may be read here: what the client sends next belongs to the main process.
+  stopReading(socket);
   const message: ConnectionMessage = { type: 'connection', head: head.toString('latin1') };
   // The conversion of the socket happens within this call, so no byte can be read here after `head`.
   // (send's false return only means its queue is long; the message still goes.)

@@ -53,6 +53,21 @@ export function peekFirstChunk(socket: net.Socket, idleMs: number, route: (head:
   });
 }
 
+/**
+ * Stops this process reading the socket's descriptor, at once. Needed before the socket is sent to another
+ * process: the sender's copy of the descriptor stays open until the message is written, and while it
+ * reads, a next request the client sends on the connection (after the main process answered the first)
+ * would be read here and dropped; the main process would never see it (seen under load: the client got
+ * "socket hang up" when the main process closed the idle connection). `pause()` only stops emitting
+ * data; Node has no public call for this, so the handle's own readStop is used, as net.Socket does.
+ */
+export function stopReading(socket: net.Socket): void {
+  const handle = (socket as unknown as { _handle?: { reading?: boolean; readStop?: () => number } | null })._handle;
+  if (!handle?.readStop) return;
+  handle.reading = false;
+  handle.readStop();
+}
+
 /** Gives a socket (and the bytes already read from it) to an HTTP server as if it had accepted it. */
 export function adoptConnection(server: net.Server, socket: net.Socket, head: Buffer): void {
   server.emit('connection', socket);
