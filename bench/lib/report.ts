@@ -133,7 +133,7 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
   const last = report.sizes[report.sizes.length - 1];
   if (last) {
     out.push(
-      `\n### Page weight (${last.posts} posts; JS = every module the page can load, gzip -9)`,
+      `\n### Page weight (${last.posts} posts; JS = what Chromium downloads before any interaction, gzip -9)`,
       table(
         ['page', 'HTML', 'HTML gzip', 'JS files', 'JS gzip'],
         last.pages.map((page) => [page.path, kb(page.htmlBytes), kb(page.htmlGzipBytes), String(page.jsFiles), kb(page.jsGzipBytes)]),
