@@ -27,6 +27,10 @@ export async function measureScriptBytes(page: Page, url: string): Promise<Scrip
   page.on('response', onResponse);
   try {
     await page.goto(url, { waitUntil: 'networkidle' });
+    // Islands marked client:idle start loading only once the browser is idle, which on a busy machine
+    // can come after the network first fell quiet: wait for an idle moment, then for the network again.
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => resolve(null), { timeout: 2_000 })));
+    await page.waitForLoadState('networkidle');
     await Promise.all(pending);
   } finally {
     page.off('response', onResponse);
