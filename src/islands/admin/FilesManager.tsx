@@ -10,6 +10,7 @@ import { deleteFiles, downloadFile, uploadFile, type ExtraFile, type Namespace }
 import { failureNotice, successNotice } from './notices.ts';
 import { FILE_NOT_SELECTED, NOTHING_SELECTED } from './PageImageManager.tsx';
 import { HARD_DELETE_WARNING, type Confirm } from './use-confirm.tsx';
+import { withTicked } from './RefusedDeletions.tsx';
 
 interface FilesManagerProps {
   ns: Namespace;
@@ -43,13 +44,7 @@ function FilesManagerBody({ ns, files, reload, confirm, onWrite }: FilesManagerP
     void reload();
   }, [reload]);
 
-  const tick = (fileId: number, on: boolean) =>
-    setTicked((previous) => {
-      const next = new Set(previous);
-      if (on) next.add(fileId);
-      else next.delete(fileId);
-      return next;
-    });
+  const tick = (fileId: number, on: boolean) => setTicked((previous) => withTicked(previous, fileId, on));
 
   const upload = async (event: FormEvent) => {
     event.preventDefault();

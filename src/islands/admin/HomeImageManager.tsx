@@ -7,6 +7,7 @@ import { Message } from '../ui/Message.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
 import { assignHomeImage, deleteHomeImages, fetchHomeImages, replaceImageFile, saveHomeImageDetails, uploadHomeImage, type HomeImage, type HomeSection } from './content-api.ts';
 import { ImageItem } from './ImageItem.tsx';
+import { RefusedDeletions, withTicked, type RefusedDeletion } from './RefusedDeletions.tsx';
 import { failureNotice, isConflict, reportOf, successNotice } from './notices.ts';
 import { FILE_NOT_SELECTED, NOTHING_SELECTED } from './PageImageManager.tsx';
 import { HARD_DELETE_WARNING, type Confirm } from './use-confirm.tsx';
@@ -41,7 +42,7 @@ function HomeImageManagerBody({ sections, initialFilter, onChanged, confirm, onW
   const [filter, setFilter] = useState<HomeImageFilter>(initialFilter);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [notice, setNotice] = useState<FormMessage | null>(null);
-  const [refused, setRefused] = useState<{ ids: number[]; report: { id: number; message: string }[] } | null>(null);
+  const [refused, setRefused] = useState<RefusedDeletion | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [fileKey, setFileKey] = useState(0);
   const [target, setTarget] = useState(initialFilter === 'all' ? 0 : initialFilter);
@@ -131,18 +132,7 @@ function HomeImageManagerBody({ sections, initialFilter, onChanged, confirm, onW
   return (
     <div className="image-manager">
       <Message message={notice} id={`${id}-notice`} />
-      {refused && refused.report.length > 0 && (
-        <div className="image-manager__refused">
-          <ul>
-            {refused.report.map((entry) => (
-              <li key={entry.id}>{entry.message}</li>
-            ))}
-          </ul>
-          <button type="button" className="button button--small button--danger" onClick={() => void remove(refused.ids, true)}>
-            Delete anyway
-          </button>
-        </div>
-      )}
+      <RefusedDeletions refused={refused} onDeleteAnyway={(ids) => void remove(ids, true)} />
       <form className="image-manager__upload" onSubmit={(event) => void upload(event)} noValidate>
         <label className="field__label" htmlFor={`${id}-file`}>
           Image file
@@ -192,14 +182,7 @@ function HomeImageManagerBody({ sections, initialFilter, onChanged, confirm, onW
               key={image.id}
               item={{ id: image.id, title: image.title, alt: image.alt, thumb: image.urls.thumb, isVideo: false }}
               selected={selected.has(image.id)}
-              onSelect={(on) =>
-                setSelected((previous) => {
-                  const next = new Set(previous);
-                  if (on) next.add(image.id);
-                  else next.delete(image.id);
-                  return next;
-                })
-              }
+              onSelect={(on) => setSelected((previous) => withTicked(previous, image.id, on))}
               onSaveDetails={async (details) => {
                 const answer = await saveHomeImageDetails(image.id, details);
                 await changed();

@@ -10,6 +10,7 @@ import { addVideo, deletePageImages, fetchPageImages, replaceImageFile, savePage
 import { ImageItem, type LibraryItem } from './ImageItem.tsx';
 import { imageMarkdown, videoEmbed } from './markdown-edits.ts';
 import { failureNotice, isConflict, reportOf, successNotice } from './notices.ts';
+import { RefusedDeletions, withTicked, type RefusedDeletion } from './RefusedDeletions.tsx';
 import { HARD_DELETE_WARNING, type Confirm } from './use-confirm.tsx';
 
 export const FILE_NOT_SELECTED = 'File not selected';
@@ -63,7 +64,7 @@ function PageImageManagerBody({ ns, onInsert, confirm, onWrite, onUrlsReplaced }
   const [images, setImages] = useState<PageImage[]>([]);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [notice, setNotice] = useState<FormMessage | null>(null);
-  const [refused, setRefused] = useState<{ ids: number[]; report: { id: number; message: string }[] } | null>(null);
+  const [refused, setRefused] = useState<RefusedDeletion | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [fileKey, setFileKey] = useState(0);
   const [videoUrl, setVideoUrl] = useState('');
@@ -94,13 +95,7 @@ function PageImageManagerBody({ ns, onInsert, confirm, onWrite, onUrlsReplaced }
     };
   }, [ns]);
 
-  const toggle = (imageId: number, on: boolean) =>
-    setSelected((previous) => {
-      const next = new Set(previous);
-      if (on) next.add(imageId);
-      else next.delete(imageId);
-      return next;
-    });
+  const toggle = (imageId: number, on: boolean) => setSelected((previous) => withTicked(previous, imageId, on));
 
   const upload = async (event: FormEvent) => {
     event.preventDefault();
@@ -164,18 +159,7 @@ function PageImageManagerBody({ ns, onInsert, confirm, onWrite, onUrlsReplaced }
   return (
     <div className="image-manager">
       <Message message={notice} id={`${id}-notice`} />
-      {refused && refused.report.length > 0 && (
-        <div className="image-manager__refused">
-          <ul>
-            {refused.report.map((entry) => (
-              <li key={entry.id}>{entry.message}</li>
-            ))}
-          </ul>
-          <button type="button" className="button button--small button--danger" onClick={() => void remove(refused.ids, true)}>
-            Delete anyway
-          </button>
-        </div>
-      )}
+      <RefusedDeletions refused={refused} onDeleteAnyway={(ids) => void remove(ids, true)} />
       <div className="image-manager__add">
         <form className="image-manager__upload" onSubmit={(event) => void upload(event)} noValidate>
           <label className="field__label" htmlFor={`${id}-file`}>
