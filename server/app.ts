@@ -7,6 +7,7 @@ import type { AppContext, AppEnv } from './context.ts';
 import { HttpError, errorResponse } from './http/errors.ts';
 import { DISK_FULL_MESSAGES, isDiskFullError } from './storage/disk.ts';
 import { apiSecurityHeaders } from './http/security-headers.ts';
+import { compressJson } from './http/compress-json.ts';
 import { csrfCookieRoutes, csrfProtection, originCheck } from './auth/csrf.ts';
 import { loadSession } from './auth/session-middleware.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -33,6 +34,8 @@ export type App = Hono<AppEnv>;
 export function createApp(ctx: AppContext): App {
   const app = new Hono<AppEnv>();
 
+  // First, so it sees the answer last, headers and all.
+  app.use('/api/*', compressJson);
   app.use('*', apiSecurityHeaders);
   app.use('*', originCheck(ctx));
   app.use('/api/*', csrfProtection(ctx));
