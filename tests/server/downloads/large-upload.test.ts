@@ -11,6 +11,7 @@ import { uploadTempDir } from '../../../server/storage/release-files.ts';
 import { createUser, login, type LoggedInClient } from '../../helpers/auth.ts';
 import { filesOnDisk } from '../../helpers/downloads.ts';
 import { listen } from '../../helpers/raw-http.ts';
+import { openStreamedUpload } from '../../helpers/streamed-upload.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 
 const MiB = 1024 * 1024;
@@ -61,34 +62,12 @@ async function measureRss<T>(work: () => Promise<T>): Promise<{ result: T; growt
  * reused chunk buffer (fetch() with a stream body reads it ahead of the socket: ~250 MB here).
  */
 async function postGeneratedRelease(size: number): Promise<{ status: number; body: string; sha256: string }> {
-  const boundary = `----large-upload-${Date.now()}`;
-  const head = Buffer.from(
-    [
-      `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nLarge release`,
-      `--${boundary}\r\nContent-Disposition: form-data; name="downloadable"\r\n\r\n1`,
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ].join('\r\n'),
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const url = new URL(`${base}/api/downloads/store`);
-  const request = http.request({
-    host: url.hostname,
-    port: url.port,
-    path: url.pathname,
-    method: 'POST',
-    agent: false,
-    headers: { ...authHeaders(), 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + size + tail.length) },
+  const { request, head, tail, answer, write } = openStreamedUpload({
+    url: new URL(`${base}/api/downloads/store`),
+    headers: authHeaders(),
+    fields: { title: 'Large release', downloadable: '1' },
+    file: { name: 'large.bin', type: 'application/octet-stream', size },
   });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request.on('response', (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (text: string) => (body += text));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on('error', reject);
-  });
-  const write = (chunk: Buffer) => new Promise<void>((resolve, reject) => request.write(chunk, (error) => (error ? reject(error) : resolve())));
   const hash = createHash('sha256');
   const chunk = Buffer.alloc(MiB);
   await write(head);

@@ -2,11 +2,11 @@
 // (server/index.ts). This drill starts a second server by mistake on the same data and port while the first
 // one is receiving an upload: the second stops at EADDRINUSE, and the upload in flight finishes intact.
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { killAllServers, launchServer, loginAdmin, startServer } from '../../helpers/server-process.ts';
+import { openStreamedUpload } from '../../helpers/streamed-upload.ts';
 
 const temps: string[] = [];
 afterEach(async () => {
@@ -26,28 +26,12 @@ describe('a second server started on the same data and port', () => {
     const tmpDir = path.join(dataDir, 'private', '.tmp');
 
     const FILE_BYTES = 8 * 1024 * 1024;
-    const boundary = `----double-start-${Date.now().toString(16)}`;
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nIn flight\r\n--${boundary}\r\nContent-Disposition: form-data; name="downloadable"\r\n\r\n1\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="flight.zip"\r\nContent-Type: application/zip\r\n\r\n`;
-    const tail = `\r\n--${boundary}--\r\n`;
-    const url = new URL('/api/downloads/store', server.base);
-    const request = http.request({
-      host: url.hostname,
-      port: url.port,
-      path: url.pathname,
-      method: 'POST',
-      agent: false,
-      headers: { ...admin.headers(), 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(Buffer.byteLength(head) + FILE_BYTES + Buffer.byteLength(tail)) },
+    const { request, head, tail, answer, write } = openStreamedUpload({
+      url: new URL('/api/downloads/store', server.base),
+      headers: admin.headers(),
+      fields: { title: 'In flight', downloadable: '1' },
+      file: { name: 'flight.zip', type: 'application/zip', size: FILE_BYTES },
     });
-    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      request.on('response', (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (text: string) => (body += text));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      });
-      request.on('error', reject);
-    });
-    const write = (data: Buffer | string) => new Promise<void>((resolve, reject) => request.write(data, (error) => (error ? reject(error) : resolve())));
     const parts = () => (fs.existsSync(tmpDir) ? fs.readdirSync(tmpDir).filter((name) => name.endsWith('.part')) : []);
     const partBytes = () => parts().reduce((largest, name) => Math.max(largest, fs.statSync(path.join(tmpDir, name)).size), 0);
 

@@ -6,13 +6,13 @@
 // Mounting needs root (CI runs as root). Where it is refused the drill is skipped with the reason printed.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAllServers, loginAdmin, startServer, type HttpClient, type ServerProcess } from '../../helpers/server-process.ts';
+import { openStreamedUpload } from '../../helpers/streamed-upload.ts';
 
 const MiB = 1024 * 1024;
 /** Room for the migrated database and the logins (under 1 MiB), far less than the uploads below. */
@@ -123,34 +123,15 @@ const MAX_LEAD_BYTES = 4 * MiB;
  * 500 ms drain of the rest of the body can pass before this process reads the answer).
  */
 async function postLargeFile(pathname: string, fields: Record<string, string>, filename: string, size: number): Promise<{ status: number; body: unknown }> {
-  const boundary = `----full-disk-${Date.now().toString(16)}`;
-  let head = '';
-  for (const [name, value] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
-  const url = new URL(pathname, server.base);
-  const request = http.request({
-    host: url.hostname,
-    port: url.port,
-    path: url.pathname,
-    method: 'POST',
-    agent: false,
-    headers: { ...admin.headers(), 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(Buffer.byteLength(head) + size + Buffer.byteLength(tail)) },
+  const { request, head, tail, answer: raw } = openStreamedUpload({
+    url: new URL(pathname, server.base),
+    headers: admin.headers(),
+    fields,
+    file: { name: filename, type: 'application/octet-stream', size },
   });
   let answered = false;
-  const answer = new Promise<{ status: number; body: unknown }>((resolve, reject) => {
-    request.on('response', (response) => {
-      answered = true;
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text === '' ? null : JSON.parse(text) }));
-    });
-    // Writes after the answer meet a closed connection; only an error before any answer is a failure.
-    request.on('error', (error) => {
-      if (!answered) reject(error);
-    });
-  });
+  request.once('response', () => (answered = true));
+  const answer = raw.then(({ status, body }) => ({ status, body: body === '' ? null : (JSON.parse(body) as unknown) }));
   const closed = new Promise<void>((resolve) => request.once('close', () => resolve()));
   // A write's callback may never come once the connection is gone.
   const write = (data: Buffer | string) => Promise.race([new Promise<void>((resolve) => request.write(data, () => resolve())), closed]);
