@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../env.ts';
+import { appendToBuildLog } from './build-log.ts';
 import { createWarmAstro } from './warm-astro.ts';
 
 export interface BuildJob {
@@ -36,9 +37,6 @@ export interface AstroBuildRunnerOptions {
   log?: Logger;
 }
 
-/** Keep the last part of a runaway log only: the end is where the error is. */
-const MAX_LOG_CHARS = 1_000_000;
-
 export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): BuildRunner {
   const { pagefind = true, timeoutMs = 10 * 60_000 } = options;
   const warm = createWarmAstro();
@@ -53,9 +51,8 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
     let log = '';
     try {
       const astroStarted = performance.now();
-      // CONTENT_DIR differs per build; the warm process takes it with each job, not from its environment.
-      const { CONTENT_DIR: _perBuild, ...processEnv } = env;
-      const astro = await warm.build({ id: job.id, root: projectRoot, outDir: job.outDir, workDir, contentDir: job.contentDir }, { env: processEnv, timeoutMs });
+      // CONTENT_DIR differs per build: the warm process takes it with each job, not from its environment.
+      const astro = await warm.build({ id: job.id, root: projectRoot, outDir: job.outDir, workDir, contentDir: job.contentDir }, { env, timeoutMs });
       log += astro.log;
       options.log?.debug(`publish ${job.id}: astro build ${astro.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - astroStarted)} ms`);
       if (!astro.ok || !pagefind) return { ok: astro.ok, log };
@@ -81,7 +78,7 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
  * The build gets a small, explicit environment rather than ours: no secrets (SMTP_URL, ADMIN_PASSWORD, …)
  * reach project code it runs, and a NODE_ENV such as Vitest's `test` cannot change how React is bundled.
  */
-function childEnv(job: BuildJob): NodeJS.ProcessEnv {
+function childEnv(job: Pick<BuildJob, 'config'>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ']) {
     const value = process.env[name];
@@ -89,7 +86,6 @@ function childEnv(job: BuildJob): NodeJS.ProcessEnv {
   }
   return {
     ...env,
-    CONTENT_DIR: job.contentDir,
     SITE_URL: job.config.siteUrl,
     SITE_NAME: job.config.siteName,
     ASTRO_TELEMETRY_DISABLED: '1',
@@ -121,10 +117,7 @@ export function markdownPipelineFingerprint(projectRoot: string): string {
 function runChild(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<BuildResult> {
   return new Promise((resolve) => {
     let log = `$ ${path.basename(args[0] ?? command)} ${args.slice(1).join(' ')}\n`;
-    const append = (chunk: Buffer | string) => {
-      log += chunk.toString();
-      if (log.length > MAX_LOG_CHARS) log = log.slice(-MAX_LOG_CHARS);
-    };
+    const append = (chunk: Buffer | string) => (log = appendToBuildLog(log, chunk));
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', append);
     child.stderr.on('data', append);

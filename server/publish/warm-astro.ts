@@ -3,6 +3,7 @@
 // build's log, and replaces it when it failed, hung, grew too large, built enough times, or sat idle.
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { appendToBuildLog } from './build-log.ts';
 
 export interface AstroBuildJob {
   id: string;
@@ -36,7 +37,6 @@ const MAX_BUILDS_PER_PROCESS = 6;
 const MAX_RSS_BYTES = 1.2 * 1024 ** 3;
 /** A warm process holds several hundred MB: it is let go when nobody has published for this long. */
 const IDLE_MS = 10 * 60_000;
-const MAX_LOG_CHARS = 1_000_000;
 
 export interface WarmAstro {
   build(job: AstroBuildJob, options: WarmAstroOptions): Promise<{ ok: boolean; log: string }>;
@@ -84,10 +84,7 @@ export function createWarmAstro(): WarmAstro {
       idleTimer = null;
       const worker = child ?? start(options.env, key);
       let log = `$ astro build --root ${job.root} --outDir ${job.outDir} (warm process ${worker.pid}, build ${builds + 1})\n`;
-      onOutput = (chunk) => {
-        log += chunk.toString();
-        if (log.length > MAX_LOG_CHARS) log = log.slice(-MAX_LOG_CHARS);
-      };
+      onOutput = (chunk) => (log = appendToBuildLog(log, chunk));
       worker.channel?.ref();
       return new Promise((resolve) => {
         let settled = false;
