@@ -5,6 +5,8 @@ import { SMTPServer } from 'smtp-server';
 
 export interface SmtpSink {
   url: string;
+  /** Forgets what arrived so far: the counts and times start again from the next message. */
+  reset(): void;
   received(): number;
   firstAt(): number | null;
   lastAt(): number | null;
@@ -38,6 +40,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    reset: () => {
+      count = 0;
+      first = null;
+      last = null;
+    },
     received: () => count,
     firstAt: () => first,
     lastAt: () => last,
