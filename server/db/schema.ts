@@ -299,3 +299,21 @@ export const botcheckSpent = sqliteTable(
   },
   (table) => [index('botcheck_spent_expires_idx').on(table.expires_at)],
 );
+
+/**
+ * Rate-limit counters (server/auth/rate-limit.ts), in the database so that every serving process counts
+ * against the same limits (docs/decisions/0023-process-model.md). One row per limiter and key: the times
+ * of its hits still inside the window, oldest first, never more than the limit.
+ */
+export const rateLimitHits = sqliteTable(
+  'rate_limit_hits',
+  {
+    limiter: text('limiter').notNull(),
+    key: text('key').notNull(),
+    /** JSON array of milliseconds since the epoch. */
+    hits: text('hits').notNull(),
+    /** Milliseconds since the epoch when the newest hit leaves the window: the row is useless after it. */
+    expires_at: integer('expires_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.limiter, table.key] }), index('rate_limit_hits_expires_idx').on(table.expires_at)],
+);

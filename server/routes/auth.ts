@@ -43,7 +43,7 @@ const loginSchema = z.object({
 });
 
 export function authRoutes(ctx: AppContext) {
-  const loginThrottle = createRateLimiter({ ...LOGIN_THROTTLE, now: ctx.now });
+  const loginThrottle = createRateLimiter({ ...LOGIN_THROTTLE, db: ctx.db, name: 'login', now: ctx.now });
   const smallBody = bodyLimit({ maxSize: 32 * 1024, onError: (c) => errorResponse(c, 413, 'The request is too large.') });
 
   return new Hono<AppEnv>()

@@ -29,7 +29,7 @@ const contactSchema = z.object({
 });
 
 export function contactRoutes(ctx: AppContext) {
-  const throttle = createRateLimiter({ ...CONTACT_THROTTLE, now: ctx.now });
+  const throttle = createRateLimiter({ ...CONTACT_THROTTLE, db: ctx.db, name: 'contact', now: ctx.now });
   const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
 
   // The form shows errors under name and email and one general message below the message box (SPEC.md 5),

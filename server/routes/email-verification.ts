@@ -28,7 +28,7 @@ function resultPage(validation: 0 | 1, message: string, email: string): string {
 }
 
 export function emailVerificationRoutes(ctx: AppContext) {
-  const resendThrottle = createRateLimiter({ ...RESEND_THROTTLE, now: ctx.now });
+  const resendThrottle = createRateLimiter({ ...RESEND_THROTTLE, db: ctx.db, name: 'verification-resend', now: ctx.now });
 
   return new Hono<AppEnv>()
     .get('/email/verify/:id/:hash', (c) => {

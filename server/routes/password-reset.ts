@@ -59,8 +59,8 @@ function hashesEqual(a: string, b: string): boolean {
 }
 
 export function passwordResetRoutes(ctx: AppContext) {
-  const mailThrottle = createRateLimiter({ ...RESET_MAIL_THROTTLE, now: ctx.now });
-  const ipThrottle = createRateLimiter({ ...RESET_IP_THROTTLE, now: ctx.now });
+  const mailThrottle = createRateLimiter({ ...RESET_MAIL_THROTTLE, db: ctx.db, name: 'reset-mail', now: ctx.now });
+  const ipThrottle = createRateLimiter({ ...RESET_IP_THROTTLE, db: ctx.db, name: 'reset-ip', now: ctx.now });
   const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
 
   const sendResetLink = (user: User) => {

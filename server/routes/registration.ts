@@ -49,7 +49,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export function registrationRoutes(ctx: AppContext) {
-  const throttle = createRateLimiter({ limit: ctx.config.registrationsPerHour, windowMs: REGISTRATION_WINDOW_MS, now: ctx.now });
+  const throttle = createRateLimiter({ db: ctx.db, name: 'registration', limit: ctx.config.registrationsPerHour, windowMs: REGISTRATION_WINDOW_MS, now: ctx.now });
   const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
 
   return new Hono<AppEnv>().post('/create', smallJsonBody(), refuseWhenThrottled(throttle, ipOf, 'email'), requireBotToken(ctx), validate('json', registrationSchema), async (c) => {

@@ -1,11 +1,35 @@
-// The generic limiter, driven by a fake clock in milliseconds (DESIGN.md: Lucia's bucket mixed s and ms).
-import { describe, expect, it } from 'vitest';
+// The shared limiter on a real SQLite file, driven by a fake clock in milliseconds (Lucia's bucket mixed
+// seconds and milliseconds: docs/engineering.md). Two connections to one file stand for two serving
+// processes (docs/decisions/0023-process-model.md).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createRateLimiter } from '../../../server/auth/rate-limit.ts';
+import { openDatabase, type Db } from '../../../server/db/client.ts';
 
-function setup(limit = 5, windowMs = 60_000, maxKeys?: number) {
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rate-limit-test-'));
+const file = path.join(dir, 'site.db');
+const connections: Db[] = [];
+afterAll(() => {
+  for (const db of connections) db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function connect(): Db {
+  const db = openDatabase(file);
+  connections.push(db);
+  return db;
+}
+
+let limiterCount = 0;
+
+function setup(limit = 5, windowMs = 60_000) {
   let clock = 1_700_000_000_000;
-  const limiter = createRateLimiter({ limit, windowMs, now: () => clock, ...(maxKeys ? { maxKeys } : {}) });
-  return { limiter, advance: (ms: number) => (clock += ms) };
+  const db = connect();
+  const name = `test-${(limiterCount += 1)}`;
+  const limiter = createRateLimiter({ db, name, limit, windowMs, now: () => clock });
+  return { limiter, name, advance: (ms: number) => (clock += ms), now: () => clock };
 }
 
 describe('createRateLimiter', () => {
@@ -61,11 +85,33 @@ describe('createRateLimiter', () => {
     expect(limiter.check('k')).toEqual({ allowed: false, retryAfterSeconds: 1 });
   });
 
-  it('bounds memory under a flood of distinct keys', () => {
-    const { limiter } = setup(1, 60_000, 100);
-    for (let index = 0; index < 1_000; index += 1) limiter.hit(`key-${index}`);
-    // The newest keys are still tracked; the oldest were dropped to respect maxKeys.
-    expect(limiter.check('key-999').allowed).toBe(false);
-    expect(limiter.check('key-0').allowed).toBe(true);
+  it('counts across connections: a second process sees and adds to the same counters', () => {
+    const first = setup(3, 60_000);
+    const second = createRateLimiter({ db: connect(), name: first.name, limit: 3, windowMs: 60_000, now: first.now });
+    expect(first.limiter.consume('k').allowed).toBe(true);
+    expect(second.consume('k')).toEqual({ allowed: true, remaining: 1 });
+    expect(first.limiter.consume('k')).toEqual({ allowed: true, remaining: 0 });
+    expect(second.check('k').allowed).toBe(false);
+    second.reset('k');
+    expect(first.limiter.check('k')).toEqual({ allowed: true, remaining: 3 });
+  });
+
+  it('keeps limiters with different names apart on the same key', () => {
+    const a = setup(1);
+    const b = setup(1);
+    a.limiter.hit('k');
+    expect(a.limiter.check('k').allowed).toBe(false);
+    expect(b.limiter.check('k').allowed).toBe(true);
+  });
+
+  it('sweeps rows whose window has passed, so a flood of distinct keys does not stay', () => {
+    const { limiter, advance } = setup(1, 1_000);
+    const db = connections.at(-1) as Db;
+    const count = () => (db.$client.prepare('SELECT count(*) AS n FROM rate_limit_hits WHERE key LIKE ?').get('flood-%') as { n: number }).n;
+    for (let index = 0; index < 200; index += 1) limiter.hit(`flood-${index}`);
+    expect(count()).toBe(200);
+    advance(61_000);
+    limiter.hit('after');
+    expect(count()).toBe(0);
   });
 });
