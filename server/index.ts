@@ -9,7 +9,7 @@ import { seedDatabase } from './db/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
 import { createLogger } from './log.ts';
 import { createMailer } from './mail/transport.ts';
-import { startMailingWorker } from './mail/mailing-worker.ts';
+import { startMailingWorker } from './features/mailings/worker.ts';
 import { createPublisher, findCurrentBuild } from './publish/publisher.ts';
 import { startServing } from './serving.ts';
 import { listTempFiles } from './storage/receive-upload.ts';
