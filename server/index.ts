@@ -12,7 +12,7 @@ import { seedDatabase } from './db/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createMailer } from './mail/transport.ts';
-import { startMailingWorker } from './mail/mailing-worker.ts';
+import { startMailingWorker } from './features/mailings/worker.ts';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from './process/instance-lock.ts';
 import { runWorker } from './process/worker.ts';
 import { findCurrentBuild } from './publish/publisher.ts';

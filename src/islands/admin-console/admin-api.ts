@@ -2,9 +2,9 @@
 // (DESIGN.md habit 5), so nothing of the server reaches the browser bundle. Polls pass loading: false:
 // the full-screen loading modal is for what the admin just asked for, not for background refreshes.
 import { api } from '../../lib/api-client.ts';
-import type { AdminUser } from '../../../server/admin/admin-user.ts';
-import type { SitemapEntry } from '../../../server/admin/sitemap-file.ts';
-import type { presentPublishStatus } from '../../../server/routes/publish.ts';
+import type { AdminUser } from '../../../server/features/users/admin-user.ts';
+import type { SitemapEntry } from '../../../server/features/sitemap/sitemap-file.ts';
+import type { presentPublishStatus } from '../../../server/features/publish/routes.ts';
 import type { LicenseView } from '../../stores/session.ts';
 
 export type { AdminUser, SitemapEntry };

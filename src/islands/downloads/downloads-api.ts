@@ -2,8 +2,8 @@
 // docs/decisions/0008-downloads-api.md). Store and update send multipart form data; with a file they go
 // through uploadWithProgress so the loading modal shows the upload's progress (SPEC.md 4 'Upload').
 import { api, uploadWithProgress } from '../../lib/api-client.ts';
-import type { ReleaseView } from '../../../server/routes/downloads-present.ts';
-import type { presentPublishStatus } from '../../../server/routes/publish.ts';
+import type { ReleaseView } from '../../../server/features/downloads/present.ts';
+import type { presentPublishStatus } from '../../../server/features/publish/routes.ts';
 
 export type Release = ReleaseView;
 export type PublishStatusAnswer = ReturnType<typeof presentPublishStatus>;

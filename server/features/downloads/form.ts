@@ -1,0 +1,148 @@
+// The release form (SPEC.md 2.6, 5): title, body, release, is_current, downloadable as text fields and
+// `file` as a file, sent as multipart/form-data. The file streams to a temp file while the body is read
+// (server/http/multipart.ts, server/storage/receive-upload.ts); the text fields are validated once the whole
+// body is in. Whoever calls readReleaseForm owns the temp file it returns and must move or remove it.
+import { z } from 'zod';
+import { cleanFileName } from '../../http/byte-range.ts';
+import { fieldErrorsFromZod, HttpError, type FieldErrors } from '../../http/errors.ts';
+import { required, tooLong } from '../../http/fields.ts';
+import { MultipartError, multipartBoundary, readMultipart, readPartText } from '../../http/multipart.ts';
+import { receiveToTempFile, removeQuietly, UploadTooLargeError, type ReceivedFile } from '../../storage/receive-upload.ts';
+
+export const RELEASE_TEXT_FIELDS = ['title', 'body', 'release', 'is_current', 'downloadable'] as const;
+type TextField = (typeof RELEASE_TEXT_FIELDS)[number];
+
+const TEXT_FIELD_MAX_BYTES = 1024 * 1024;
+// Room beside the file for the text fields and the multipart framing, for the Content-Length pre-check.
+const FORM_OVERHEAD_BYTES = 6 * TEXT_FIELD_MAX_BYTES;
+// What FormData.append('file', null | undefined) sends: the client had no file to give.
+const NO_FILE_TEXTS = new Set(['', 'null', 'undefined']);
+
+export interface UploadedReleaseFile extends ReceivedFile {
+  /** The name offered to downloaders (download_url). */
+  filename: string;
+}
+
+export interface ReleaseForm {
+  fields: Partial<Record<TextField, string>>;
+  file: UploadedReleaseFile | null;
+  /** Problems with the file part found while reading (reported with the other field errors). */
+  fileErrors: string[];
+}
+
+export const DOWNLOADABLE_NEEDS_FILE = 'The file field is required when the release is downloadable.';
+
+/**
+ * Reads the multipart body. Answers (by throwing HttpError) 415 for another content type, 413 past
+ * `maxFileBytes` (with no temp file left), 400 for a malformed or interrupted body.
+ */
+export async function readReleaseForm(request: Request, options: { tmpDir: string; maxFileBytes: number }): Promise<ReleaseForm> {
+  const boundary = multipartBoundary(request.headers.get('content-type') ?? undefined);
+  if (!boundary) throw new HttpError(415, 'Send the release as multipart/form-data.');
+  const tooLarge = () => new HttpError(413, new UploadTooLargeError(options.maxFileBytes).message, undefined, { Connection: 'close' });
+  // Refuse an announced oversize body before reading a byte of it.
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) throw tooLarge();
+
+  const form: ReleaseForm = { fields: {}, file: null, fileErrors: [] };
+  if (!request.body) return form;
+  try {
+    for await (const part of readMultipart(request.body, boundary)) {
+      if (part.name === 'file' && part.filename !== undefined) {
+        if (form.file) {
+          // Left unread: the parser skips it.
+          form.fileErrors.push('Only one file may be uploaded.');
+          continue;
+        }
+        const received = await receiveToTempFile(part.body, { tmpDir: options.tmpDir, maxBytes: options.maxFileBytes });
+        if (part.filename === '' && received.size === 0) {
+          // What a browser sends for a file input left empty.
+          await removeQuietly(received.tempPath);
+          continue;
+        }
+        form.file = { ...received, filename: cleanFileName(part.filename) };
+      } else if (part.name === 'file') {
+        const text = await readPartText(part, TEXT_FIELD_MAX_BYTES);
+        if (!NO_FILE_TEXTS.has(text.trim())) form.fileErrors.push('The file field must be a file.');
+      } else if (isTextField(part.name) && part.filename === undefined) {
+        form.fields[part.name] = await readPartText(part, TEXT_FIELD_MAX_BYTES);
+      }
+      // Any other part is skipped unread.
+    }
+  } catch (error) {
+    if (form.file) await removeQuietly(form.file.tempPath);
+    if (error instanceof UploadTooLargeError) throw tooLarge();
+    if (error instanceof MultipartError) throw new HttpError(400, error.message);
+    if (request.signal.aborted) throw new HttpError(400, 'The upload was interrupted.');
+    throw error;
+  }
+  if (form.file) {
+    if (form.file.size === 0) form.fileErrors.push('The file must not be empty.');
+    else if (form.file.filename === '') form.fileErrors.push('The file must have a name.');
+  }
+  return form;
+}
+
+function isTextField(name: string): name is TextField {
+  return (RELEASE_TEXT_FIELDS as readonly string[]).includes(name);
+}
+
+const FLAGS: Record<string, 0 | 1> = { '1': 1, true: 1, on: 1, yes: 1, '0': 0, false: 0, off: 0, no: 0 };
+
+function flag(label: string) {
+  const message = `The ${label} field must be true or false.`;
+  return z
+    .string({ error: message })
+    .trim()
+    .toLowerCase()
+    .refine((value) => value in FLAGS, message)
+    .transform((value) => FLAGS[value] ?? 0);
+}
+
+const releaseFields = {
+  title: z.string({ error: required('title') }).trim().min(1, required('title')).max(255, tooLong('title', 255)),
+  body: z.string({ error: 'The body field must be text.' }).max(200_000, tooLong('body', 200_000)),
+  // SPEC.md 2.6 hides a release of 0; an empty field means that.
+  release: z
+    .string({ error: 'The release field must be text.' })
+    .trim()
+    .max(50, tooLong('release', 50))
+    .transform((value) => (value === '' ? '0' : value)),
+  is_current: flag('is current'),
+  downloadable: flag('downloadable'),
+};
+
+const storeSchema = z.object({
+  title: releaseFields.title,
+  body: releaseFields.body.default(''),
+  release: releaseFields.release.default('0'),
+  is_current: releaseFields.is_current.default(0),
+  downloadable: releaseFields.downloadable.default(0),
+});
+
+// An update changes only the fields it sends; the edit form sends them all.
+const updateSchema = z.object(releaseFields).partial();
+
+export type StoreReleaseInput = z.output<typeof storeSchema>;
+export type UpdateReleaseInput = z.output<typeof updateSchema>;
+
+type Parsed<T> = { ok: true; input: T } | { ok: false; errors: FieldErrors };
+
+export function parseStoreFields(form: ReleaseForm): Parsed<StoreReleaseInput> {
+  const result = storeSchema.safeParse(form.fields);
+  const errors = fieldErrors(result.success ? undefined : result.error, form.fileErrors);
+  if (result.success && result.data.downloadable === 1 && !form.file && !errors.file) errors.file = [DOWNLOADABLE_NEEDS_FILE];
+  return result.success && Object.keys(errors).length === 0 ? { ok: true, input: result.data } : { ok: false, errors };
+}
+
+export function parseUpdateFields(form: ReleaseForm): Parsed<UpdateReleaseInput> {
+  const result = updateSchema.safeParse(form.fields);
+  const errors = fieldErrors(result.success ? undefined : result.error, form.fileErrors);
+  return result.success && Object.keys(errors).length === 0 ? { ok: true, input: result.data } : { ok: false, errors };
+}
+
+function fieldErrors(error: z.ZodError | undefined, fileErrors: string[]): FieldErrors {
+  const errors: FieldErrors = error ? fieldErrorsFromZod(error) : {};
+  if (fileErrors.length > 0) errors.file = [...fileErrors];
+  return errors;
+}
