@@ -13,6 +13,9 @@ const HOLDER_FILE = 'server.pid';
 
 export class InstanceLockedError extends Error {}
 
+/** Held here, not only by the caller: a connection the garbage collector closed would drop the lock unseen. */
+const held = new Set<Database.Database>();
+
 export interface InstanceLock {
   release(): void;
 }
@@ -34,10 +37,12 @@ export function acquireInstanceLock(dataDir: string): InstanceLock {
       `Another server is already running on DATA_DIR ${dataDir}${holder ? ` (pid ${holder})` : ''}. Stop it first, or give this one its own DATA_DIR.`,
     );
   }
+  held.add(connection);
   fs.writeFileSync(path.join(runDir, HOLDER_FILE), `${process.pid}\n`);
   return {
     release() {
       fs.rmSync(path.join(runDir, HOLDER_FILE), { force: true });
+      held.delete(connection);
       connection.close();
     },
   };

@@ -71,6 +71,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
         pending = false;
         const why = reasons;
         reasons = [];
+        // This build takes up everything queued so far: nothing is pending behind it any more.
+        reportStatus();
         try {
           await publishOnce(why);
         } catch (error) {
