@@ -25,9 +25,9 @@ export default defineConfig({
     // files too, which the immutable /_astro cache serves well.)
     // reportCompressedSize: gzipping every chunk only to print its size cost each publish a few hundred ms.
     build: { assetsInlineLimit: 0, reportCompressedSize: false },
-    // Used only by `astro dev` (and `astro preview`), never by a build: the islands' API calls, the CSRF cookie and
-    // uploaded media go to the API server on PORT, which `npm run dev` (scripts/dev.ts) starts beside it.
-    // The Host header is kept, so the API sees the dev server's origin as the request's own.
+    // Used only by `astro dev` (and `astro preview`), never by a build: the islands' API calls, the CSRF
+    // cookie and uploaded media go to the API server on PORT, which `npm run dev` (scripts/dev.ts) starts
+    // beside it. The Host header is kept, so the API sees the dev server's origin as the request's own.
     server: {
       proxy: { '/api': apiServer, '/sanctum': apiServer, '/media': apiServer },
     },
