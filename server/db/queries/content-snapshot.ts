@@ -3,19 +3,10 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { downloadItems, posts, uploadedFiles, users, type DownloadItem, type Namespace } from '../schema.ts';
+import type { PostEntry } from '../../../src/lib/snapshot-schema.ts';
 
-export interface PublishedPostRow {
-  id: number;
-  section_id: number;
-  title: string;
-  title_slug: string;
-  body: string;
-  display_order: number;
-  created_at: string;
-  updated_at: string;
-  author: { name: string; role: string } | null;
-  file: { id: number; filename: string; description: string; size: number } | null;
-}
+/** A post as the snapshot holds it, with the section it belongs in. */
+export type PublishedPostRow = PostEntry & { section_id: number };
 
 /** Published posts of one namespace with their author and attached file, by section, display_order, id. */
 export function listPublishedPostsForSnapshot(db: Db, namespace: Namespace): PublishedPostRow[] {
