@@ -3,7 +3,7 @@
 // the whole Hono app over its own database connection, on the same port. What must be single stays in the
 // primary: the publisher (a write here records its build request and tells the primary), the mailing
 // worker, the upload sweep. Rate limits, sessions and bot-check tokens live in SQLite, shared by all.
-import http from 'node:http';
+import type http from 'node:http';
 import { createApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { openDatabase } from '../db/client.ts';

@@ -15,7 +15,8 @@ import { startServing, type Serving } from '../../../server/serving.ts';
 import { createUser, DEFAULT_TEST_PASSWORD } from '../../helpers/auth.ts';
 import { createControlledRunner } from '../../helpers/controlled-runner.ts';
 import { freePort } from '../../helpers/fetch-client.ts';
-import { connectTo, PinnedConnection } from '../../helpers/pinned-connection.ts';
+import type { PinnedConnection } from '../../helpers/pinned-connection.ts';
+import { connectTo } from '../../helpers/pinned-connection.ts';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../../..');
