@@ -1,5 +1,5 @@
 // The HTTP front: the live static build and /media on a raw node fast path, everything else (the API,
-// /sanctum, redirects of unknown paths) through the Hono app. DESIGN.md measured Hono at 0.5× nginx even
+// /sanctum, redirects of unknown paths) through the Hono app. The measurements of docs/engineering.md#speed-notes put Hono at 0.5× nginx even
 // from memory; the issue asks for at least that, so static answers never touch Hono.
 //
 // The same listener runs in web workers (docs/decisions/0014-web-workers.md), where "everything else"

@@ -2,7 +2,7 @@
 // registrations, the contact form, verification and reset mails.
 //
 // The counters live in SQLite, not in memory: every serving process answers API requests
-// (docs/decisions/0023-process-model.md), and a limit that each process counted on its own would let a
+// (docs/decisions/0022-one-process-model.md), and a limit that each process counted on its own would let a
 // client multiply it by the number of processes just by opening new connections. Each decision is one
 // short synchronous transaction, so two processes counting the same key cannot both take the last slot.
 //
