@@ -15,8 +15,9 @@ export default defineConfig({
   cacheDir: process.env.ASTRO_CACHE_DIR ?? './node_modules/.astro',
   integrations: [react()],
   devToolbar: { enabled: false },
-  // A publish copies the posts pages whose cacheKey (src/lib/posts.ts) did not change from the previous
-  // build instead of rendering them again: on a large site most pages do not change with one edit.
+  // A publish copies the pages whose cacheKey did not change from the previous build instead of rendering
+  // them again: on a large site most pages do not change with one edit. The key of the posts pages and the
+  // section feeds is computed by postsCacheKey (src/lib/page-cache-key.ts) in their getStaticPaths.
   experimental: { incrementalBuild: true },
   server: { port: Number(process.env.ASTRO_DEV_PORT ?? 4322) },
   vite: {

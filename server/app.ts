@@ -65,11 +65,11 @@ export function createApp(ctx: AppContext): App {
 
   app.notFound((c) => {
     if (c.req.path.startsWith('/api/')) return errorResponse(c, 404, 'Not found.');
-    // SPEC.md 2.5: an unknown section slug goes to the first section, which /{namespace} shows (the
+    // docs/product/reading.md#posts-screens: an unknown section slug goes to the first section, which /{namespace} shows (the
     // page then sets the first post's #hash). Known sections are static pages and never get here.
     const posts = /^\/(news|documentation|tutorials)\/./.exec(c.req.path);
     if (posts) return c.redirect(`/${posts[1]}`, 302);
-    // SPEC.md 2.1: any other path redirects to home.
+    // docs/product/routes.md#route-table: any other path redirects to home.
     return c.redirect('/', 302);
   });
 

@@ -1,4 +1,4 @@
-// The only reader of process.env (DESIGN.md). Everything the server can be configured with is parsed,
+// The only reader of process.env (docs/engineering.md#habits, habit 11). Everything the server can be configured with is parsed,
 // validated and defaulted here once, so a wrong value stops the start with a message naming it.
 import os from 'node:os';
 import path from 'node:path';

@@ -6,7 +6,7 @@
 #
 # Needs Debian's nginx-light and wrk: apt-get install -y nginx-light wrk.
 # Usage: bench/static-serving/run.sh [seconds per run, default 8] [rounds, default 3] [build dir]
-#   Without a build dir the page is a generated 30 KB HTML file (DESIGN.md's figures were measured with it).
+#   Without a build dir the page is a generated 30 KB HTML file (the figures of docs/engineering.md#speed-notes were measured with it).
 #   With one (e.g. data/builds/current) the build is copied and PAGE (default /news/) is requested.
 #   REFERENCES=1 adds Hono answering from memory and a bare node server (servers.ts), single processes.
 set -euo pipefail

@@ -1,4 +1,4 @@
-// The live build held in memory (DESIGN.md speed notes: stat-and-stream per request reached 0.08× nginx).
+// The live build held in memory (docs/engineering.md#speed-notes: stat-and-stream per request reached 0.08× nginx).
 // Every file is read once when a build goes live, its gzip and brotli forms are made once, and every
 // answer's header list is prepared, so serving a page is a map lookup and one write.
 //

@@ -1,4 +1,4 @@
-// The login / registration modal of SPEC.md 2.3: one dialog titled 'Login Form' or 'Registration Form',
+// The login / registration modal of docs/product/routes.md#navigation-bar: one dialog titled 'Login Form' or 'Registration Form',
 // cleared on every opening, submitted through the invisible bot check. After a login the modal closes and
 // admins go to /admin, everyone else to /dashboard (or the opener's continuation runs instead). After a
 // registration the fields are cleared and the server's message shows in the success colour.
@@ -67,7 +67,7 @@ function AuthForm({ state }: { state: AccountDialogState & { mode: 'login' | 're
     setPhase('sending');
     try {
       if (isLogin) {
-        // SPEC.md 7: the anti-forgery cookie is fetched before every login.
+        // docs/product/api.md: the anti-forgery cookie is fetched before every login.
         await fetchCsrfCookie();
         const answer = await api.post<AccountAnswer>('/api/auth/login', { email, password, remember_me: remember, g_token });
         setSession(answer);
@@ -136,7 +136,7 @@ export function AuthDialog({ state }: { state: AccountDialogState | null }) {
   const authState = state && (state.mode === 'login' || state.mode === 'register') ? { ...state, mode: state.mode } : null;
   return (
     <Dialog title={authState?.mode === 'register' ? 'Registration Form' : 'Login Form'} open={authState !== null} onClose={closeAccountDialog}>
-      {/* A new key per opening: every field, error and message starts empty (SPEC.md 2.3). */}
+      {/* A new key per opening: every field, error and message starts empty (docs/product/routes.md#navigation-bar). */}
       {authState && <AuthForm key={authState.openedAt} state={authState} />}
     </Dialog>
   );

@@ -1,6 +1,6 @@
-// /contact (SPEC.md 2.9): Name, Email, Message and 'Send Email', behind the invisible bot check. The first
+// /contact (docs/product/accounts.md#contact-form): Name, Email, Message and 'Send Email', behind the invisible bot check. The first
 // error shows under name and under email, the general message below the message box; success says
-// 'Message sent.'. Every message clears after 5 s (SPEC.md 4 and 9).
+// 'Message sent.'. Every message clears after 5 s (docs/product/states.md, docs/product/constants.md).
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { api } from '../lib/api-client.ts';

@@ -1,4 +1,4 @@
-// /dashboard (SPEC.md 2.8): the user card with Edit, the Request License button (only while nothing is
+// /dashboard (docs/product/accounts.md#dashboard): the user card with Edit, the Request License button (only while nothing is
 // requested and no license is active), the license cards, and the 'Request Sent' / 'Request Failed!'
 // alerts. The nav bar's script loads the user into $user; this island only reads it.
 import { useStore } from '@nanostores/react';

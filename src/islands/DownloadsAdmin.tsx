@@ -1,4 +1,4 @@
-// The admin's downloads page (SPEC.md 2.6, issue 6 items 4-5): the add/edit form at the top and the
+// The admin's downloads page (docs/product/downloads.md#downloads-page, issue 6 items 4-5): the add/edit form at the top and the
 // releases from the API, with download counts and Edit / Delete / Download on every release. Loaded only
 // for admins by src/scripts/downloads-page.ts (its own chunk: readers never download it). The static list
 // stays visible until the API's list is here, then the island's list takes its place; after each write
@@ -20,7 +20,7 @@ import adminStylesUrl from '../styles/downloads-admin.css?url';
 
 const LOAD_FAILED = 'The releases could not be loaded from the server; the list below is the published one. Reload the page to try again.';
 
-/** SPEC.md 4: deletes need an Ok/Cancel confirmation; the wording follows SPEC.md 8's hard-delete warning. */
+/** docs/product/states.md: deletes need an Ok/Cancel confirmation; the wording follows the hard-delete warning of docs/product/messages.md#error-catalogue. */
 export function deleteConfirmation(release: Pick<Release, 'title'>): string {
   return `Delete the release "${release.title}" and its file? This operation will hard delete data from database!!!`;
 }

@@ -1,4 +1,4 @@
-// /email/verified (SPEC.md 2.10), where the verification link lands with validation (0 or 1), message
+// /email/verified (docs/product/accounts.md#e-mail-verification), where the verification link lands with validation (0 or 1), message
 // and email in the query. Without `validation` the visitor is sent to /. Success: the message and 'Go To
 // Dashboard'. Failure: the message and 'Re-Send Validation Link', which needs a session: a visitor who
 // is not logged in gets the login modal first and the link is sent right after logging in.

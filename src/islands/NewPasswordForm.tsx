@@ -1,7 +1,7 @@
-// /reset-pasword/form (SPEC.md 2.11; the path is spelt as in the mails): token and email come from the
+// /reset-pasword/form (docs/product/accounts.md#password-reset; the path is spelt as in the mails): token and email come from the
 // query (either missing → /). Shows the e-mail, New Password, Confirm Password, Submit and a 'Send new
 // reset link' link. 422 and 500 show the field errors and the message; any other failure status shows
-// 'Unexpected error, please contact admin. Error code: {status}' (SPEC.md 8). Whoever arrives signed in
+// 'Unexpected error, please contact admin. Error code: {status}' (docs/product/messages.md#error-catalogue). Whoever arrives signed in
 // is logged out by the nav bar's script (the page carries data-sign-out-on-arrival).
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { api, ApiError } from '../lib/api-client.ts';

@@ -1,5 +1,5 @@
-// /reset-password (SPEC.md 2.11): 'Enter your email:' and 'Send Reset Link'. The server answers the same
-// for every well-formed address; a 422 shows its first email error (SPEC.md 8).
+// /reset-password (docs/product/accounts.md#password-reset): 'Enter your email:' and 'Send Reset Link'. The server answers the same
+// for every well-formed address; a 422 shows its first email error (docs/product/messages.md#error-catalogue).
 import { useRef, useState, type SubmitEvent } from 'react';
 import { api, ApiError } from '../lib/api-client.ts';
 import { Field } from './ui/Field.tsx';

@@ -1,6 +1,6 @@
-// The one way islands talk to the API (SPEC.md 7): credentials and X-Requested-With on every request,
+// The one way islands talk to the API (docs/product/api.md): credentials and X-Requested-With on every request,
 // the anti-forgery cookie fetched before login, logout and the current-user check and echoed as
-// X-XSRF-TOKEN, and the user cleared whenever the server answers 401 or 419 (SPEC.md 4 'Auth').
+// X-XSRF-TOKEN, and the user cleared whenever the server answers 401 or 419 (docs/product/states.md#session).
 import { readCookie } from './cookies.ts';
 import { $user, setSession } from '../stores/session.ts';
 import { finishTransfer, reportProgress, startLoading, stopLoading } from '../stores/loading.ts';
@@ -18,14 +18,14 @@ export class ApiError extends Error {
     this.status = status;
     this.body = body;
   }
-  /** First message for a field (SPEC.md 5 shows only the first). */
+  /** First message for a field (docs/product/messages.md#validation shows only the first). */
   field(name: string): string | undefined {
     return this.body.errors?.[name]?.[0];
   }
 }
 
 export interface RequestOptions {
-  /** Show the full-screen loading modal while the request runs (SPEC.md 4: on at each request). */
+  /** Show the full-screen loading modal while the request runs (docs/product/states.md: on at each request). */
   loading?: boolean;
   signal?: AbortSignal;
 }
@@ -92,7 +92,7 @@ export const api = {
   delete: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('DELETE', path, body, options),
 };
 
-/** Multipart upload with the progress overlay (SPEC.md 4 'Upload'); XHR because fetch has no upload progress. */
+/** Multipart upload with the progress overlay (docs/product/states.md#upload); XHR because fetch has no upload progress. */
 export function uploadWithProgress<T>(method: string, path: string, form: FormData, filename: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -120,7 +120,7 @@ export function uploadWithProgress<T>(method: string, path: string, form: FormDa
 
 /**
  * Downloads a file through a permission-checked POST endpoint with the progress overlay, then hands it to
- * the browser under the name from the `filename` header (SPEC.md 7 'Extra files', 'Downloads').
+ * the browser under the name from the `filename` header (docs/product/api.md#extra-files, docs/product/api.md#downloads).
  */
 export async function downloadWithProgress(path: string, body: unknown, fallbackName: string): Promise<void> {
   const headers = { ...baseHeaders(), 'Content-Type': 'application/json' };
@@ -171,8 +171,8 @@ export async function loadCurrentUser(): Promise<void> {
 }
 
 /**
- * POST /api/auth/logout after the CSRF fetch (SPEC.md 7), then forget the user here. A failure is only
- * logged (SPEC.md 8): the caller sends the user home regardless.
+ * POST /api/auth/logout after the CSRF fetch (docs/product/api.md), then forget the user here. A failure is only
+ * logged (docs/product/messages.md#error-catalogue): the caller sends the user home regardless.
  */
 export async function logout(): Promise<void> {
   try {

@@ -1,4 +1,4 @@
-// sitemap.xml and robots.txt from the snapshot, rebuilt with every publish. SPEC.md 2.7 and 9: each
+// sitemap.xml and robots.txt from the snapshot, rebuilt with every publish. docs/product/admin.md#admin-screen, docs/product/constants.md: each
 // section at priority 0.8, each post at 0.6 with the post's slug as the URL's anchor; lastmod is the
 // content's own update date (not the build date, which would tell crawlers everything changed).
 import { sortSections } from './posts.ts';

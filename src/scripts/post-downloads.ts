@@ -1,4 +1,4 @@
-// The Download button of an article's attached file (SPEC.md 2.5 'download area', 6; issue 5 item 4) for
+// The Download button of an article's attached file (docs/product/reading.md#posts-screens 'download area', docs/product/roles.md; issue 5 item 4) for
 // verified readers, without React: it goes into the empty [data-download-action] container that
 // src/components/PostDownload.astro leaves (download-notices.ts hides the notice for the same readers).
 // The file comes through POST /api/{ns}/extrafiles/download with the loading modal's progress; the

@@ -1,4 +1,4 @@
-// Client-wide state of SPEC.md section 3 (last bullet), shared by every island on a page.
+// Client-wide state (docs/product/data-model.md#client-wide-state), shared by every island on a page.
 import { atom } from 'nanostores';
 import type { PublicUser } from '../../server/auth/public-user.ts';
 

@@ -1,4 +1,4 @@
-// Builds a real app on a fresh SQLite file in a temp DATA_DIR, as DESIGN.md asks: no mocks of our own
+// Builds a real app on a fresh SQLite file in a temp DATA_DIR, as docs/engineering.md#technology-choices asks: no mocks of our own
 // database. The publisher is a recorder unless a test passes its own.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 // Named queries the publish pipeline reads the public site from. They return published content only:
-// whatever is not selected here can never reach static HTML (DESIGN.md: unpublished posts stay private).
+// whatever is not selected here can never reach static HTML (docs/engineering.md#unpublished-content-stays-private).
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { downloadItems, posts, uploadedFiles, users, type DownloadItem, type Namespace } from '../schema.ts';
@@ -31,7 +31,7 @@ export function listPublishedPostsForSnapshot(db: Db, namespace: Namespace): Pub
     .all();
 }
 
-/** Download items, the current release first, then newest first (SPEC.md 2.6 cards, then the table). */
+/** Download items, the current release first, then newest first (docs/product/downloads.md#downloads-page cards, then the table). */
 export function listDownloadsForSnapshot(db: Db): DownloadItem[] {
   return db
     .select()

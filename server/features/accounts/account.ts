@@ -1,4 +1,4 @@
-// The signed-in user's own account actions (SPEC.md 2.8, 7; issue 3, item 6), mounted at /api/user beside
+// The signed-in user's own account actions (docs/product/accounts.md#dashboard, docs/product/api.md; issue 3, item 6), mounted at /api/user beside
 // GET /api/user: requesting the free trial license and editing the profile.
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -78,7 +78,7 @@ export function accountRoutes(ctx: AppContext) {
     await next();
   });
 
-  // The client sends the whole user object (SPEC.md 7), so protected fields arrive as echoes of their
+  // The client sends the whole user object (docs/product/api.md), so protected fields arrive as echoes of their
   // current values; only an attempt to change one is refused, explicitly rather than silently ignored.
   const refuseProtectedChanges = createMiddleware<AppEnv>(async (c, next) => {
     const target = getUserById(ctx.db, Number(c.req.param('id')));

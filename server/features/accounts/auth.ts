@@ -1,4 +1,4 @@
-// Login and logout (SPEC.md 7). Registration, verification and password reset are their own routers on
+// Login and logout (docs/product/api.md). Registration, verification and password reset are their own routers on
 // the same /api/auth prefix (registration.ts, email-verification.ts, password-reset.ts).
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

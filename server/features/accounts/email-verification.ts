@@ -1,4 +1,4 @@
-// Following the verification link, and asking for a new one (SPEC.md 2.10, 7, 8). Mounted at /api/auth.
+// Following the verification link, and asking for a new one (docs/product/accounts.md#e-mail-verification, docs/product/api.md, docs/product/messages.md#error-catalogue). Mounted at /api/auth.
 // The link is a GET opened from a mail client: it needs no session and no XSRF header (csrfProtection only
 // guards unsafe methods); the signature is what proves it. Verifying twice is harmless and lands on success.
 import { Hono } from 'hono';
@@ -22,7 +22,7 @@ export const VERIFICATION_MESSAGES = {
 /** Issue 3: six resend requests per user per minute. */
 export const RESEND_THROTTLE = { limit: 6, windowMs: 60_000 } as const;
 
-/** The result page of SPEC.md 2.10; values encoded with %20 (not +), which every decoder reads back. */
+/** The result page of docs/product/accounts.md#e-mail-verification; values encoded with %20 (not +), which every decoder reads back. */
 function resultPage(validation: 0 | 1, message: string, email: string): string {
   return `/email/verified?validation=${validation}&message=${encodeURIComponent(message)}&email=${encodeURIComponent(email)}`;
 }

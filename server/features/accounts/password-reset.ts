@@ -1,4 +1,4 @@
-// Forgotten password (SPEC.md 2.11, 7, 8; issue 3, item 5). Mounted at /api/auth.
+// Forgotten password (docs/product/accounts.md#password-reset, docs/product/api.md, docs/product/messages.md#error-catalogue; issue 3, item 5). Mounted at /api/auth.
 // POST /reset-password mails a link to /reset-pasword/form (spelt as the spec's route) and answers the same
 // whatever the address: no account, a banned account, or a throttled repeat all look like a sent mail.
 // POST /new-password spends the token, sets the password and signs the user out everywhere.

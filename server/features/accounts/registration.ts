@@ -1,6 +1,6 @@
-// Registration (SPEC.md 2.3, 7; issue 3, item 3): POST /api/auth/create. Mounted at /api/auth beside the
+// Registration (docs/product/routes.md#navigation-bar, docs/product/api.md; issue 3, item 3): POST /api/auth/create. Mounted at /api/auth beside the
 // login router. A new account is not logged in: the modal shows the server's message and the user logs in
-// once they choose to (docs/decisions/0007-accounts.md).
+// once they choose to (docs/decisions/0007-accounts-api.md).
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';

@@ -1,4 +1,4 @@
-// The signed-in user's own account (SPEC.md 7 'Auth and user'). Profile edits and license requests are
+// The signed-in user's own account (docs/product/api.md#auth-and-user). Profile edits and license requests are
 // in account.ts on the same /api/user prefix; the admin's user actions join in their issue.
 import { Hono } from 'hono';
 import type { AppContext, AppEnv } from '../../context.ts';

@@ -1,4 +1,4 @@
-// Banned e-mail domains for the admin screen (SPEC.md 2.7, 7 'Admin'; issue 7, item 3), mounted at
+// Banned e-mail domains for the admin screen (docs/product/admin.md#admin-screen, docs/product/api.md#admin; issue 7, item 3), mounted at
 // /api/admin/banned-domains. Registration refuses them (server/db/queries/banned-domains.ts); here each
 // domain comes with the existing users it covers, since banning a domain does not touch existing accounts
 // and the admin decides what to do with them (ban, delete, keep).

@@ -1,4 +1,4 @@
-// The contact form (SPEC.md 2.9, 7, 8; issue 3, item 6): POST /api/contact. The message is stored first,
+// The contact form (docs/product/accounts.md#contact-form, docs/product/api.md, docs/product/messages.md#error-catalogue; issue 3, item 6): POST /api/contact. The message is stored first,
 // then mailed to the admin with Reply-To set to the visitor; a failed mail loses nothing.
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
@@ -32,7 +32,7 @@ export function contactRoutes(ctx: AppContext) {
   const throttle = createRateLimiter({ ...CONTACT_THROTTLE, db: ctx.db, name: 'contact', now: ctx.now });
   const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
 
-  // The form shows errors under name and email and one general message below the message box (SPEC.md 5),
+  // The form shows errors under name and email and one general message below the message box (docs/product/messages.md#validation),
   // so the general message carries the message field's own error when it has one.
   const validContact = zValidator('json', contactSchema, (result, c) => {
     if (result.success) return;

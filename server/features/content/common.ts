@@ -30,7 +30,7 @@ export function idField(label: string) {
   );
 }
 
-/** An optional integer that defaults to 0 (SPEC.md 9: order and display order default to 0). */
+/** An optional integer that defaults to 0 (docs/product/constants.md: order and display order default to 0). */
 export function orderField(label: string) {
   return z.preprocess(
     (value) => (value === '' || value === null ? undefined : value),

@@ -1,4 +1,4 @@
-// Shapes posts for clients (SPEC.md 3 'Post'): the row with its section, attached file and author, and
+// Shapes posts for clients (docs/product/data-model.md#post): the row with its section, attached file and author, and
 // created_at_diff, a relative time computed when the answer is made. (Static pages compute theirs in the
 // browser from created_at: a page built once must not freeze "3 days ago".)
 import type { PostWithRelations } from '../../db/queries/posts.ts';

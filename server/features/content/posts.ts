@@ -1,4 +1,4 @@
-// Posts of one namespace (news, documentation, tutorials; SPEC.md 2.5, 7 'Content'), mounted at /api/<ns>.
+// Posts of one namespace (news, documentation, tutorials; docs/product/reading.md#posts-screens, docs/product/api.md#content), mounted at /api/<ns>.
 // Reads are public but only admins ever receive unpublished posts; writes are admin-only and each
 // successful one schedules a publish. The answers are documented in docs/content-api.md.
 import { Hono } from 'hono';
@@ -47,7 +47,7 @@ const updateSchema = z.object({
 });
 const deleteSchema = z.object({ id: idField('id'), section_id: z.unknown().optional() });
 
-/** Post-form errors: display_order's messages also go under `order`, the slot SPEC.md 5 names. */
+/** Post-form errors: display_order's messages also go under `order`, the slot docs/product/messages.md#validation names. */
 function parsePostFields<Schema extends z.ZodType>(schema: Schema, fields: Record<string, unknown>): z.output<Schema> {
   try {
     return parseFields(schema, fields);
@@ -79,7 +79,7 @@ export function postsRoutes(ctx: AppContext, namespace: Namespace) {
       .get('/getposts', (c) => c.json({ sections: sectionsWithPosts(isAdmin(c.get('user'))) }))
       .get('/getPosts', (c) => c.json({ sections: sectionsWithPosts(isAdmin(c.get('user'))) }))
 
-      // Unknown slug: the first section's posts, with fallback: true (SPEC.md 2.5 redirects to it).
+      // Unknown slug: the first section's posts, with fallback: true (docs/product/reading.md#posts-screens redirects to it).
       .get('/getPosts/byslug/:slug', (c) => {
         const slug = c.req.param('slug');
         const section = getSectionBySlug(db, namespace, slug) ?? listSections(db, namespace)[0];

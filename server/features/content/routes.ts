@@ -1,5 +1,5 @@
-// The content administration API of SPEC.md 7 ('Content', 'Images', 'Extra files', and the home
-// images of 'Home'), one set of routers per namespace. Any other first segment is not a namespace and
+// The content administration API (docs/product/api.md#content, docs/product/api.md#images, docs/product/api.md#extra-files, and the home
+// images of docs/product/api.md#home), one set of routers per namespace. Any other first segment is not a namespace and
 // falls through to the API's 404.
 import { Hono } from 'hono';
 import type { AppContext, AppEnv } from '../../context.ts';

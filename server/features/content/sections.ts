@@ -1,4 +1,4 @@
-// Sections of one namespace (SPEC.md 2.5 section panel, 7 'Content'), mounted at /api/<ns>/section.
+// Sections of one namespace (docs/product/reading.md#posts-screens section panel, docs/product/api.md#content), mounted at /api/<ns>/section.
 // Public list; admin-only writes, each scheduling a publish. A section that still holds posts is never
 // deleted with them: the delete is refused, or its posts move to another section when the admin names
 // one (move_to_section_id), in the same transaction, so no post is ever left without a section.

@@ -1,4 +1,4 @@
-// The release form (SPEC.md 2.6, 5): title, body, release, is_current, downloadable as text fields and
+// The release form (docs/product/downloads.md#downloads-page, docs/product/messages.md#validation): title, body, release, is_current, downloadable as text fields and
 // `file` as a file, sent as multipart/form-data. The file streams to a temp file while the body is read
 // (server/http/multipart.ts, server/storage/receive-upload.ts); the text fields are validated once the whole
 // body is in. Whoever calls readReleaseForm owns the temp file it returns and must move or remove it.
@@ -102,7 +102,7 @@ function flag(label: string) {
 const releaseFields = {
   title: z.string({ error: required('title') }).trim().min(1, required('title')).max(255, tooLong('title', 255)),
   body: z.string({ error: 'The body field must be text.' }).max(200_000, tooLong('body', 200_000)),
-  // SPEC.md 2.6 hides a release of 0; an empty field means that.
+  // docs/product/downloads.md#downloads-page hides a release of 0; an empty field means that.
   release: z
     .string({ error: 'The release field must be text.' })
     .trim()

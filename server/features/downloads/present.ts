@@ -11,7 +11,7 @@ export interface ReleaseView {
   /** 0 or 1, as the other content flags of the API. */
   is_current: number;
   downloadable: number;
-  /** SPEC.md 3: the offered file name; null when the release has no file. */
+  /** docs/product/data-model.md: the offered file name; null when the release has no file. */
   download_url: string | null;
   /** The same name under a clearer key. */
   filename: string | null;

@@ -11,7 +11,7 @@ export function insertDownloadItem(db: Db, input: DownloadItemInput): DownloadIt
   return db.insert(downloadItems).values(input).returning().get();
 }
 
-/** Every release, the current one first, then newest first (SPEC.md 2.6: cards, then Previous Releases). */
+/** Every release, the current one first, then newest first (docs/product/downloads.md#downloads-page: cards, then Previous Releases). */
 export function listDownloadItems(db: Db): DownloadItem[] {
   return db.select().from(downloadItems).orderBy(desc(downloadItems.is_current), desc(downloadItems.created_at), desc(downloadItems.id)).all();
 }

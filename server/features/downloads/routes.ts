@@ -1,4 +1,4 @@
-// Software releases (SPEC.md 2.6, 7 'Downloads'; issue 6). Public list and detail; admin-only writes
+// Software releases (docs/product/downloads.md#downloads-page, docs/product/api.md#downloads; issue 6). Public list and detail; admin-only writes
 // that schedule a publish; gated downloads for verified users (downloadable releases) and admins (any).
 // The answers are documented in docs/decisions/0008-downloads-api.md.
 import fs from 'node:fs';
@@ -146,7 +146,7 @@ export function downloadsRoutes(ctx: AppContext) {
       })
 
       // The permission guard runs before the body is even read: anonymous and unverified callers get
-      // SPEC.md 6's exact messages whatever they send.
+      // the exact messages of docs/product/roles.md#answers whatever they send.
       .post('/download', requireVerifiedUser, smallJsonBody(), validate('json', idSchema), (c) => download(c, c.req.valid('json').id))
 
       // The GET-able form of the same gated download, for links, the browser's own resume and

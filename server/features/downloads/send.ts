@@ -1,4 +1,4 @@
-// Who may download which release (SPEC.md 6, issue 6 item 2), and sending the file: streamed from disk,
+// Who may download which release (docs/product/roles.md, issue 6 item 2), and sending the file: streamed from disk,
 // resumable with single byte ranges, its completed downloads logged.
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -13,9 +13,9 @@ import { fileRangeStream } from '../../storage/file-range-stream.ts';
 import { releaseFilePath } from '../../storage/release-files.ts';
 
 export const DOWNLOAD_MESSAGES = {
-  /** SPEC.md 6, exact text. */
+  /** docs/product/roles.md, exact text. */
   anonymous: 'You must be logged in to use download',
-  /** SPEC.md 6, exact text. */
+  /** docs/product/roles.md, exact text. */
   unverified: 'Only verified user can use download!',
   /** Verified non-admins: a release that is not downloadable, has no file, or does not exist. */
   unavailable: 'This release is not available for download.',
@@ -77,7 +77,7 @@ export async function sendReleaseFile(c: Context<AppEnv>, ctx: AppContext, item:
       // Gated content: a shared cache must never keep it; the browser revalidates.
       'Cache-Control': 'private, no-cache',
       'Content-Disposition': attachmentDisposition(item.download_url),
-      // SPEC.md 7: the client takes the file name from this header.
+      // docs/product/api.md: the client takes the file name from this header.
       filename: encodeURIComponent(item.download_url),
       ...(item.sha256 ? { 'Repr-Digest': `sha-256=:${Buffer.from(item.sha256, 'hex').toString('base64')}:` } : {}),
     };

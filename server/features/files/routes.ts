@@ -1,6 +1,6 @@
-// Extra files of one post namespace (SPEC.md 2.5 files manager, 7 'Extra files'), mounted at
+// Extra files of one post namespace (docs/product/reading.md#posts-screens files manager, docs/product/api.md#extra-files), mounted at
 // /api/<ns>/extrafiles: the files an admin attaches to posts as their download. Listing, uploading and
-// deleting are admin-only; downloading needs a verified user (SPEC.md 6) and, for anyone but an admin,
+// deleting are admin-only; downloading needs a verified user (docs/product/roles.md) and, for anyone but an admin,
 // a file attached to a published post. Uploads stream to disk; a file still attached to a post is never
 // deleted. Every successful write schedules a publish (posts show the file's name and description).
 import fs from 'node:fs';
@@ -25,7 +25,7 @@ import { afterPublish, idField, idListField, optionalText } from '../content/com
 import { FILE_NOT_SELECTED } from '../images/upload.ts';
 
 export const EXTRA_FILE_MESSAGES = {
-  /** SPEC.md 6, exact texts. */
+  /** docs/product/roles.md, exact texts. */
   anonymousTutorials: 'You must be logged in to download tutorial materials',
   anonymous: 'You must be logged in to use download',
   unverified: 'Only verified user can use download!',
@@ -125,7 +125,7 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
         return c.json({ message: outcome.files.length === 1 ? 'File deleted.' : `${outcome.files.length} files deleted.`, ids: deletedIds });
       })
 
-      // POST (SPEC.md 7) with the id in the body; answers the bytes, the name in `filename` and Content-Disposition.
+      // POST (docs/product/api.md) with the id in the body; answers the bytes, the name in `filename` and Content-Disposition.
       .post('/download', smallJsonBody(), async (c) => {
         const user = c.get('user');
         if (!user) return errorResponse(c, 401, namespace === 'tutorials' ? EXTRA_FILE_MESSAGES.anonymousTutorials : EXTRA_FILE_MESSAGES.anonymous);
@@ -154,7 +154,7 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
           'Content-Type': 'application/octet-stream',
           'Content-Length': String(size),
           'Content-Disposition': attachmentDisposition(file.filename),
-          // SPEC.md 7: the client takes the file name from this header (percent-encoded, so any name is safe).
+          // docs/product/api.md: the client takes the file name from this header (percent-encoded, so any name is safe).
           filename: encodeURIComponent(file.filename),
           'Cache-Control': 'private, no-store',
           ...(file.sha256 ? { 'Repr-Digest': `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:` } : {}),

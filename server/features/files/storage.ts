@@ -1,4 +1,4 @@
-// Extra files attached to posts (SPEC.md 7 'Extra files'): gated, so they live below the private files
+// Extra files attached to posts (docs/product/api.md#extra-files): gated, so they live below the private files
 // directory (docs/decisions/0003) as <privateFilesDir>/<route>/<random hex>; the user's name for a file is
 // kept only in the database and sent back only in download headers. Uploads stream through the same
 // multipart reader and temp-file writer as release files, so neither is ever held in memory.

@@ -1,4 +1,4 @@
-// Home sections (SPEC.md 2.4, 7 'Home'): public read, admin-only writes; every write republishes.
+// Home sections (docs/product/reading.md#home, docs/product/api.md#home): public read, admin-only writes; every write republishes.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';

@@ -1,6 +1,6 @@
-// The home page's image library (SPEC.md 2.4 image manager, 7 'Home'), mounted at /api/home beside
+// The home page's image library (docs/product/reading.md#home image manager, docs/product/api.md#home), mounted at /api/home beside
 // the home sections router. Images carry the thumb and lg variants of HOME_IMAGE_VARIANTS and belong to
-// one section's slideshow or to none (home_section_id 0). The generic image paths of SPEC.md 7
+// one section's slideshow or to none (home_section_id 0). The generic image paths of docs/product/api.md
 // 'Images' with route "home" act on this same library, so the home page has one set of images.
 // Writes are admin-only and schedule a publish. Answers: docs/content-api.md.
 import { Hono } from 'hono';

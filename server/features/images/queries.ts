@@ -1,4 +1,4 @@
-// Named queries for the image library of each post namespace (SPEC.md 3 'Uploaded image').
+// Named queries for the image library of each post namespace (docs/product/data-model.md#uploaded-image).
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { uploadedImages, type Namespace, type UploadedImage } from '../../db/schema.ts';

@@ -1,4 +1,4 @@
-// The image library of one post namespace (SPEC.md 2.5 image manager, 7 'Images'), mounted at /api/<ns>.
+// The image library of one post namespace (docs/product/reading.md#posts-screens image manager, docs/product/api.md#images), mounted at /api/<ns>.
 // Admin-only, reads included: images uploaded for a draft must not be listed to the public. Uploads are
 // sniffed, re-encoded and stored as variants (server/storage/images.ts); a YouTube link makes a video
 // item. An image still shown by a page is never deleted silently, and replacing one rewrites the pages

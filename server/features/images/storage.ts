@@ -1,4 +1,4 @@
-// Uploaded images (SPEC.md 3 'Uploaded image', issue 5 item 3): checked by content, decoded with a
+// Uploaded images (docs/product/data-model.md#uploaded-image, issue 5 item 3): checked by content, decoded with a
 // pixel bound, re-encoded into size variants with sharp, and written under random names below the
 // public uploads directory (served at /media). Re-encoding is what strips metadata (EXIF GPS, XMP,
 // comments): sharp writes none unless asked, and nothing of the uploaded bytes is ever served as is.

@@ -1,4 +1,4 @@
-// Video items of the image manager (SPEC.md 5: the video id taken from a link is 11 characters). Only
+// Video items of the image manager (docs/product/messages.md#validation: the video id taken from a link is 11 characters). Only
 // the id is kept from whatever link was pasted; the player URL is rebuilt on the privacy-enhanced host
 // the site's CSP allows as a frame source, so a pasted link can never smuggle in another site.
 

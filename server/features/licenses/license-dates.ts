@@ -1,4 +1,4 @@
-// What a license's dates become when an admin stores or updates it (SPEC.md 2.7, 3; issue 7, item 2).
+// What a license's dates become when an admin stores or updates it (docs/product/admin.md#admin-screen, docs/product/data-model.md; issue 7, item 2).
 // Pure: the routes hand in the stored state, the request and the clock, and write back what comes out.
 //
 // Decisions (docs/decisions/0011-admin-console.md):

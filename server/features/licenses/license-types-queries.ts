@@ -1,4 +1,4 @@
-// License types: 'trial' and 'perpetual' are the named types the product relies on (SPEC.md 3).
+// License types: 'trial' and 'perpetual' are the named types the product relies on (docs/product/data-model.md).
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { licenseTypes, type LicenseType } from '../../db/schema.ts';

@@ -1,4 +1,4 @@
-// Licenses for the admin screen (SPEC.md 2.7, 7 'Admin'; issue 7, item 2), mounted at /api/license.
+// Licenses for the admin screen (docs/product/admin.md#admin-screen, docs/product/api.md#admin; issue 7, item 2), mounted at /api/license.
 // The date rules live in server/licenses/license-dates.ts; here: validation, the write transaction, the
 // user's license flags, and the "your license is active" mail on a grant.
 import { Hono } from 'hono';

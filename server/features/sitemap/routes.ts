@@ -1,4 +1,4 @@
-// The sitemap for the admin screen (SPEC.md 2.7 'Create XML Map'; issue 7, item 5), mounted at
+// The sitemap for the admin screen (docs/product/admin.md#sitemap; issue 7, item 5), mounted at
 // /api/admin/sitemap. The sitemap is part of the static build, so "regenerate" means "publish": POST
 // schedules one, and GET shows what the live build contains, instead of the old client's console output.
 import { Hono } from 'hono';

@@ -1,5 +1,5 @@
 // The admin users table for large user bases (issue 7: 10,000 users stay fast): a text filter and keyset
-// pagination in any sort order. Keyset, not OFFSET: DESIGN.md measured OFFSET pages 4x slower and they
+// pagination in any sort order. Keyset, not OFFSET: the measurements of docs/engineering.md#speed-notes put OFFSET pages 4x slower and they
 // skip or repeat rows when users are added or deleted between pages.
 import { and, asc, desc, or, sql, type SQL } from 'drizzle-orm';
 import { PUBLIC_USER_FIELDS } from '../../auth/public-user.ts';
@@ -15,7 +15,7 @@ export type SortValue = string | number;
 const NUMERIC_FIELDS: ReadonlySet<UserSortField> = new Set(['id', 'license_request', 'license_granted', 'is_banned']);
 
 /**
- * Numbers compare numerically; text case-insensitively (SPEC.md 2.7), with empty values first, as '' —
+ * Numbers compare numerically; text case-insensitively (docs/product/admin.md#admin-screen), with empty values first, as '' —
  * a NULL would break the row-value comparison the keyset relies on.
  */
 function sortExpression(field: UserSortField): SQL {

@@ -1,4 +1,4 @@
-// The admin's user actions (SPEC.md 2.7, 7; issue 7, item 1). Mounted at /api/user, before account.ts:
+// The admin's user actions (docs/product/admin.md#admin-screen, docs/product/api.md; issue 7, item 1). Mounted at /api/user, before account.ts:
 // - PUT /update/{id}: an admin's edit of any user (server/admin/admin-user-edit.ts). For everyone else this
 //   handler steps aside (next()) and account.ts's own-profile route answers, so the spec's one path serves
 //   both the dashboard and the admin screen.
@@ -140,7 +140,7 @@ function decodeCursor(text: string): Cursor | null {
 const listQuerySchema = z.object({
   query: z.string().trim().max(200, 'The query must not be longer than 200 characters.').optional(),
   sort: z.enum(USER_SORT_FIELDS, { error: 'The sort field is not a user column.' }).default('id'),
-  // SPEC.md 2.7 toggles the direction between 1 and -1; asc/desc are accepted too.
+  // docs/product/admin.md#admin-screen toggles the direction between 1 and -1; asc/desc are accepted too.
   dir: z
     .enum(['asc', 'desc', '1', '-1'], { error: 'The direction must be asc, desc, 1 or -1.' })
     .default('asc')

@@ -1,4 +1,4 @@
-// 'Manage Banned Domains' (SPEC.md 2.7; issue 7, item 3): a text input with Add Domain, and the table of
+// 'Manage Banned Domains' (docs/product/admin.md#admin-screen; issue 7, item 3): a text input with Add Domain, and the table of
 // banned domains (ID, Domain, Date Banned, Date Updated, Delete Domain). The server normalises what was
 // typed ('@Spam.COM' → 'spam.com') and refuses duplicates and non-domains with a message under the field.
 // A ban does not touch existing accounts, so the users a ban covers are listed for the admin to act on.

@@ -1,4 +1,4 @@
-// The Ok/Cancel confirmations of SPEC.md 4 and 8 ('This operation will hard delete data from database!!!',
+// The Ok/Cancel confirmations of docs/product/states.md, docs/product/messages.md#error-catalogue ('This operation will hard delete data from database!!!',
 // 'Are you sure you want to BAN/UNBAN {user}?') as the islands' accessible modal instead of
 // window.confirm: it is styled like the rest, names the action on its button, and starts on Cancel, so
 // an Enter pressed by habit does not delete anything.

@@ -1,7 +1,7 @@
-// The license form (SPEC.md 2.7) in add mode or update mode. The type decides the other fields: a
+// The license form (docs/product/admin.md#admin-screen) in add mode or update mode. The type decides the other fields: a
 // perpetual license never expires, so the expiry-days field is hidden; a trial is always active from the
 // grant (docs/decisions/0011), so the Active checkbox is hidden. Hidden fields are not sent, and the server
-// applies the same rules whatever arrives. Errors come back per field (SPEC.md 5).
+// applies the same rules whatever arrives. Errors come back per field (docs/product/messages.md#validation).
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Checkbox, Field } from '../ui/Field.tsx';

@@ -1,4 +1,4 @@
-// A user's licenses on the admin screen (SPEC.md 2.7): a table with Edit and Delete per license and an
+// A user's licenses on the admin screen (docs/product/admin.md#admin-screen): a table with Edit and Delete per license and an
 // Add License button. Each write's answer carries the license and the user (license_granted and
 // license_request change with grants), and both go back into the screen's data.
 import { useRef, useState } from 'react';

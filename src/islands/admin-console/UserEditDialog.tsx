@@ -1,6 +1,6 @@
 // 'Edit User' on the admin screen: the profile fields of the dashboard's form (shared PROFILE_FIELDS), plus
 // what only an admin may change: the e-mail address, the role and whether the address counts as verified.
-// Unlike the spec's original, which ignored save failures (SPEC.md 5), the server's answer is shown: per
+// Unlike the original product, which ignored save failures (docs/product/messages.md#validation), the server's answer is shown: per
 // field, and refusals such as 'You cannot remove your own admin role.' as the form's message.
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { PROFILE_FIELDS } from '../users/UserFormDialog.tsx';

@@ -1,5 +1,5 @@
 // The admin console's calls (docs/admin-api.md), typed once. Server types come in as types only
-// (DESIGN.md habit 5), so nothing of the server reaches the browser bundle. Polls pass loading: false:
+// (docs/engineering.md#habits, habit 5), so nothing of the server reaches the browser bundle. Polls pass loading: false:
 // the full-screen loading modal is for what the admin just asked for, not for background refreshes.
 import { api } from '../../lib/api-client.ts';
 import type { AdminUser } from '../../../server/features/users/admin-user.ts';

@@ -1,5 +1,5 @@
 // The admin screen's users, their licenses and the license types, loaded once with GET
-// /api/license/getAll (SPEC.md 7) and then kept in step with every write's answer: the server answers each
+// /api/license/getAll (docs/product/api.md) and then kept in step with every write's answer: the server answers each
 // edit, ban, grant or delete with the changed user (and license), so the 10,000-row list is never loaded
 // again just to show one change. 'Reload' is there for changes made elsewhere (another admin, a user).
 import { useCallback, useEffect, useMemo, useState } from 'react';

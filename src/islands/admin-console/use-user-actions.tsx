@@ -1,5 +1,5 @@
-// The users table's row actions (SPEC.md 2.7): Edit User opens the form; Delete User and Ban/UnBan ask
-// first with SPEC.md 8's words, then call the API and report the server's answer, refusals included
+// The users table's row actions (docs/product/admin.md#admin-screen): Edit User opens the form; Delete User and Ban/UnBan ask
+// first with the words of docs/product/messages.md#error-catalogue, then call the API and report the server's answer, refusals included
 // ('You cannot ban yourself.', 'The last admin cannot be deleted.').
 import { useCallback, useState } from 'react';
 import { ApiError } from '../../lib/api-client.ts';

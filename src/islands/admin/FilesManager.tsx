@@ -1,4 +1,4 @@
-// The files manager of the post form (SPEC.md 2.5, 5; issue 5 item 4): upload a file with a description
+// The files manager of the post form (docs/product/reading.md#posts-screens, docs/product/messages.md#validation; issue 5 item 4): upload a file with a description
 // (progress in the loading overlay), the library as a table, tick and delete (nothing is sent unless one
 // is ticked), download. Files still attached to a post are refused by the server with a message naming it.
 import { useEffect, useId, useState, type FormEvent } from 'react';
@@ -64,7 +64,7 @@ function FilesManagerBody({ ns, files, reload, confirm, onWrite }: FilesManagerP
 
   const remove = async () => {
     const ids = files.filter((entry) => ticked.has(entry.id)).map((entry) => entry.id);
-    // SPEC.md 5: delete acts only when at least one file is ticked.
+    // docs/product/messages.md#validation: delete acts only when at least one file is ticked.
     if (ids.length === 0) return setNotice({ text: NOTHING_SELECTED, tone: 'error' });
     const names = files.filter((entry) => ticked.has(entry.id)).map((entry) => `"${entry.filename}"`);
     if (!(await confirm({ title: 'Delete files', message: `Delete ${names.join(', ')}? ${HARD_DELETE_WARNING}`, confirmLabel: 'Delete' }))) return;

@@ -1,4 +1,4 @@
-// The home page's image manager (SPEC.md 2.4, 7 'Home'): upload an image into a section's slideshow (or
+// The home page's image manager (docs/product/reading.md#home, docs/product/api.md#home): upload an image into a section's slideshow (or
 // unassigned), move images between sections, edit title and alt, replace the file, delete one or the
 // ticked ones. Changes reach the slideshows readers see with the publish each of them schedules.
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// The admin overlay of the home page (SPEC.md 2.4 admin side, issue 5 item 2): the edit form at the top,
+// The admin overlay of the home page (docs/product/reading.md#home-for-admins, issue 5 item 2): the edit form at the top,
 // Edit and Delete on every section, and the home image manager. Loaded only for admins by
 // src/scripts/admin-overlay.ts, as a chunk of its own. Sections come from the API, so new and changed
 // ones show before their publish; the static text of unchanged sections stays as it is.
@@ -46,7 +46,7 @@ export function HomeOverlay({ dom }: { dom: HomePageDom }) {
           setLoadFailed(false);
         },
         (error: unknown) => {
-          // SPEC.md 8: failed loads are logged; the static page stays as readers see it.
+          // docs/product/messages.md#error-catalogue: failed loads are logged; the static page stays as readers see it.
           console.error('Could not load the home sections', error);
           setLoadFailed(true);
         },

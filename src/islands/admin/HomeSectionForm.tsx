@@ -1,4 +1,4 @@
-// The home page's edit form (SPEC.md 2.4, 4, 5): title, markdown body with toolbar and live preview,
+// The home page's edit form (docs/product/reading.md#home, docs/product/states.md, docs/product/messages.md#validation): title, markdown body with toolbar and live preview,
 // order; create mode, or edit mode after Edit with a New Section button back to create mode. Errors for
 // title, body and order under the fields, the server's message as a notice.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';

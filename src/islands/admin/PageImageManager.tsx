@@ -1,4 +1,4 @@
-// The image manager of the post form (SPEC.md 2.5, 5; issue 5 item 3): upload (with the progress
+// The image manager of the post form (docs/product/reading.md#posts-screens, docs/product/messages.md#validation; issue 5 item 3): upload (with the progress
 // overlay), a YouTube link as a video item, replace a file, edit title and alt, delete one or the ticked
 // ones, and insert the ticked ones into the body at the cursor. The namespace's library comes from the
 // API (admin-only: images uploaded for drafts stay private).
@@ -76,7 +76,7 @@ function PageImageManagerBody({ ns, onInsert, confirm, onWrite, onUrlsReplaced }
       // Ticks of images that are gone go with them.
       setSelected((previous) => new Set([...previous].filter((imageId) => list.some((image) => image.id === imageId))));
     } catch (error) {
-      // SPEC.md 8: loading images that fails is logged; the notice says why the list is empty.
+      // docs/product/messages.md#error-catalogue: loading images that fails is logged; the notice says why the list is empty.
       console.error('Could not load the images', error);
       setNotice(failureNotice(error));
     }
@@ -145,7 +145,7 @@ function PageImageManagerBody({ ns, onInsert, confirm, onWrite, onUrlsReplaced }
       // In use on a page: the report says where, and the admin may delete anyway.
       setRefused(isConflict(error) ? { ids, report: reportOf(error) } : null);
     }
-    // SPEC.md 8: the list is reloaded after a delete, whatever its outcome.
+    // docs/product/messages.md#error-catalogue: the list is reloaded after a delete, whatever its outcome.
     await reload();
   };
 

@@ -1,4 +1,4 @@
-// The post form (SPEC.md 2.5, 4, 5): section picker, title, markdown body with toolbar, image manager and
+// The post form (docs/product/reading.md#posts-screens, docs/product/states.md, docs/product/messages.md#validation): section picker, title, markdown body with toolbar, image manager and
 // live preview, the file offered for download (or No file) with the files manager, published, display
 // order, submit; in edit mode a New Post button returns to create mode. Errors for title, body and order
 // (and the pickers) show under their fields, the server's message as a notice.

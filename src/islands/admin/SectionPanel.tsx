@@ -1,4 +1,4 @@
-// The section panel (SPEC.md 2.5): a picker of the namespace's sections shown as "title - order: n",
+// The section panel (docs/product/reading.md#posts-screens): a picker of the namespace's sections shown as "title - order: n",
 // title and order fields, and Add, Update, Delete. A section that still holds posts is not deleted: the
 // server's refusal is shown with the choice of a section to move the posts to (docs/content-api.md).
 import { useId, useState } from 'react';
@@ -12,7 +12,7 @@ import { formFailure, successNotice } from './notices.ts';
 import { HARD_DELETE_WARNING, type Confirm } from './use-confirm.tsx';
 
 /**
- * SPEC.md 2.5 titles the panel 'Add/edit/delete Tutorial Sections' on every posts screen (the original
+ * docs/product/reading.md#posts-screens titles the panel 'Add/edit/delete Tutorial Sections' on every posts screen (the original
  * reused one label); here it names the screen's own sections, which gives exactly that title on tutorials.
  */
 export function sectionPanelTitle(ns: Namespace): string {

@@ -1,4 +1,4 @@
-// The content API calls of the admin overlay (SPEC.md 7 'Content', 'Extra files', 'Images', 'Home'), with
+// The content API calls of the admin overlay (docs/product/api.md#content, docs/product/api.md#extra-files, docs/product/api.md#images, docs/product/api.md#home), with
 // the answers docs/content-api.md documents. The shapes are written out here rather than imported from
 // the server: the server's row types hold the JSON columns as strings, the answers as objects.
 import { api, downloadWithProgress, uploadWithProgress } from '../../lib/api-client.ts';

@@ -1,6 +1,6 @@
-// What the admin forms show after a call (SPEC.md 5 and 8): the first message per field under its field,
-// and the server's message as a notice. Failures are always shown in the error style (SPEC.md 8 says
-// "error style if field errors exist, otherwise ok style", which read literally would show a refused
+// What the admin forms show after a call (docs/product/messages.md#validation, docs/product/messages.md#error-catalogue): the first message per field under its field,
+// and the server's message as a notice. Failures are always shown in the error style (the original
+// product's rule was "error style if field errors exist, otherwise ok style" (docs/product/messages.md#error-catalogue), which read literally would show a refused
 // delete in green; successes are the "otherwise").
 import { ApiError } from '../../lib/api-client.ts';
 import { CONNECTION_ERROR, firstFieldErrors, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';

@@ -1,10 +1,10 @@
-// Ok/Cancel before every delete (SPEC.md 4 'Deletes'), as a modal dialog rather than window.confirm: it
+// Ok/Cancel before every delete (docs/product/states.md#deletes), as a modal dialog rather than window.confirm: it
 // is styled like the rest, says which item goes, and keeps focus handling in our hands (focus starts on
 // Cancel, the safe choice, and returns to the button that asked). `confirm()` resolves with the answer.
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
 
-/** SPEC.md 8's warning for hard deletes. */
+/** The hard-delete warning of docs/product/messages.md#error-catalogue. */
 export const HARD_DELETE_WARNING = 'This operation will hard delete data from database!!!';
 
 interface Question {

@@ -1,5 +1,5 @@
 // Where the admin's last change stands for readers (issue 5, item 5): the static pages lag behind the
-// database until the publish that includes a write is live (DESIGN.md "The shape"). A write schedules its
+// database until the publish that includes a write is live (docs/architecture.md#publishing). A write schedules its
 // build before it answers, and the publisher reports 'building' from then until the last coalesced build
 // has finished; so after a write, the first status that is not 'building' is that write's outcome: 'idle'
 // means it is live, 'failed' that readers still see the previous version (with the build's log tail).

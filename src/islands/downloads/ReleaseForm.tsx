@@ -1,4 +1,4 @@
-// The admin's add/edit form at the top of the downloads page (SPEC.md 2.6, 3 'Download item', 5): title,
+// The admin's add/edit form at the top of the downloads page (docs/product/downloads.md#downloads-page, docs/product/data-model.md#download-item, docs/product/messages.md#validation): title,
 // body, release, is_current, downloadable and file, with the first server error under each field and the
 // server's message as the notice above the buttons. The owner remounts it (a new key) to switch between
 // create and edit mode, so every mode starts from the release's values and no stale errors.

@@ -1,6 +1,6 @@
-// The downloads API calls of the admin island (SPEC.md 7 'Downloads'; answers in
+// The downloads API calls of the admin island (docs/product/api.md#downloads; answers in
 // docs/decisions/0008-downloads-api.md). Store and update send multipart form data; with a file they go
-// through uploadWithProgress so the loading modal shows the upload's progress (SPEC.md 4 'Upload').
+// through uploadWithProgress so the loading modal shows the upload's progress (docs/product/states.md#upload).
 import { api, uploadWithProgress } from '../../lib/api-client.ts';
 import type { ReleaseView } from '../../../server/features/downloads/present.ts';
 import type { presentPublishStatus } from '../../../server/features/publish/routes.ts';
@@ -8,7 +8,7 @@ import type { presentPublishStatus } from '../../../server/features/publish/rout
 export type Release = ReleaseView;
 export type PublishStatusAnswer = ReturnType<typeof presentPublishStatus>;
 
-/** The form's fields, in the order SPEC.md 5 lists their error slots. */
+/** The form's fields, in the order docs/product/messages.md#validation lists their error slots. */
 export const RELEASE_FIELDS = ['title', 'body', 'release', 'is_current', 'downloadable', 'file'] as const;
 
 export interface ReleaseInput {
@@ -47,7 +47,7 @@ export function fetchPublishStatus(): Promise<PublishStatusAnswer> {
   return api.get<PublishStatusAnswer>('/api/admin/publish', { loading: false });
 }
 
-/** SPEC.md 2.6: the release number is hidden when it is '0' (or empty). */
+/** docs/product/downloads.md#downloads-page: the release number is hidden when it is '0' (or empty). */
 export function shownVersion(release: string): string {
   const value = release.trim();
   return value === '0' ? '' : value;

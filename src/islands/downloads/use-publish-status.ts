@@ -1,5 +1,4 @@
-// After each write the static page lags until the publish that includes it is live (DESIGN.md "The
-// shape"). This follows GET /api/admin/publish so the admin can see when readers get the change: the
+// After each write the static page lags until the publish that includes it is live (docs/architecture.md#publishing). This follows GET /api/admin/publish so the admin can see when readers get the change: the
 // publisher reports 'building' from the moment a write schedules a build until the last coalesced build
 // has finished, so the first answer that is not 'building' tells the outcome of this write's build.
 import { useCallback, useEffect, useRef, useState } from 'react';

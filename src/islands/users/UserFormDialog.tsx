@@ -1,6 +1,6 @@
-// The user data form modal (SPEC.md 2.8 Edit): the profile fields only. The e-mail, role, ban and license
-// fields are not editable here (the server refuses changes to them with 403). SPEC.md 5 says save failures
-// are ignored; the form shows the server's answer anyway, since a silent failure would look like success.
+// The user data form modal (docs/product/accounts.md#dashboard Edit): the profile fields only. The e-mail, role, ban and license
+// fields are not editable here (the server refuses changes to them with 403). The original product ignored save
+// failures; the form shows the server's answer anyway, since a silent failure would look like success.
 import { useRef, useState, type SubmitEvent } from 'react';
 import { api } from '../../lib/api-client.ts';
 import type { CurrentUser } from '../../stores/session.ts';

@@ -1,4 +1,4 @@
-// Posts API (SPEC.md 7 'Content', issue 5 item 1) in each namespace: CRUD, validation, permissions,
+// Posts API (docs/product/api.md#content, issue 5 item 1) in each namespace: CRUD, validation, permissions,
 // unpublished visibility, slugs, and a publish scheduled by every successful write and by no failure.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertUploadedFile } from '../../../../server/db/queries/uploaded-files.ts';
@@ -88,7 +88,7 @@ describe.each(NAMESPACES)('posts in %s', (ns) => {
     expect(answer.errors.body?.[0]).toBe('The body field is required.');
     expect(answer.errors.section_id?.[0]).toBe('The section id field is required.');
     expect(answer.errors.display_order?.[0]).toMatch(/number/);
-    // SPEC.md 5 names the post form's order slot `order`.
+    // docs/product/messages.md#validation names the post form's order slot `order`.
     expect(answer.errors.order).toEqual(answer.errors.display_order);
     expect(answer.message).toBe('The title field is required.');
 

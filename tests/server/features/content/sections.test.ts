@@ -1,4 +1,4 @@
-// Sections API (SPEC.md 7 'Content'): CRUD per namespace, validation, permissions, and deletes that never
+// Sections API (docs/product/api.md#content): CRUD per namespace, validation, permissions, and deletes that never
 // orphan posts: refused while a section holds posts, or moving them by an explicit choice.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { json, NAMESPACES, setupContentTest, type ContentTest } from '../../content/helpers.ts';

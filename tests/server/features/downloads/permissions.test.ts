@@ -1,4 +1,4 @@
-// Who may download what (SPEC.md 6, issue 6 item 2), checked on every request by id, through both the
+// Who may download what (docs/product/roles.md, issue 6 item 2), checked on every request by id, through both the
 // POST form the spec's client uses and the GET-able form for browsers and `curl -C -`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createUser, login, type TestClient } from '../../../helpers/auth.ts';

@@ -1,4 +1,4 @@
-// Releases as admins manage them and everyone reads them (SPEC.md 2.6, 7 'Downloads'): the multipart
+// Releases as admins manage them and everyone reads them (docs/product/downloads.md#downloads-page, docs/product/api.md#downloads): the multipart
 // store/update, per-field validation, is_current exclusivity, delete, the public list and detail.
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Extra files (SPEC.md 7 'Extra files', issue 5 items 4 and 6): streamed uploads under random names in
-// private storage, downloads with safe name headers and SPEC.md 6's permission messages, deletes refused
+// Extra files (docs/product/api.md#extra-files, issue 5 items 4 and 6): streamed uploads under random names in
+// private storage, downloads with safe name headers and the permission messages of docs/product/roles.md, deletes refused
 // while a post offers the file, and untrusted file names that can never reach the disk.
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Home sections API (SPEC.md 7 'Home'): public read, admin-only writes that schedule a publish.
+// Home sections API (docs/product/api.md#home): public read, admin-only writes that schedule a publish.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, createUser, login } from '../../../helpers/auth.ts';
 import { createRecordingPublisher, createTestContext, type RecordingPublisher, type TestContext } from '../../../helpers/test-context.ts';

@@ -1,4 +1,4 @@
-// Home images (SPEC.md 7 'Home', issue 5 item 3): upload with thumb/lg variants, assignment to sections,
+// Home images (docs/product/api.md#home, issue 5 item 3): upload with thumb/lg variants, assignment to sections,
 // details, deletes that remove the files, permissions, and a publish for every write.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Image libraries of the post namespaces (SPEC.md 7 'Images', issue 5 items 3 and 6): real images made
+// Image libraries of the post namespaces (docs/product/api.md#images, issue 5 items 3 and 6): real images made
 // with sharp, checked on disk; refusals by content, size and pixel count leave no file and no row.
 import fs from 'node:fs';
 import path from 'node:path';

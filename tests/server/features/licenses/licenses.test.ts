@@ -42,7 +42,7 @@ describe('granting a trial license', () => {
     expect(mail?.text).toContain('Your trial license');
     expect(mail?.text).toContain('valid until 2026-02-01 00:00 UTC');
 
-    // The dashboard's license card reads these fields (SPEC.md 2.8).
+    // The dashboard's license card reads these fields (docs/product/accounts.md#dashboard).
     const dashboard = await json<{ user: { license_granted: number; license_request: number }; licenses: Array<Record<string, unknown>> }>(await user.request('GET', '/api/user'));
     expect(dashboard.user).toMatchObject({ license_granted: 1, license_request: 0 });
     expect(dashboard.licenses).toEqual([

@@ -28,7 +28,7 @@ describe('the publish status after a write', () => {
 });
 
 describe('the section panel', () => {
-  it('is titled after the screen, exactly as SPEC.md 2.5 on tutorials', () => {
+  it('is titled after the screen, exactly as docs/product/reading.md#posts-screens on tutorials', () => {
     expect(sectionPanelTitle('tutorials')).toBe('Add/edit/delete Tutorial Sections');
     expect(sectionPanelTitle('news')).toBe('Add/edit/delete News Sections');
     expect(sectionPanelTitle('documentation')).toBe('Add/edit/delete Documentation Sections');

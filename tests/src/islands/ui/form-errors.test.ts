@@ -8,7 +8,7 @@ describe('form errors from an API answer', () => {
     errors: { email: ['The email field must be a valid email address.', 'second'], name: ['The name field is required.'], g_token: ['x'] },
   });
 
-  it('keeps the first message of each field the form shows (SPEC.md 5)', () => {
+  it('keeps the first message of each field the form shows (docs/product/messages.md#validation)', () => {
     expect(firstFieldErrors(error, ['name', 'email'])).toEqual({ name: 'The name field is required.', email: 'The email field must be a valid email address.' });
   });
 
