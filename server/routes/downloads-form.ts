@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { cleanFileName } from '../http/byte-range.ts';
 import { fieldErrorsFromZod, HttpError, type FieldErrors } from '../http/errors.ts';
 import { required, tooLong } from '../http/fields.ts';
-import { MultipartError, multipartBoundary, readMultipart, readPartText } from '../http/multipart.ts';
+import { isMultipartForm, MultipartError, readMultipart } from '../http/multipart.ts';
 import { receiveToTempFile, removeQuietly, UploadTooLargeError, type ReceivedFile } from '../storage/receive-upload.ts';
 
 export const RELEASE_TEXT_FIELDS = ['title', 'body', 'release', 'is_current', 'downloadable'] as const;
@@ -37,8 +37,8 @@ export const DOWNLOADABLE_NEEDS_FILE = 'The file field is required when the rele
  * `maxFileBytes` (with no temp file left), 400 for a malformed or interrupted body.
  */
 export async function readReleaseForm(request: Request, options: { tmpDir: string; maxFileBytes: number }): Promise<ReleaseForm> {
-  const boundary = multipartBoundary(request.headers.get('content-type') ?? undefined);
-  if (!boundary) throw new HttpError(415, 'Send the release as multipart/form-data.');
+  const contentType = request.headers.get('content-type') ?? undefined;
+  if (!isMultipartForm(contentType)) throw new HttpError(415, 'Send the release as multipart/form-data.');
   const tooLarge = () => new HttpError(413, new UploadTooLargeError(options.maxFileBytes).message, undefined, { Connection: 'close' });
   // Refuse an announced oversize body before reading a byte of it.
   const declared = Number(request.headers.get('content-length') ?? NaN);
@@ -47,8 +47,8 @@ export async function readReleaseForm(request: Request, options: { tmpDir: strin
   const form: ReleaseForm = { fields: {}, file: null, fileErrors: [] };
   if (!request.body) return form;
   try {
-    for await (const part of readMultipart(request.body, boundary)) {
-      if (part.name === 'file' && part.filename !== undefined) {
+    for await (const part of readMultipart(request.body, contentType as string, { maxFieldBytes: TEXT_FIELD_MAX_BYTES })) {
+      if (part.kind === 'file' && part.name === 'file') {
         if (form.file) {
           // Left unread: the parser skips it.
           form.fileErrors.push('Only one file may be uploaded.');
@@ -61,11 +61,10 @@ export async function readReleaseForm(request: Request, options: { tmpDir: strin
           continue;
         }
         form.file = { ...received, filename: cleanFileName(part.filename) };
-      } else if (part.name === 'file') {
-        const text = await readPartText(part, TEXT_FIELD_MAX_BYTES);
-        if (!NO_FILE_TEXTS.has(text.trim())) form.fileErrors.push('The file field must be a file.');
-      } else if (isTextField(part.name) && part.filename === undefined) {
-        form.fields[part.name] = await readPartText(part, TEXT_FIELD_MAX_BYTES);
+      } else if (part.kind === 'field' && part.name === 'file') {
+        if (!NO_FILE_TEXTS.has(part.value.trim())) form.fileErrors.push('The file field must be a file.');
+      } else if (part.kind === 'field' && isTextField(part.name)) {
+        form.fields[part.name] = part.value;
       }
       // Any other part is skipped unread.
     }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cleanFileName } from '../http/byte-range.ts';
 import { HttpError } from '../http/errors.ts';
-import { MultipartError, multipartBoundary, readMultipart, readPartText } from '../http/multipart.ts';
+import { isMultipartForm, MultipartError, readMultipart } from '../http/multipart.ts';
 import { fsyncDirectory, makeDurableDirectory } from './disk.ts';
 import { receiveToTempFile, removeQuietly, UploadTooLargeError, type ReceivedFile } from './receive-upload.ts';
 import { newStoredName } from './release-files.ts';
@@ -37,8 +37,8 @@ export interface ExtraFileForm {
  * The caller owns the returned temp file: it must move it into place or remove it.
  */
 export async function readExtraFileForm(request: Request, options: { tmpDir: string; maxFileBytes: number }): Promise<ExtraFileForm> {
-  const boundary = multipartBoundary(request.headers.get('content-type') ?? undefined);
-  if (!boundary) throw new HttpError(415, 'Send the file as multipart/form-data.');
+  const contentType = request.headers.get('content-type') ?? undefined;
+  if (!isMultipartForm(contentType)) throw new HttpError(415, 'Send the file as multipart/form-data.');
   const tooLarge = () => new HttpError(413, new UploadTooLargeError(options.maxFileBytes).message, undefined, { Connection: 'close' });
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) throw tooLarge();
@@ -46,8 +46,8 @@ export async function readExtraFileForm(request: Request, options: { tmpDir: str
   const form: ExtraFileForm = { description: undefined, file: null };
   if (!request.body) return form;
   try {
-    for await (const part of readMultipart(request.body, boundary)) {
-      if (part.name === 'file' && part.filename !== undefined && form.file === null) {
+    for await (const part of readMultipart(request.body, contentType as string, { maxFieldBytes: DESCRIPTION_MAX_BYTES })) {
+      if (part.kind === 'file' && part.name === 'file' && form.file === null) {
         const received = await receiveToTempFile(part.body, { tmpDir: options.tmpDir, maxBytes: options.maxFileBytes });
         // A browser sends a file input left empty as a part with no name and no bytes: no file.
         if (part.filename === '' && received.size === 0) {
@@ -56,8 +56,8 @@ export async function readExtraFileForm(request: Request, options: { tmpDir: str
         }
         const type = part.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
         form.file = { ...received, filename: cleanFileName(decodeFormFileName(part.filename)) || 'file', mime_type: MIME_TYPE.test(type) ? type : 'application/octet-stream' };
-      } else if (part.name === 'description' && part.filename === undefined) {
-        form.description = await readPartText(part, DESCRIPTION_MAX_BYTES);
+      } else if (part.kind === 'field' && part.name === 'description') {
+        form.description = part.value;
       }
       // Anything else is skipped unread.
     }
