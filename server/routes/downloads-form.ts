@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { cleanFileName } from '../http/byte-range.ts';
 import { fieldErrorsFromZod, HttpError, type FieldErrors } from '../http/errors.ts';
-import { required, tooLong } from '../http/fields.ts';
+import { flagFieldOr, optionalFlagField, required, tooLong } from '../http/fields.ts';
 import { isMultipartForm, MultipartError, readMultipart } from '../http/multipart.ts';
 import { receiveToTempFile, removeQuietly, UploadTooLargeError, type ReceivedFile } from '../storage/receive-upload.ts';
 
@@ -86,18 +86,6 @@ function isTextField(name: string): name is TextField {
   return (RELEASE_TEXT_FIELDS as readonly string[]).includes(name);
 }
 
-const FLAGS: Record<string, 0 | 1> = { '1': 1, true: 1, on: 1, yes: 1, '0': 0, false: 0, off: 0, no: 0 };
-
-function flag(label: string) {
-  const message = `The ${label} field must be true or false.`;
-  return z
-    .string({ error: message })
-    .trim()
-    .toLowerCase()
-    .refine((value) => value in FLAGS, message)
-    .transform((value) => FLAGS[value] ?? 0);
-}
-
 const releaseFields = {
   title: z.string({ error: required('title') }).trim().min(1, required('title')).max(255, tooLong('title', 255)),
   body: z.string({ error: 'The body field must be text.' }).max(200_000, tooLong('body', 200_000)),
@@ -107,16 +95,16 @@ const releaseFields = {
     .trim()
     .max(50, tooLong('release', 50))
     .transform((value) => (value === '' ? '0' : value)),
-  is_current: flag('is current'),
-  downloadable: flag('downloadable'),
+  is_current: optionalFlagField('is current'),
+  downloadable: optionalFlagField('downloadable'),
 };
 
 const storeSchema = z.object({
   title: releaseFields.title,
   body: releaseFields.body.default(''),
   release: releaseFields.release.default('0'),
-  is_current: releaseFields.is_current.default(0),
-  downloadable: releaseFields.downloadable.default(0),
+  is_current: flagFieldOr('is current', 0),
+  downloadable: flagFieldOr('downloadable', 0),
 });
 
 // An update changes only the fields it sends; the edit form sends them all.

@@ -22,14 +22,14 @@ import type { DownloadItem } from '../db/schema.ts';
 import { smallJsonBody } from '../http/body-limit.ts';
 import { errorResponse, validationFailed, type FieldErrors } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
+import { idField } from '../http/fields.ts';
 import { removeQuietly, sweepStaleTempFiles } from '../storage/receive-upload.ts';
 import { moveIntoPlace, newStoredName, releaseFilePath, uploadTempDir } from '../storage/release-files.ts';
 import { DOWNLOADABLE_NEEDS_FILE, parseStoreFields, parseUpdateFields, readReleaseForm, type UploadedReleaseFile } from './downloads-form.ts';
 import { presentRelease } from './downloads-present.ts';
 import { decideDownloadAccess, DOWNLOAD_MESSAGES, sendReleaseFile } from './downloads-send.ts';
 
-const idField = z.coerce.number({ error: 'The id is required.' }).int('The id is required.').positive('The id is required.');
-const idSchema = z.object({ id: idField });
+const idSchema = z.object({ id: idField('id') });
 // Temp files younger than this may belong to an upload still running.
 const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
 

@@ -27,26 +27,24 @@ import { smallJsonBody } from '../http/body-limit.ts';
 import { errorResponse, HttpError } from '../http/errors.ts';
 import { parseFields, readFields, unprocessable } from '../http/form-or-json.ts';
 import { parseJsonObject } from '../http/json.ts';
+import { flagFieldOr, idField, idListField, nullableIdField } from '../http/fields.ts';
 import { removeMediaFiles } from '../storage/images.ts';
-import { afterPublish, flagField, idField, idListField, nowIso, optionalText } from './content-common.ts';
+import { afterPublish, nowIso, optionalText } from './content-common.ts';
 import { presentHomeImage } from './home-present.ts';
 import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './image-upload.ts';
 
 const ROUTE = 'home';
 
 /** 0 (or nothing) means "not assigned to a section". */
-const sectionIdField = z.preprocess(
-  (value) => (value === undefined || value === null || value === '' ? 0 : value),
-  z.coerce.number({ error: 'The selected home section is invalid.' }).int('The selected home section is invalid.').min(0, 'The selected home section is invalid.'),
-);
+const sectionIdField = nullableIdField('home section').transform((id) => id ?? 0);
 const details = { title: optionalText('title', 255).optional(), alt: optionalText('alt', 255).optional() };
 const detailsSchema = z.object(details);
 const uploadSchema = z.object({ ...details, home_section_id: sectionIdField, video_url: z.unknown().optional() });
 const updateSchema = z.object({ id: idField('id'), ...details });
 const moveSchema = z.object({ id: idField('id'), home_section_id: sectionIdField, current_section_id: sectionIdField.optional() });
-const deleteOneSchema = z.object({ id: idField('id'), current_section_id: sectionIdField.optional(), force: flagField('force').default(0) });
-const bulkDeleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!'), force: flagField('force').default(0) });
-const forceSchema = z.object({ force: flagField('force').default(0) });
+const deleteOneSchema = z.object({ id: idField('id'), current_section_id: sectionIdField.optional(), force: flagFieldOr('force', 0) });
+const bulkDeleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!'), force: flagFieldOr('force', 0) });
+const forceSchema = z.object({ force: flagFieldOr('force', 0) });
 
 export function homeImagesRoutes(ctx: AppContext) {
   const { db, publisher, config } = ctx;

@@ -17,17 +17,18 @@ import { smallJsonBody } from '../http/body-limit.ts';
 import { errorResponse, HttpError } from '../http/errors.ts';
 import { parseFields, readFields } from '../http/form-or-json.ts';
 import { parseJsonObject } from '../http/json.ts';
+import { flagFieldOr, idListField } from '../http/fields.ts';
 import { FALLBACK_OF, PAGE_IMAGE_VARIANTS, removeMediaFiles } from '../storage/images.ts';
 import { youTubeEmbedUrl, youTubeVideoId } from '../storage/video-links.ts';
-import { afterPublish, flagField, idListField, nowIso, optionalText } from './content-common.ts';
+import { afterPublish, nowIso, optionalText } from './content-common.ts';
 import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './image-upload.ts';
 
 export const NOT_A_VIDEO_LINK = 'The link is not a YouTube video link.';
 
 const detailsSchema = z.object({ title: optionalText('title', 255).optional(), alt: optionalText('alt', 255).optional() });
 const uploadSchema = detailsSchema.extend({ video_url: z.string({ error: NOT_A_VIDEO_LINK }).max(2048, NOT_A_VIDEO_LINK).optional() });
-const bulkDeleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!'), force: flagField('force').default(0) });
-const forceSchema = z.object({ force: flagField('force').default(0) });
+const bulkDeleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!'), force: flagFieldOr('force', 0) });
+const forceSchema = z.object({ force: flagFieldOr('force', 0) });
 
 export function presentUploadedImage(image: UploadedImage) {
   return { ...image, image_url: parseJsonObject(image.image_url), sizes: parseJsonObject(image.sizes) };
