@@ -18,19 +18,17 @@ import {
   insertHomeImage,
   listHomeImages,
   nextHomeImageOrder,
-  replaceInHomeSectionBodies,
   updateHomeImage,
 } from '../db/queries/home.ts';
-import { replaceInPostBodies } from '../db/queries/posts.ts';
 import type { HomeImage } from '../db/schema.ts';
 import { smallJsonBody } from '../http/body-limit.ts';
 import { errorResponse, HttpError } from '../http/errors.ts';
 import { parseFields, readFields, unprocessable } from '../http/form-or-json.ts';
-import { parseJsonObject } from '../http/json.ts';
 import { flagFieldOr, idField, idListField, nullableIdField } from '../http/fields.ts';
 import { removeMediaFiles } from '../storage/images.ts';
 import { afterPublish, nowIso, optionalText } from './content-common.ts';
 import { presentHomeImage } from './home-present.ts';
+import { replaceImageFile } from './image-replace.ts';
 import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './image-upload.ts';
 
 const ROUTE = 'home';
@@ -146,34 +144,16 @@ export function homeImagesRoutes(ctx: AppContext) {
         if (!getHomeImageById(db, id)) return errorResponse(c, 404, 'This image does not exist.');
         const form = await readImageForm(c);
         if (!form.file) throw fileNotSelected();
-        const stored = await storeUploadedImage(ctx, ROUTE, form.file, HOME_IMAGE_VARIANTS);
-        const newUrls = Object.values(stored.urls);
-        let result;
-        try {
-          result = writeTransaction(db, () => {
-            const current = getHomeImageById(db, id);
-            if (!current) return undefined;
-            const old = parseJsonObject(current.urls);
-            const replacements: [string, string][] = Object.entries(old).flatMap(([variant, url]) =>
-              typeof url === 'string' && url !== '' ? [[url, stored.urls[variant] ?? stored.urls.lg ?? '']] : [],
-            );
-            const at = nowIso(ctx);
-            replaceInPostBodies(db, replacements, at);
-            replaceInHomeSectionBodies(db, replacements, at);
-            const image = updateHomeImage(db, id, { urls: JSON.stringify(stored.urls), sizes: JSON.stringify(stored.sizes), updated_at: at });
-            return { image: image as HomeImage, oldUrls: urlsOf(current.urls) };
-          });
-        } catch (error) {
-          removeMediaFiles(config.uploadsDir, newUrls);
-          throw error;
-        }
-        if (!result) {
-          removeMediaFiles(config.uploadsDir, newUrls);
-          return errorResponse(c, 404, 'This image does not exist.');
-        }
-        publisher.schedule(`home image ${id} replaced`);
-        const oldUrls = result.oldUrls;
-        afterPublish(ctx, `home image ${id} old files`, () => removeMediaFiles(config.uploadsDir, oldUrls, (error) => ctx.log.warn('image file not removed', error)));
+        const result = await replaceImageFile(ctx, form.file, {
+          route: ROUTE,
+          label: `home image ${id}`,
+          variants: HOME_IMAGE_VARIANTS,
+          fallbackVariant: 'lg',
+          makesFallback: false,
+          currentUrls: () => getHomeImageById(db, id)?.urls,
+          save: (stored, at) => updateHomeImage(db, id, { urls: JSON.stringify(stored.urls), sizes: JSON.stringify(stored.sizes), updated_at: at }) as HomeImage,
+        });
+        if (!result) return errorResponse(c, 404, 'This image does not exist.');
         return c.json({ message: 'Image replaced.', image: present(result.image) });
       })
 
