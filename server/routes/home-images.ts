@@ -24,12 +24,12 @@ import type { HomeImage } from '../db/schema.ts';
 import { smallJsonBody } from '../http/body-limit.ts';
 import { errorResponse, HttpError } from '../http/errors.ts';
 import { parseFields, readFields, unprocessable } from '../http/form-or-json.ts';
-import { flagFieldOr, idField, idListField, nullableIdField } from '../http/fields.ts';
+import { flagFieldOr, idField, nullableIdField } from '../http/fields.ts';
 import { removeMediaFiles } from '../storage/images.ts';
 import { afterPublish, nowIso, optionalText } from './content-common.ts';
 import { presentHomeImage } from './home-present.ts';
 import { replaceImageFile } from './image-replace.ts';
-import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './image-upload.ts';
+import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readBulkDelete, readDeleteForce, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './image-upload.ts';
 
 const ROUTE = 'home';
 
@@ -41,8 +41,6 @@ const uploadSchema = z.object({ ...details, home_section_id: sectionIdField, vid
 const updateSchema = z.object({ id: idField('id'), ...details });
 const moveSchema = z.object({ id: idField('id'), home_section_id: sectionIdField, current_section_id: sectionIdField.optional() });
 const deleteOneSchema = z.object({ id: idField('id'), current_section_id: sectionIdField.optional(), force: flagFieldOr('force', 0) });
-const bulkDeleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!'), force: flagFieldOr('force', 0) });
-const forceSchema = z.object({ force: flagFieldOr('force', 0) });
 
 export function homeImagesRoutes(ctx: AppContext) {
   const { db, publisher, config } = ctx;
@@ -186,12 +184,11 @@ export function homeImagesRoutes(ctx: AppContext) {
         return deleteImages(c, [id], force === 1, currentSectionId);
       })
       .delete('/images/:id{[0-9]+}', requireAdmin, smallJsonBody(), async (c) => {
-        const { force } = parseFields(forceSchema, { force: c.req.query('force'), ...(await readFields(c)) });
-        return deleteImages(c, [Number(c.req.param('id'))], force === 1);
+        return deleteImages(c, [Number(c.req.param('id'))], await readDeleteForce(c));
       })
       .on('DELETE', ['/images', '/images/'], requireAdmin, smallJsonBody(), async (c) => {
-        const { ids, force } = parseFields(bulkDeleteSchema, { force: c.req.query('force'), ...(await readFields(c)) });
-        return deleteImages(c, ids, force === 1);
+        const { ids, force } = await readBulkDelete(c);
+        return deleteImages(c, ids, force);
       })
   );
 

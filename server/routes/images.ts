@@ -15,19 +15,16 @@ import { smallJsonBody } from '../http/body-limit.ts';
 import { errorResponse, HttpError } from '../http/errors.ts';
 import { parseFields, readFields } from '../http/form-or-json.ts';
 import { parseJsonObject } from '../http/json.ts';
-import { flagFieldOr, idListField } from '../http/fields.ts';
 import { FALLBACK_OF, PAGE_IMAGE_VARIANTS, removeMediaFiles } from '../storage/images.ts';
 import { youTubeEmbedUrl, youTubeVideoId } from '../storage/video-links.ts';
 import { afterPublish, nowIso, optionalText } from './content-common.ts';
 import { replaceImageFile } from './image-replace.ts';
-import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './image-upload.ts';
+import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readBulkDelete, readDeleteForce, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './image-upload.ts';
 
 export const NOT_A_VIDEO_LINK = 'The link is not a YouTube video link.';
 
 const detailsSchema = z.object({ title: optionalText('title', 255).optional(), alt: optionalText('alt', 255).optional() });
 const uploadSchema = detailsSchema.extend({ video_url: z.string({ error: NOT_A_VIDEO_LINK }).max(2048, NOT_A_VIDEO_LINK).optional() });
-const bulkDeleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!'), force: flagFieldOr('force', 0) });
-const forceSchema = z.object({ force: flagFieldOr('force', 0) });
 
 export function presentUploadedImage(image: UploadedImage) {
   return { ...image, image_url: parseJsonObject(image.image_url), sizes: parseJsonObject(image.sizes) };
@@ -153,13 +150,12 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
       })
 
       .delete('/images/:id{[0-9]+}', requireAdmin, smallJsonBody(), async (c) => {
-        const { force } = parseFields(forceSchema, { force: c.req.query('force'), ...(await readFields(c)) });
-        return deleteImages(c, [Number(c.req.param('id'))], force === 1);
+        return deleteImages(c, [Number(c.req.param('id'))], await readDeleteForce(c));
       })
 
       .on('DELETE', ['/images', '/images/'], requireAdmin, smallJsonBody(), async (c) => {
-        const { ids, force } = parseFields(bulkDeleteSchema, { force: c.req.query('force'), ...(await readFields(c)) });
-        return deleteImages(c, ids, force === 1);
+        const { ids, force } = await readBulkDelete(c);
+        return deleteImages(c, ids, force);
       })
   );
 }
