@@ -62,7 +62,7 @@ export async function* readMultipart(source: ReadableStream<Uint8Array>, content
     // One byte over the field limit, so that a field of exactly maxFieldBytes is not marked truncated.
     // UTF-8 for names without a charset: browsers send file names that way. Paths are kept for
     // cleanFileName, which strips them the same way for every upload.
-    parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', preservePath: true, limits: { fieldSize: maxFieldBytes + 1, headerPairs: 16 } });
+    parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', preservePath: true, limits: { fieldSize: maxFieldBytes + 1 } });
   } catch {
     throw new MultipartError('The form data is malformed.');
   }
