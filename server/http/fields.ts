@@ -76,6 +76,11 @@ export function parseId(text: string | undefined): number | null {
   return text !== undefined && ID_TEXT.test(text) ? idOf(text) : null;
 }
 
+/** A path id for a lookup: 0, which no row has, for anything malformed, so the lookup misses and answers 404. */
+export function pathId(text: string | undefined): number {
+  return parseId(text) ?? 0;
+}
+
 function idValue(label: string) {
   return z.unknown().transform((value, ctx): number => {
     const id = idOf(value);

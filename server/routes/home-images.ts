@@ -24,7 +24,7 @@ import type { HomeImage } from '../db/schema.ts';
 import { smallJsonBody } from '../http/body-limit.ts';
 import { errorResponse, HttpError } from '../http/errors.ts';
 import { parseFields, readFields, unprocessable } from '../http/form-or-json.ts';
-import { flagFieldOr, idField, nullableIdField } from '../http/fields.ts';
+import { flagFieldOr, idField, nullableIdField, pathId } from '../http/fields.ts';
 import { removeMediaFiles } from '../storage/images.ts';
 import { afterPublish, nowIso, optionalText } from './content-common.ts';
 import { presentHomeImage } from './home-present.ts';
@@ -138,7 +138,7 @@ export function homeImagesRoutes(ctx: AppContext) {
       .post('/images', requireAdmin, imageBodyLimit(ctx), upload)
 
       .post('/image/update-image/:id{[0-9]+}', requireAdmin, imageBodyLimit(ctx), async (c) => {
-        const id = Number(c.req.param('id'));
+        const id = pathId(c.req.param('id'));
         if (!getHomeImageById(db, id)) return errorResponse(c, 404, 'This image does not exist.');
         const form = await readImageForm(c);
         if (!form.file) throw fileNotSelected();
@@ -161,7 +161,7 @@ export function homeImagesRoutes(ctx: AppContext) {
       })
       .put('/image/update/:id{[0-9]+}', requireAdmin, smallJsonBody(), async (c) => {
         const input = parseFields(detailsSchema, await readFields(c));
-        return saveDetails(c, Number(c.req.param('id')), input);
+        return saveDetails(c, pathId(c.req.param('id')), input);
       })
 
       // Assigns an image to a section's slideshow (last in it), or unassigns it with 0.
@@ -184,7 +184,7 @@ export function homeImagesRoutes(ctx: AppContext) {
         return deleteImages(c, [id], force === 1, currentSectionId);
       })
       .delete('/images/:id{[0-9]+}', requireAdmin, smallJsonBody(), async (c) => {
-        return deleteImages(c, [Number(c.req.param('id'))], await readDeleteForce(c));
+        return deleteImages(c, [pathId(c.req.param('id'))], await readDeleteForce(c));
       })
       .on('DELETE', ['/images', '/images/'], requireAdmin, smallJsonBody(), async (c) => {
         const { ids, force } = await readBulkDelete(c);

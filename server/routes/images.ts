@@ -15,6 +15,7 @@ import { smallJsonBody } from '../http/body-limit.ts';
 import { errorResponse, HttpError } from '../http/errors.ts';
 import { parseFields, readFields } from '../http/form-or-json.ts';
 import { parseJsonObject } from '../http/json.ts';
+import { pathId } from '../http/fields.ts';
 import { FALLBACK_OF, PAGE_IMAGE_VARIANTS, removeMediaFiles } from '../storage/images.ts';
 import { youTubeEmbedUrl, youTubeVideoId } from '../storage/video-links.ts';
 import { afterPublish, nowIso, optionalText } from './content-common.ts';
@@ -120,7 +121,7 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
 
       // Replaces the file (server/routes/image-replace.ts); videos have none.
       .post('/image/update-image/:id{[0-9]+}', requireAdmin, imageBodyLimit(ctx), async (c) => {
-        const id = Number(c.req.param('id'));
+        const id = pathId(c.req.param('id'));
         const existing = getUploadedImage(db, namespace, id);
         if (!existing) return errorResponse(c, 404, 'This image does not exist.');
         if (existing.is_video) return errorResponse(c, 422, 'A video item has no file to replace; delete it and add a new one.');
@@ -140,7 +141,7 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
       })
 
       .put('/image/update/:id{[0-9]+}', requireAdmin, smallJsonBody(), async (c) => {
-        const id = Number(c.req.param('id'));
+        const id = pathId(c.req.param('id'));
         const input = parseFields(detailsSchema, await readFields(c));
         const changes = { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.alt !== undefined ? { alt: input.alt } : {}) };
         const image = updateUploadedImage(db, namespace, id, { ...changes, updated_at: nowIso(ctx) });
@@ -150,7 +151,7 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
       })
 
       .delete('/images/:id{[0-9]+}', requireAdmin, smallJsonBody(), async (c) => {
-        return deleteImages(c, [Number(c.req.param('id'))], await readDeleteForce(c));
+        return deleteImages(c, [pathId(c.req.param('id'))], await readDeleteForce(c));
       })
 
       .on('DELETE', ['/images', '/images/'], requireAdmin, smallJsonBody(), async (c) => {

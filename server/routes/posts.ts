@@ -12,7 +12,7 @@ import { getUploadedFile } from '../db/queries/uploaded-files.ts';
 import type { Namespace } from '../db/schema.ts';
 import { smallJsonBody } from '../http/body-limit.ts';
 import { errorResponse, type FieldErrors } from '../http/errors.ts';
-import { flagFieldOr, idField, nullableIdField, required, requiredText, tooLong } from '../http/fields.ts';
+import { flagFieldOr, idField, nullableIdField, pathId, required, requiredText, tooLong } from '../http/fields.ts';
 import { parseFields, readFields, unprocessable } from '../http/form-or-json.ts';
 import { nowIso, orderField } from './content-common.ts';
 import { presentPost, presentSection } from './posts-present.ts';
@@ -92,7 +92,7 @@ export function postsRoutes(ctx: AppContext, namespace: Namespace) {
       })
 
       .get('/getPosts/:sectionId{[0-9]+}', (c) => {
-        const section = getSectionById(db, namespace, Number(c.req.param('sectionId')));
+        const section = getSectionById(db, namespace, pathId(c.req.param('sectionId')));
         if (!section) return errorResponse(c, 404, 'This section does not exist.');
         const posts = listPostsWithRelations(db, namespace, { includeUnpublished: isAdmin(c.get('user')), sectionId: section.id });
         return c.json({ posts: posts.map((post) => presentPost(post, ctx.now())), section_id: section.id, section: presentSection(section) });

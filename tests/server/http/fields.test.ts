@@ -2,7 +2,7 @@
 // a router answers with it. Every router and form uses these fields, so this table is the whole contract.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { flagField, flagFieldOr, idField, idListField, nullableIdField, optionalFlagField, optionalIdField, parseId } from '../../../server/http/fields.ts';
+import { flagField, flagFieldOr, idField, idListField, nullableIdField, optionalFlagField, optionalIdField, parseId, pathId } from '../../../server/http/fields.ts';
 import { json, setupContentTest, type ContentTest } from '../content/helpers.ts';
 
 /** The parsed value, or the field's first message. */
@@ -112,6 +112,9 @@ describe('ids', () => {
   it('reads path ids as digits only (anything else is a 404)', () => {
     expect(parseId('12')).toBe(12);
     for (const text of [undefined, '', '0', '-1', ' 1', '1.0', '1e3', 'abc', '99999999999999999']) expect(parseId(text), String(text)).toBeNull();
+    // For a lookup: 0, which no row has, so a malformed id answers 404 like an unknown one.
+    expect(pathId('12')).toBe(12);
+    expect(pathId('99999999999999999')).toBe(0);
   });
 });
 
