@@ -66,7 +66,7 @@ export function flagFieldOr(label: string, fallback: 0 | 1) {
 const ID_TEXT = /^\d{1,16}$/;
 
 /** A positive safe integer from a number or a string of digits; null for anything else. */
-export function idOf(value: unknown): number | null {
+function idOf(value: unknown): number | null {
   const id = typeof value === 'number' ? value : typeof value === 'string' && ID_TEXT.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }

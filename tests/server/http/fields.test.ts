@@ -139,7 +139,7 @@ describe('through a router', () => {
     expect(await json(asForm)).toEqual({ message: 'The selected section id is invalid.', errors });
   });
 
-  it('takes a checkbox\'s "on" in a content form and an admin form alike', async () => {
+  it('takes a checkbox\'s words in a content form and an admin form alike', async () => {
     const admin = await t.admin();
     const section = await json<{ section: { id: number } }>(await admin.request('POST', '/api/news/section/store', { title: 'S', order: 0 }));
     const form = new FormData();
@@ -147,5 +147,15 @@ describe('through a router', () => {
     const stored = await admin.request('POST', '/api/news/store', form);
     expect(stored.status).toBe(201);
     expect(await json(stored)).toMatchObject({ post: { published: 1 } });
+    // The admin console took only true/false and 1/0 before: now the same words as every form.
+    const user = await t.user();
+    const banned = await admin.request('PUT', `/api/user/suspend/${user.user.id}`, { is_banned: 'on' });
+    expect(banned.status).toBe(200);
+    expect(await json(banned)).toMatchObject({ user: { is_banned: 1 } });
+    const unbanned = await admin.request('PUT', `/api/user/suspend/${user.user.id}`, { is_banned: 'no', id: String(user.user.id) });
+    expect(await json(unbanned)).toMatchObject({ user: { is_banned: 0 } });
+    const refused = await admin.request('PUT', `/api/user/suspend/${user.user.id}`, { is_banned: 'maybe' });
+    expect(refused.status).toBe(422);
+    expect(await json(refused)).toEqual({ message: 'The is banned field must be true or false.', errors: { is_banned: ['The is banned field must be true or false.'] } });
   });
 });
