@@ -16,7 +16,7 @@ import { sendSafely, sendToAdmin } from '../../mail/transport.ts';
 import { licenseRequestedAdminEmail, licenseRequestedUserEmail } from '../../mail/templates.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse } from '../../http/errors.ts';
-import { required, tooLong } from '../../http/fields.ts';
+import { parseId, pathId, required, tooLong } from '../../http/fields.ts';
 import { validate } from '../../http/validate.ts';
 
 export const ACCOUNT_MESSAGES = {
@@ -73,15 +73,15 @@ export function accountRoutes(ctx: AppContext) {
   // 403 before validation: refusing to say what would be wrong with a record you may not edit.
   const mayEditTarget = createMiddleware<AppEnv>(async (c, next) => {
     const actor = currentUser(c.get('user'));
-    const id = Number(c.req.param('id'));
-    if (!Number.isSafeInteger(id) || !mayEditProfile(actor, id)) return errorResponse(c, 403, ACCOUNT_MESSAGES.forbidden);
+    const id = parseId(c.req.param('id'));
+    if (id === null || !mayEditProfile(actor, id)) return errorResponse(c, 403, ACCOUNT_MESSAGES.forbidden);
     await next();
   });
 
   // The client sends the whole user object (docs/product/api.md), so protected fields arrive as echoes of their
   // current values; only an attempt to change one is refused, explicitly rather than silently ignored.
   const refuseProtectedChanges = createMiddleware<AppEnv>(async (c, next) => {
-    const target = getUserById(ctx.db, Number(c.req.param('id')));
+    const target = getUserById(ctx.db, pathId(c.req.param('id')));
     if (!target) return errorResponse(c, 404, ACCOUNT_MESSAGES.notFound);
     const body: unknown = await c.req.json().catch(() => undefined);
     const changed = findProtectedChanges(body, target);
@@ -114,7 +114,7 @@ export function accountRoutes(ctx: AppContext) {
       return c.json({ user: toPublicUser(outcome.user) });
     })
     .put('/update/:id', requireUser, smallJsonBody(), mayEditTarget, refuseProtectedChanges, validate('json', profileSchema), (c) => {
-      const updated = updateProfile(ctx.db, Number(c.req.param('id')), c.req.valid('json'), new Date(ctx.now()).toISOString());
+      const updated = updateProfile(ctx.db, pathId(c.req.param('id')), c.req.valid('json'), new Date(ctx.now()).toISOString());
       if (!updated) return errorResponse(c, 404, ACCOUNT_MESSAGES.notFound);
       // Keep this request's view current for anything that runs after the handler.
       if (updated.id === c.get('user')?.id) c.set('user', updated);

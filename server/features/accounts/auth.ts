@@ -15,6 +15,7 @@ import { getUserByEmail } from '../../db/queries/users.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { errorResponse } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
+import { flagFieldOr } from '../../http/fields.ts';
 
 export const BAD_CREDENTIALS_MESSAGE = 'These credentials do not match our records.';
 export const BANNED_MESSAGE = 'Your account has been suspended. Please contact the administrator.';
@@ -24,10 +25,7 @@ export const LOGIN_THROTTLE = { limit: 5, windowMs: 60_000 } as const;
 const required = (field: string) => `The ${field} field is required.`;
 
 // The client may send the checkbox as a boolean or in its form-encoded spellings.
-const rememberMe = z
-  .union([z.boolean(), z.literal(0), z.literal(1), z.enum(['0', '1', 'true', 'false', 'on', ''])])
-  .nullish()
-  .transform((value) => value === true || value === 1 || value === '1' || value === 'true' || value === 'on');
+const rememberMe = flagFieldOr('remember me', 0).transform((flag) => flag === 1);
 
 const loginSchema = z.object({
   email: z

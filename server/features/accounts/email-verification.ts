@@ -9,6 +9,7 @@ import { createRateLimiter } from '../../auth/rate-limit.ts';
 import { verifySignedUrl } from '../../auth/signed-urls.ts';
 import { getUserById, markEmailVerified } from '../../db/queries/users.ts';
 import { errorResponse } from '../../http/errors.ts';
+import { parseId } from '../../http/fields.ts';
 import { tooManyRequests } from '../../http/throttle.ts';
 
 export const VERIFICATION_MESSAGES = {
@@ -32,8 +33,8 @@ export function emailVerificationRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .get('/email/verify/:id/:hash', (c) => {
-      const id = Number(c.req.param('id'));
-      const user = Number.isSafeInteger(id) && id > 0 ? getUserById(ctx.db, id) : undefined;
+      const id = parseId(c.req.param('id'));
+      const user = id !== null ? getUserById(ctx.db, id) : undefined;
       // The address is shown only to whoever holds a link made for it: a forged id reveals nobody's e-mail.
       const linkMatchesUser = user !== undefined && emailHashMatches(user.email, c.req.param('hash'));
       const email = linkMatchesUser ? user.email : '';

@@ -14,7 +14,7 @@ import { errorResponse, HttpError } from '../../http/errors.ts';
 import { required } from '../../http/fields.ts';
 import { validate } from '../../http/validate.ts';
 import { normaliseDomain, usersByBannedDomain } from './domain-name.ts';
-import { parseId } from '../../admin/params.ts';
+import { parseId } from '../../http/fields.ts';
 
 export const BANNED_DOMAIN_MESSAGES = {
   added: 'Domain banned.',

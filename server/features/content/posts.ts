@@ -12,20 +12,15 @@ import { getUploadedFile } from '../../db/queries/uploaded-files.ts';
 import type { Namespace } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, type FieldErrors } from '../../http/errors.ts';
-import { required, requiredText, tooLong } from '../../http/fields.ts';
+import { flagFieldOr, idField, nullableIdField, pathId, required, requiredText, tooLong } from '../../http/fields.ts';
 import { parseFields, readFields, unprocessable } from '../../http/form-or-json.ts';
-import { flagField, idField, nowIso, orderField } from './common.ts';
+import { nowIso, orderField } from './common.ts';
 import { presentPost, presentSection } from './posts-present.ts';
 
 /** Markdown of a long documentation page fits easily; the request limit leaves room for 4-byte UTF-8. */
 export const MAX_POST_BODY_CHARS = 500_000;
 const POST_REQUEST_LIMIT = 4 * 1024 * 1024;
 
-/** null, '', 0 and 'null' all mean "no file for download" (the form's No file option). */
-const fileIdField = z.preprocess(
-  (value) => (value === undefined || value === null || value === '' || value === 0 || value === '0' || value === 'null' ? null : value),
-  z.coerce.number({ error: 'The selected file is invalid.' }).int('The selected file is invalid.').positive('The selected file is invalid.').nullable(),
-);
 
 const postFields = {
   title: requiredText('title', 255),
@@ -34,8 +29,9 @@ const postFields = {
     .max(MAX_POST_BODY_CHARS, tooLong('body', MAX_POST_BODY_CHARS))
     .refine((body) => body.trim() !== '', required('body')),
   section_id: idField('section id'),
-  uploaded_file_id: fileIdField.default(null),
-  published: flagField('published').default(0),
+  // null, '', 0 and 'null' all mean "no file for download" (the form's No file option).
+  uploaded_file_id: nullableIdField('file'),
+  published: flagFieldOr('published', 0),
   display_order: orderField('display order'),
 };
 const storeSchema = z.object(postFields);
@@ -43,7 +39,7 @@ const updateSchema = z.object({
   ...postFields,
   id: idField('id'),
   // Slugs are URLs and anchors: they stay when a title changes unless the admin asks for a new one.
-  regenerate_slug: flagField('regenerate slug').default(0),
+  regenerate_slug: flagFieldOr('regenerate slug', 0),
 });
 const deleteSchema = z.object({ id: idField('id'), section_id: z.unknown().optional() });
 
@@ -96,7 +92,7 @@ export function postsRoutes(ctx: AppContext, namespace: Namespace) {
       })
 
       .get('/getPosts/:sectionId{[0-9]+}', (c) => {
-        const section = getSectionById(db, namespace, Number(c.req.param('sectionId')));
+        const section = getSectionById(db, namespace, pathId(c.req.param('sectionId')));
         if (!section) return errorResponse(c, 404, 'This section does not exist.');
         const posts = listPostsWithRelations(db, namespace, { includeUnpublished: isAdmin(c.get('user')), sectionId: section.id });
         return c.json({ posts: posts.map((post) => presentPost(post, ctx.now())), section_id: section.id, section: presentSection(section) });

@@ -12,14 +12,14 @@ import { deleteSection, getSectionById, insertSection, listSections, updateSecti
 import type { Namespace } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse } from '../../http/errors.ts';
-import { requiredText } from '../../http/fields.ts';
+import { flagFieldOr, idField, requiredText } from '../../http/fields.ts';
 import { parseFields, readFields, unprocessable } from '../../http/form-or-json.ts';
-import { flagField, idField, nowIso, orderField } from './common.ts';
+import { nowIso, orderField } from './common.ts';
 import { presentSection } from './posts-present.ts';
 
 const sectionFields = { title: requiredText('title', 255), order: orderField('order') };
 const storeSchema = z.object(sectionFields);
-const updateSchema = z.object({ ...sectionFields, id: idField('id'), regenerate_slug: flagField('regenerate slug').default(0) });
+const updateSchema = z.object({ ...sectionFields, id: idField('id'), regenerate_slug: flagFieldOr('regenerate slug', 0) });
 const deleteSchema = z.object({
   id: idField('id'),
   move_to_section_id: z.preprocess((value) => (value === '' || value === null || value === 0 || value === '0' ? undefined : value), idField('move to section id').optional()),

@@ -1,13 +1,13 @@
 // The release form (docs/product/downloads.md#downloads-page, docs/product/messages.md#validation): title, body, release, is_current, downloadable as text fields and
 // `file` as a file, sent as multipart/form-data. The file streams to a temp file while the body is read
-// (server/http/multipart.ts, server/storage/receive-upload.ts); the text fields are validated once the whole
+// (server/storage/upload-form.ts); the text fields are validated once the whole
 // body is in. Whoever calls readReleaseForm owns the temp file it returns and must move or remove it.
 import { z } from 'zod';
 import { cleanFileName } from '../../http/byte-range.ts';
-import { fieldErrorsFromZod, HttpError, type FieldErrors } from '../../http/errors.ts';
-import { required, tooLong } from '../../http/fields.ts';
-import { MultipartError, multipartBoundary, readMultipart, readPartText } from '../../http/multipart.ts';
-import { receiveToTempFile, removeQuietly, UploadTooLargeError, type ReceivedFile } from '../../storage/receive-upload.ts';
+import { fieldErrorsFromZod, type FieldErrors } from '../../http/errors.ts';
+import { flagFieldOr, optionalFlagField, required, tooLong } from '../../http/fields.ts';
+import { removeQuietly, type ReceivedFile } from '../../storage/receive-upload.ts';
+import { readUploadForm } from '../../storage/upload-form.ts';
 
 export const RELEASE_TEXT_FIELDS = ['title', 'body', 'release', 'is_current', 'downloadable'] as const;
 type TextField = (typeof RELEASE_TEXT_FIELDS)[number];
@@ -37,45 +37,29 @@ export const DOWNLOADABLE_NEEDS_FILE = 'The file field is required when the rele
  * `maxFileBytes` (with no temp file left), 400 for a malformed or interrupted body.
  */
 export async function readReleaseForm(request: Request, options: { tmpDir: string; maxFileBytes: number }): Promise<ReleaseForm> {
-  const boundary = multipartBoundary(request.headers.get('content-type') ?? undefined);
-  if (!boundary) throw new HttpError(415, 'Send the release as multipart/form-data.');
-  const tooLarge = () => new HttpError(413, new UploadTooLargeError(options.maxFileBytes).message, undefined, { Connection: 'close' });
-  // Refuse an announced oversize body before reading a byte of it.
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) throw tooLarge();
-
   const form: ReleaseForm = { fields: {}, file: null, fileErrors: [] };
-  if (!request.body) return form;
-  try {
-    for await (const part of readMultipart(request.body, boundary)) {
-      if (part.name === 'file' && part.filename !== undefined) {
-        if (form.file) {
-          // Left unread: the parser skips it.
-          form.fileErrors.push('Only one file may be uploaded.');
-          continue;
-        }
-        const received = await receiveToTempFile(part.body, { tmpDir: options.tmpDir, maxBytes: options.maxFileBytes });
-        if (part.filename === '' && received.size === 0) {
-          // What a browser sends for a file input left empty.
-          await removeQuietly(received.tempPath);
-          continue;
-        }
-        form.file = { ...received, filename: cleanFileName(part.filename) };
-      } else if (part.name === 'file') {
-        const text = await readPartText(part, TEXT_FIELD_MAX_BYTES);
-        if (!NO_FILE_TEXTS.has(text.trim())) form.fileErrors.push('The file field must be a file.');
-      } else if (isTextField(part.name) && part.filename === undefined) {
-        form.fields[part.name] = await readPartText(part, TEXT_FIELD_MAX_BYTES);
+  const limits = { ...options, maxFieldBytes: TEXT_FIELD_MAX_BYTES, overheadBytes: FORM_OVERHEAD_BYTES, notMultipartMessage: 'Send the release as multipart/form-data.' };
+  await readUploadForm(request, limits, async (part, receive) => {
+    if (part.kind === 'file' && part.name === 'file') {
+      if (form.file) {
+        // Left unread: the parser skips it.
+        form.fileErrors.push('Only one file may be uploaded.');
+        return;
       }
-      // Any other part is skipped unread.
+      const received = await receive(part);
+      if (part.filename === '' && received.size === 0) {
+        // What a browser sends for a file input left empty.
+        await removeQuietly(received.tempPath);
+        return;
+      }
+      form.file = { ...received, filename: cleanFileName(part.filename) };
+    } else if (part.kind === 'field' && part.name === 'file') {
+      if (!NO_FILE_TEXTS.has(part.value.trim())) form.fileErrors.push('The file field must be a file.');
+    } else if (part.kind === 'field' && isTextField(part.name)) {
+      form.fields[part.name] = part.value;
     }
-  } catch (error) {
-    if (form.file) await removeQuietly(form.file.tempPath);
-    if (error instanceof UploadTooLargeError) throw tooLarge();
-    if (error instanceof MultipartError) throw new HttpError(400, error.message);
-    if (request.signal.aborted) throw new HttpError(400, 'The upload was interrupted.');
-    throw error;
-  }
+    // Any other part is skipped unread.
+  });
   if (form.file) {
     if (form.file.size === 0) form.fileErrors.push('The file must not be empty.');
     else if (form.file.filename === '') form.fileErrors.push('The file must have a name.');
@@ -87,18 +71,6 @@ function isTextField(name: string): name is TextField {
   return (RELEASE_TEXT_FIELDS as readonly string[]).includes(name);
 }
 
-const FLAGS: Record<string, 0 | 1> = { '1': 1, true: 1, on: 1, yes: 1, '0': 0, false: 0, off: 0, no: 0 };
-
-function flag(label: string) {
-  const message = `The ${label} field must be true or false.`;
-  return z
-    .string({ error: message })
-    .trim()
-    .toLowerCase()
-    .refine((value) => value in FLAGS, message)
-    .transform((value) => FLAGS[value] ?? 0);
-}
-
 const releaseFields = {
   title: z.string({ error: required('title') }).trim().min(1, required('title')).max(255, tooLong('title', 255)),
   body: z.string({ error: 'The body field must be text.' }).max(200_000, tooLong('body', 200_000)),
@@ -108,16 +80,16 @@ const releaseFields = {
     .trim()
     .max(50, tooLong('release', 50))
     .transform((value) => (value === '' ? '0' : value)),
-  is_current: flag('is current'),
-  downloadable: flag('downloadable'),
+  is_current: optionalFlagField('is current'),
+  downloadable: optionalFlagField('downloadable'),
 };
 
 const storeSchema = z.object({
   title: releaseFields.title,
   body: releaseFields.body.default(''),
   release: releaseFields.release.default('0'),
-  is_current: releaseFields.is_current.default(0),
-  downloadable: releaseFields.downloadable.default(0),
+  is_current: flagFieldOr('is current', 0),
+  downloadable: flagFieldOr('downloadable', 0),
 });
 
 // An update changes only the fields it sends; the edit form sends them all.

@@ -22,14 +22,14 @@ import type { DownloadItem } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, validationFailed, type FieldErrors } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
+import { idField, pathId } from '../../http/fields.ts';
 import { removeQuietly, sweepStaleTempFiles } from '../../storage/receive-upload.ts';
 import { moveIntoPlace, newStoredName, releaseFilePath, uploadTempDir } from '../../storage/release-files.ts';
 import { DOWNLOADABLE_NEEDS_FILE, parseStoreFields, parseUpdateFields, readReleaseForm, type UploadedReleaseFile } from './form.ts';
 import { presentRelease } from './present.ts';
 import { decideDownloadAccess, DOWNLOAD_MESSAGES, sendReleaseFile } from './send.ts';
 
-const idField = z.coerce.number({ error: 'The id is required.' }).int('The id is required.').positive('The id is required.');
-const idSchema = z.object({ id: idField });
+const idSchema = z.object({ id: idField('id') });
 // Temp files younger than this may belong to an upload still running.
 const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
 
@@ -42,7 +42,7 @@ export function downloadsRoutes(ctx: AppContext) {
 
   const readForm = (c: Context<AppEnv>) => readReleaseForm(c.req.raw, { tmpDir, maxFileBytes: config.uploadMaxBytes });
   const logRemoveFailure = (error: unknown) => log.error('a release file could not be removed', error);
-  const idOf = (c: Context<AppEnv>) => Number(c.req.param('id'));
+  const idOf = (c: Context<AppEnv>) => pathId(c.req.param('id'));
   const findItem = (id: number) => (Number.isSafeInteger(id) ? getDownloadItemById(db, id) : undefined);
 
   /** Moves the upload into place under a fresh name; the caller commits the row at once (same tick). */

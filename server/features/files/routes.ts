@@ -17,11 +17,12 @@ import { smallJsonBody } from '../../http/body-limit.ts';
 import { attachmentDisposition } from '../../http/byte-range.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
 import { parseFields, readFields } from '../../http/form-or-json.ts';
+import { idField, idListField } from '../../http/fields.ts';
 import { moveExtraFileIntoPlace, readExtraFileForm, removeStoredFiles, storedFilePath } from './storage.ts';
 import { fileRangeStream } from '../../storage/file-range-stream.ts';
 import { removeQuietly } from '../../storage/receive-upload.ts';
 import { uploadTempDir } from '../../storage/release-files.ts';
-import { afterPublish, idField, idListField, optionalText } from '../content/common.ts';
+import { afterPublish, optionalText } from '../content/common.ts';
 import { FILE_NOT_SELECTED } from '../images/upload.ts';
 
 export const EXTRA_FILE_MESSAGES = {

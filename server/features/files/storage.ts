@@ -1,15 +1,14 @@
 // Extra files attached to posts (docs/product/api.md#extra-files): gated, so they live below the private files
 // directory (docs/decisions/0003) as <privateFilesDir>/<route>/<random hex>; the user's name for a file is
 // kept only in the database and sent back only in download headers. Uploads stream through the same
-// multipart reader and temp-file writer as release files, so neither is ever held in memory.
+// upload-form reader as release files (server/storage/upload-form.ts), so neither is ever held in memory.
 import fs from 'node:fs';
 import path from 'node:path';
 import { cleanFileName } from '../../http/byte-range.ts';
-import { HttpError } from '../../http/errors.ts';
-import { MultipartError, multipartBoundary, readMultipart, readPartText } from '../../http/multipart.ts';
 import { fsyncDirectory, makeDurableDirectory } from '../../storage/disk.ts';
-import { receiveToTempFile, removeQuietly, UploadTooLargeError, type ReceivedFile } from '../../storage/receive-upload.ts';
+import { removeQuietly, type ReceivedFile } from '../../storage/receive-upload.ts';
 import { newStoredName } from '../../storage/release-files.ts';
+import { readUploadForm } from '../../storage/upload-form.ts';
 
 const STORED_NAME = /^[0-9a-f]{32}$/;
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
@@ -37,37 +36,20 @@ export interface ExtraFileForm {
  * The caller owns the returned temp file: it must move it into place or remove it.
  */
 export async function readExtraFileForm(request: Request, options: { tmpDir: string; maxFileBytes: number }): Promise<ExtraFileForm> {
-  const boundary = multipartBoundary(request.headers.get('content-type') ?? undefined);
-  if (!boundary) throw new HttpError(415, 'Send the file as multipart/form-data.');
-  const tooLarge = () => new HttpError(413, new UploadTooLargeError(options.maxFileBytes).message, undefined, { Connection: 'close' });
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) throw tooLarge();
-
   const form: ExtraFileForm = { description: undefined, file: null };
-  if (!request.body) return form;
-  try {
-    for await (const part of readMultipart(request.body, boundary)) {
-      if (part.name === 'file' && part.filename !== undefined && form.file === null) {
-        const received = await receiveToTempFile(part.body, { tmpDir: options.tmpDir, maxBytes: options.maxFileBytes });
-        // A browser sends a file input left empty as a part with no name and no bytes: no file.
-        if (part.filename === '' && received.size === 0) {
-          await removeQuietly(received.tempPath);
-          continue;
-        }
-        const type = part.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-        form.file = { ...received, filename: cleanFileName(decodeFormFileName(part.filename)) || 'file', mime_type: MIME_TYPE.test(type) ? type : 'application/octet-stream' };
-      } else if (part.name === 'description' && part.filename === undefined) {
-        form.description = await readPartText(part, DESCRIPTION_MAX_BYTES);
-      }
-      // Anything else is skipped unread.
+  const limits = { ...options, maxFieldBytes: DESCRIPTION_MAX_BYTES, overheadBytes: FORM_OVERHEAD_BYTES, notMultipartMessage: 'Send the file as multipart/form-data.' };
+  await readUploadForm(request, limits, async (part, receive) => {
+    if (part.kind === 'file' && part.name === 'file' && form.file === null) {
+      const received = await receive(part);
+      // A browser sends a file input left empty as a part with no name and no bytes: no file.
+      if (part.filename === '' && received.size === 0) return removeQuietly(received.tempPath);
+      const type = part.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+      form.file = { ...received, filename: cleanFileName(decodeFormFileName(part.filename)) || 'file', mime_type: MIME_TYPE.test(type) ? type : 'application/octet-stream' };
+    } else if (part.kind === 'field' && part.name === 'description') {
+      form.description = part.value;
     }
-  } catch (error) {
-    if (form.file) await removeQuietly(form.file.tempPath);
-    if (error instanceof UploadTooLargeError) throw tooLarge();
-    if (error instanceof MultipartError) throw new HttpError(400, error.message);
-    if (request.signal.aborted) throw new HttpError(400, 'The upload was interrupted.');
-    throw error;
-  }
+    // Anything else is skipped unread.
+  });
   return form;
 }
 

@@ -6,6 +6,7 @@ import { requireAdmin } from '../../auth/guards.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
+import { idField } from '../../http/fields.ts';
 import { deleteHomeSection, getHomeSectionById, insertHomeSection, listHomeSectionsWithImages, updateHomeSection } from '../../db/queries/home.ts';
 import { presentHomeSection } from './present.ts';
 
@@ -24,11 +25,9 @@ const sectionFields = {
     .default(0),
 };
 
-const idField = z.coerce.number({ error: 'The id is required.' }).int().positive('The id is required.');
-
 const storeSchema = z.object(sectionFields);
-const updateSchema = z.object({ id: idField, ...sectionFields });
-const deleteSchema = z.object({ id: idField });
+const updateSchema = z.object({ id: idField('id'), ...sectionFields });
+const deleteSchema = z.object({ id: idField('id') });
 /** Room for a body of 200,000 characters even if every one is JSON-escaped (6 bytes), plus the other fields. */
 const SECTION_REQUEST_LIMIT = 2 * 1024 * 1024;
 

@@ -18,35 +18,29 @@ import {
   insertHomeImage,
   listHomeImages,
   nextHomeImageOrder,
-  replaceInHomeSectionBodies,
   updateHomeImage,
 } from '../../db/queries/home.ts';
-import { replaceInPostBodies } from '../../db/queries/posts.ts';
 import type { HomeImage } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
 import { parseFields, readFields, unprocessable } from '../../http/form-or-json.ts';
-import { parseJsonObject } from '../../http/json.ts';
+import { flagFieldOr, idField, nullableIdField, pathId } from '../../http/fields.ts';
 import { removeMediaFiles } from './storage.ts';
-import { afterPublish, flagField, idField, idListField, nowIso, optionalText } from '../content/common.ts';
+import { afterPublish, nowIso, optionalText } from '../content/common.ts';
 import { presentHomeImage } from '../home/present.ts';
-import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './upload.ts';
+import { replaceImageFile } from './image-replace.ts';
+import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readBulkDelete, readDeleteForce, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './upload.ts';
 
 const ROUTE = 'home';
 
 /** 0 (or nothing) means "not assigned to a section". */
-const sectionIdField = z.preprocess(
-  (value) => (value === undefined || value === null || value === '' ? 0 : value),
-  z.coerce.number({ error: 'The selected home section is invalid.' }).int('The selected home section is invalid.').min(0, 'The selected home section is invalid.'),
-);
+const sectionIdField = nullableIdField('home section').transform((id) => id ?? 0);
 const details = { title: optionalText('title', 255).optional(), alt: optionalText('alt', 255).optional() };
 const detailsSchema = z.object(details);
 const uploadSchema = z.object({ ...details, home_section_id: sectionIdField, video_url: z.unknown().optional() });
 const updateSchema = z.object({ id: idField('id'), ...details });
 const moveSchema = z.object({ id: idField('id'), home_section_id: sectionIdField, current_section_id: sectionIdField.optional() });
-const deleteOneSchema = z.object({ id: idField('id'), current_section_id: sectionIdField.optional(), force: flagField('force').default(0) });
-const bulkDeleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!'), force: flagField('force').default(0) });
-const forceSchema = z.object({ force: flagField('force').default(0) });
+const deleteOneSchema = z.object({ id: idField('id'), current_section_id: sectionIdField.optional(), force: flagFieldOr('force', 0) });
 
 export function homeImagesRoutes(ctx: AppContext) {
   const { db, publisher, config } = ctx;
@@ -144,38 +138,20 @@ export function homeImagesRoutes(ctx: AppContext) {
       .post('/images', requireAdmin, imageBodyLimit(ctx), upload)
 
       .post('/image/update-image/:id{[0-9]+}', requireAdmin, imageBodyLimit(ctx), async (c) => {
-        const id = Number(c.req.param('id'));
+        const id = pathId(c.req.param('id'));
         if (!getHomeImageById(db, id)) return errorResponse(c, 404, 'This image does not exist.');
         const form = await readImageForm(c);
         if (!form.file) throw fileNotSelected();
-        const stored = await storeUploadedImage(ctx, ROUTE, form.file, HOME_IMAGE_VARIANTS);
-        const newUrls = Object.values(stored.urls);
-        let result;
-        try {
-          result = writeTransaction(db, () => {
-            const current = getHomeImageById(db, id);
-            if (!current) return undefined;
-            const old = parseJsonObject(current.urls);
-            const replacements: [string, string][] = Object.entries(old).flatMap(([variant, url]) =>
-              typeof url === 'string' && url !== '' ? [[url, stored.urls[variant] ?? stored.urls.lg ?? '']] : [],
-            );
-            const at = nowIso(ctx);
-            replaceInPostBodies(db, replacements, at);
-            replaceInHomeSectionBodies(db, replacements, at);
-            const image = updateHomeImage(db, id, { urls: JSON.stringify(stored.urls), sizes: JSON.stringify(stored.sizes), updated_at: at });
-            return { image: image as HomeImage, oldUrls: urlsOf(current.urls) };
-          });
-        } catch (error) {
-          removeMediaFiles(config.uploadsDir, newUrls);
-          throw error;
-        }
-        if (!result) {
-          removeMediaFiles(config.uploadsDir, newUrls);
-          return errorResponse(c, 404, 'This image does not exist.');
-        }
-        publisher.schedule(`home image ${id} replaced`);
-        const oldUrls = result.oldUrls;
-        afterPublish(ctx, `home image ${id} old files`, () => removeMediaFiles(config.uploadsDir, oldUrls, (error) => ctx.log.warn('image file not removed', error)));
+        const result = await replaceImageFile(ctx, form.file, {
+          route: ROUTE,
+          label: `home image ${id}`,
+          variants: HOME_IMAGE_VARIANTS,
+          fallbackVariant: 'lg',
+          makesFallback: false,
+          currentUrls: () => getHomeImageById(db, id)?.urls,
+          save: (stored, at) => updateHomeImage(db, id, { urls: JSON.stringify(stored.urls), sizes: JSON.stringify(stored.sizes), updated_at: at }) as HomeImage,
+        });
+        if (!result) return errorResponse(c, 404, 'This image does not exist.');
         return c.json({ message: 'Image replaced.', image: present(result.image) });
       })
 
@@ -185,7 +161,7 @@ export function homeImagesRoutes(ctx: AppContext) {
       })
       .put('/image/update/:id{[0-9]+}', requireAdmin, smallJsonBody(), async (c) => {
         const input = parseFields(detailsSchema, await readFields(c));
-        return saveDetails(c, Number(c.req.param('id')), input);
+        return saveDetails(c, pathId(c.req.param('id')), input);
       })
 
       // Assigns an image to a section's slideshow (last in it), or unassigns it with 0.
@@ -208,12 +184,11 @@ export function homeImagesRoutes(ctx: AppContext) {
         return deleteImages(c, [id], force === 1, currentSectionId);
       })
       .delete('/images/:id{[0-9]+}', requireAdmin, smallJsonBody(), async (c) => {
-        const { force } = parseFields(forceSchema, { force: c.req.query('force'), ...(await readFields(c)) });
-        return deleteImages(c, [Number(c.req.param('id'))], force === 1);
+        return deleteImages(c, [pathId(c.req.param('id'))], await readDeleteForce(c));
       })
       .on('DELETE', ['/images', '/images/'], requireAdmin, smallJsonBody(), async (c) => {
-        const { ids, force } = parseFields(bulkDeleteSchema, { force: c.req.query('force'), ...(await readFields(c)) });
-        return deleteImages(c, ids, force === 1);
+        const { ids, force } = await readBulkDelete(c);
+        return deleteImages(c, ids, force);
       })
   );
 

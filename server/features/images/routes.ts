@@ -9,25 +9,23 @@ import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { requireAdmin } from '../../auth/guards.ts';
 import { writeTransaction } from '../../db/client.ts';
-import { replaceInHomeSectionBodies } from '../../db/queries/home.ts';
-import { replaceInPostBodies } from '../../db/queries/posts.ts';
 import { deleteUploadedImages, getUploadedImage, getUploadedImages, insertUploadedImage, listUploadedImages, updateUploadedImage } from './queries.ts';
 import type { Namespace, UploadedImage } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
 import { parseFields, readFields } from '../../http/form-or-json.ts';
 import { parseJsonObject } from '../../http/json.ts';
+import { pathId } from '../../http/fields.ts';
 import { FALLBACK_OF, PAGE_IMAGE_VARIANTS, removeMediaFiles } from './storage.ts';
 import { youTubeEmbedUrl, youTubeVideoId } from './video-links.ts';
-import { afterPublish, flagField, idListField, nowIso, optionalText } from '../content/common.ts';
-import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './upload.ts';
+import { afterPublish, nowIso, optionalText } from '../content/common.ts';
+import { replaceImageFile } from './image-replace.ts';
+import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readBulkDelete, readDeleteForce, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './upload.ts';
 
 export const NOT_A_VIDEO_LINK = 'The link is not a YouTube video link.';
 
 const detailsSchema = z.object({ title: optionalText('title', 255).optional(), alt: optionalText('alt', 255).optional() });
 const uploadSchema = detailsSchema.extend({ video_url: z.string({ error: NOT_A_VIDEO_LINK }).max(2048, NOT_A_VIDEO_LINK).optional() });
-const bulkDeleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!'), force: flagField('force').default(0) });
-const forceSchema = z.object({ force: flagField('force').default(0) });
 
 export function presentUploadedImage(image: UploadedImage) {
   return { ...image, image_url: parseJsonObject(image.image_url), sizes: parseJsonObject(image.sizes) };
@@ -121,45 +119,29 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
         return c.json({ message: 'Image uploaded.', image: present(image) }, 201);
       })
 
-      // Replaces the file: new variants under new names (media URLs are cached as immutable), the pages
-      // that showed the old ones rewritten to the new ones, the old files removed after the publish.
+      // Replaces the file (server/routes/image-replace.ts); videos have none.
       .post('/image/update-image/:id{[0-9]+}', requireAdmin, imageBodyLimit(ctx), async (c) => {
-        const id = Number(c.req.param('id'));
+        const id = pathId(c.req.param('id'));
         const existing = getUploadedImage(db, namespace, id);
         if (!existing) return errorResponse(c, 404, 'This image does not exist.');
         if (existing.is_video) return errorResponse(c, 422, 'A video item has no file to replace; delete it and add a new one.');
         const form = await readImageForm(c);
         if (!form.file) throw fileNotSelected();
-        const stored = await storeUploadedImage(ctx, namespace, form.file, PAGE_IMAGE_VARIANTS, FALLBACK_OF);
-        const newUrls = Object.values(stored.urls);
-        let result;
-        try {
-          result = writeTransaction(db, () => {
-            const current = getUploadedImage(db, namespace, id);
-            if (!current) return undefined;
-            const replacements = replacementsFor(parseJsonObject(current.image_url), stored.urls);
-            const at = nowIso(ctx);
-            const posts = replaceInPostBodies(db, replacements, at);
-            const homeSections = replaceInHomeSectionBodies(db, replacements, at);
-            const image = updateUploadedImage(db, namespace, id, { image_url: JSON.stringify(stored.urls), sizes: JSON.stringify(stored.sizes), updated_at: at });
-            return { image: image as UploadedImage, oldUrls: urlsOf(current.image_url), posts, homeSections };
-          });
-        } catch (error) {
-          removeMediaFiles(config.uploadsDir, newUrls);
-          throw error;
-        }
-        if (!result) {
-          removeMediaFiles(config.uploadsDir, newUrls);
-          return errorResponse(c, 404, 'This image does not exist.');
-        }
-        publisher.schedule(`${namespace} image ${id} replaced`);
-        const oldUrls = result.oldUrls;
-        afterPublish(ctx, `${namespace} image ${id} old files`, () => removeMediaFiles(config.uploadsDir, oldUrls, (error) => ctx.log.warn('image file not removed', error)));
+        const result = await replaceImageFile(ctx, form.file, {
+          route: namespace,
+          label: `${namespace} image ${id}`,
+          variants: PAGE_IMAGE_VARIANTS,
+          fallbackVariant: FALLBACK_OF,
+          makesFallback: true,
+          currentUrls: () => getUploadedImage(db, namespace, id)?.image_url,
+          save: (stored, at) => updateUploadedImage(db, namespace, id, { image_url: JSON.stringify(stored.urls), sizes: JSON.stringify(stored.sizes), updated_at: at }) as UploadedImage,
+        });
+        if (!result) return errorResponse(c, 404, 'This image does not exist.');
         return c.json({ message: 'Image replaced.', image: present(result.image), updated_posts: result.posts, updated_home_sections: result.homeSections });
       })
 
       .put('/image/update/:id{[0-9]+}', requireAdmin, smallJsonBody(), async (c) => {
-        const id = Number(c.req.param('id'));
+        const id = pathId(c.req.param('id'));
         const input = parseFields(detailsSchema, await readFields(c));
         const changes = { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.alt !== undefined ? { alt: input.alt } : {}) };
         const image = updateUploadedImage(db, namespace, id, { ...changes, updated_at: nowIso(ctx) });
@@ -169,27 +151,12 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
       })
 
       .delete('/images/:id{[0-9]+}', requireAdmin, smallJsonBody(), async (c) => {
-        const { force } = parseFields(forceSchema, { force: c.req.query('force'), ...(await readFields(c)) });
-        return deleteImages(c, [Number(c.req.param('id'))], force === 1);
+        return deleteImages(c, [pathId(c.req.param('id'))], await readDeleteForce(c));
       })
 
       .on('DELETE', ['/images', '/images/'], requireAdmin, smallJsonBody(), async (c) => {
-        const { ids, force } = parseFields(bulkDeleteSchema, { force: c.req.query('force'), ...(await readFields(c)) });
-        return deleteImages(c, ids, force === 1);
+        const { ids, force } = await readBulkDelete(c);
+        return deleteImages(c, ids, force);
       })
   );
-}
-
-/**
- * Old URL → new URL for every variant of the old image: same variant where the new image has it,
- * otherwise its `image` (or any) variant, so no page keeps a URL whose file is about to go.
- */
-function replacementsFor(oldUrls: Record<string, unknown>, newUrls: Record<string, string>): [string, string][] {
-  const fallback = newUrls.image ?? Object.values(newUrls)[0];
-  const pairs: [string, string][] = [];
-  for (const [variant, url] of Object.entries(oldUrls)) {
-    const target = newUrls[variant] ?? fallback;
-    if (typeof url === 'string' && url !== '' && target) pairs.push([url, target]);
-  }
-  return pairs;
 }

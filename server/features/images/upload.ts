@@ -3,12 +3,14 @@
 // still show an image before it is deleted or replaced.
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { listHomeSectionsWhoseBodyContains } from '../../db/queries/home.ts';
 import { listPostsWhoseBodyContains, type PostSummary } from '../../db/queries/posts.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
-import { readFields } from '../../http/form-or-json.ts';
+import { flagFieldOr, idListField } from '../../http/fields.ts';
+import { parseFields, readFields } from '../../http/form-or-json.ts';
 import { parseJsonObject } from '../../http/json.ts';
 import { formatBytes } from '../../storage/receive-upload.ts';
 import { ImageRejected, storeImageVariants, type StoredImage, type VariantBox } from './storage.ts';
@@ -57,6 +59,20 @@ export async function readImageForm(c: Context): Promise<ImageForm> {
     else if (name === 'file' && !(value.size === 0 && value.name === '')) file = value;
   }
   return { file, fields };
+}
+
+const forceSchema = z.object({ force: flagFieldOr('force', 0) });
+const bulkDeleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!'), force: flagFieldOr('force', 0) });
+
+/** A delete's `force` (delete even while pages show the image), from the query or the body. */
+export async function readDeleteForce(c: Context): Promise<boolean> {
+  return parseFields(forceSchema, { force: c.req.query('force'), ...(await readFields(c)) }).force === 1;
+}
+
+/** A bulk delete's ids and `force`, from the body (force also from the query). */
+export async function readBulkDelete(c: Context): Promise<{ ids: number[]; force: boolean }> {
+  const { ids, force } = parseFields(bulkDeleteSchema, { force: c.req.query('force'), ...(await readFields(c)) });
+  return { ids, force: force === 1 };
 }
 
 export function fileNotSelected(): HttpError {

@@ -13,11 +13,11 @@ import type { License, User } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError, type FieldErrors } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
+import { idField, optionalFlagField, optionalIdField, parseId } from '../../http/fields.ts';
 import { licenseGrantedEmail } from '../../mail/templates.ts';
 import { sendSafely } from '../../mail/transport.ts';
 import { licenseKind, resolveLicenseDates } from './license-dates.ts';
 import { toAdminUser } from '../users/admin-user.ts';
-import { flagField, parseId } from '../../admin/params.ts';
 
 export const LICENSE_MESSAGES = {
   saved: 'License saved.',
@@ -37,16 +37,6 @@ const MAX_EXPIRE_DAYS = 36_500;
 /** Empty form values ('' or null) mean "not sent". */
 const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
-function idField(label: string) {
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .union([z.number(), z.string().trim().regex(/^\d+$/, `The selected ${label} is invalid.`)], { error: `The ${label} field is required.` })
-      .transform(Number)
-      .pipe(z.number().int().positive(`The selected ${label} is invalid.`)),
-  );
-}
-
 const expireField = z.preprocess(
   blankToUndefined,
   z
@@ -64,14 +54,14 @@ const expireField = z.preprocess(
 const storeSchema = z.object({
   license_type_id: idField('license type id'),
   user_id: idField('user id'),
-  active: z.preprocess(blankToUndefined, flagField('active').optional()),
+  active: optionalFlagField('active'),
   expire: expireField.optional(),
 });
 
 const updateSchema = z.object({
-  license_type_id: idField('license type id').optional(),
-  user_id: idField('user id').optional(),
-  active: z.preprocess(blankToUndefined, flagField('active').optional()),
+  license_type_id: optionalIdField('license type id'),
+  user_id: optionalIdField('user id'),
+  active: optionalFlagField('active'),
   expire: expireField.optional(),
 });
 

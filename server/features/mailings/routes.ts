@@ -24,7 +24,7 @@ import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
 import { required, requiredText } from '../../http/fields.ts';
 import { validate } from '../../http/validate.ts';
-import { parseId } from '../../admin/params.ts';
+import { parseId } from '../../http/fields.ts';
 
 export const MAILING_MESSAGES = {
   queued: (count: number) => `Mailing queued for ${count} ${count === 1 ? 'recipient' : 'recipients'}.`,

@@ -7,7 +7,7 @@ import type { AppContext, AppEnv } from '../../context.ts';
 import { verifySignedUrl } from '../../auth/signed-urls.ts';
 import { markUnsubscribed } from '../../db/queries/users.ts';
 import { escapeHtml } from '../../mail/layout.ts';
-import { parseId } from '../../admin/params.ts';
+import { parseId } from '../../http/fields.ts';
 
 export const UNSUBSCRIBE_MESSAGES = {
   done: 'You have been unsubscribed. You will not receive our mailings any more.',

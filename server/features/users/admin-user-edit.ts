@@ -11,7 +11,7 @@ import { HttpError } from '../../http/errors.ts';
 import { getUserByEmail, getUserById, updateUserAsAdmin, type AdminUserFields } from '../../db/queries/users.ts';
 import type { User } from '../../db/schema.ts';
 import { assertAdminRemovalAllowed, isActiveAdmin } from './admin-protection.ts';
-import { flagField } from '../../admin/params.ts';
+import { optionalFlagField } from '../../http/fields.ts';
 
 export const ADMIN_USER_MESSAGES = {
   updated: 'User updated.',
@@ -40,8 +40,8 @@ export const adminUserSchema = profileSchema.extend({
     .regex(/^[a-z][a-z0-9_-]{0,31}$/i, 'The role must be one word, such as user or admin.')
     .optional(),
   email_verified_at: verifiedToggle.optional(),
-  is_banned: flagField('is banned').optional(),
-  license_request: flagField('license request').optional(),
+  is_banned: optionalFlagField('is banned'),
+  license_request: optionalFlagField('license request'),
 });
 
 export type AdminUserInput = z.infer<typeof adminUserSchema>;

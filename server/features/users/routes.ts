@@ -20,7 +20,8 @@ import { validate } from '../../http/validate.ts';
 import { toAdminUser } from './admin-user.ts';
 import { assertAdminRemovalAllowed, isActiveAdmin } from './admin-protection.ts';
 import { ADMIN_USER_MESSAGES, adminUserSchema, applyAdminUserEdit, findReadOnlyChanges } from './admin-user-edit.ts';
-import { flagField, isPlainObject, parseId } from '../../admin/params.ts';
+import { isPlainObject } from '../../admin/params.ts';
+import { flagField, optionalIdField, parseId } from '../../http/fields.ts';
 
 export const USER_ACTION_MESSAGES = {
   deleted: 'User deleted.',
@@ -32,7 +33,7 @@ export const USER_ACTION_MESSAGES = {
 
 const suspendSchema = z.object({
   is_banned: flagField('is banned'),
-  id: z.coerce.number({ error: 'The id must be a number.' }).int().optional(),
+  id: optionalIdField('id'),
 });
 
 /** The acting admin, re-read inside the transaction: demoted or banned a moment ago means no longer. */

@@ -116,6 +116,23 @@ describe('home images', () => {
     await vi.waitFor(() => expect(homeFiles()).toEqual([]));
   });
 
+  it('replacing the file rewrites the home sections that showed it, then removes the old files after the publish', async () => {
+    const admin = await t.admin();
+    const { image } = await json<{ image: HomeImageAnswer }>(await admin.request('POST', '/api/home/images', fileForm(await makePng(300, 200), 'old.png', 'image/png')));
+    const section = await makeSection(admin, 'Showcase');
+    const body = `![a](${image.urls.lg}) and ![b](${image.urls.thumb})`;
+    expect((await admin.request('PUT', '/api/home/update', { id: section.id, title: 'Showcase', body, order: 0 })).status).toBe(200);
+    const replaced = await admin.request('POST', `/api/home/image/update-image/${image.id}`, fileForm(await makePng(800, 400), 'new.png', 'image/png'));
+    expect(replaced.status).toBe(200);
+    const answer = (await json<{ image: HomeImageAnswer }>(replaced)).image;
+    expect(answer.urls.lg).not.toBe(image.urls.lg);
+    const sections = (await json<{ sections: { id: number; body: string }[] }>(await admin.request('GET', '/api/home/getSections'))).sections;
+    expect(sections.find((s) => s.id === section.id)?.body).toBe(`![a](${answer.urls.lg}) and ![b](${answer.urls.thumb})`);
+    expect(t.publisher.reasons).toContain(`home image ${image.id} replaced`);
+    await vi.waitFor(() => expect(Object.values(image.urls).some((url) => fs.existsSync(mediaFile(t.ctx, url)))).toBe(false));
+    expect(homeFiles()).toHaveLength(2);
+  });
+
   it('refuses every write by anonymous visitors and ordinary users and changes nothing', async () => {
     const admin = await t.admin();
     const section = await makeSection(admin, 'S');
