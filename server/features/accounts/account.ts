@@ -57,7 +57,7 @@ export const profileSchema = z.object({
 
 /**
  * Who may edit whose profile here: the user their own, an admin anyone's (same fields). In practice an
- * admin's request never gets here: server/routes/admin-users.ts is mounted first on the same path and
+ * admin's request never gets here: server/features/users/routes.ts is mounted first on the same path and
  * answers admins with the wider admin edit (role, ban, verification; issue 7).
  */
 function mayEditProfile(actor: User, targetId: number): boolean {

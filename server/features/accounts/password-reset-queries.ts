@@ -1,4 +1,4 @@
-// Password-reset tokens (server/routes/password-reset.ts): one row per user holding the SHA-256 of the
+// Password-reset tokens (server/features/accounts/password-reset.ts): one row per user holding the SHA-256 of the
 // token mailed to them, so a database leak cannot be turned into reset links.
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';

@@ -1,6 +1,6 @@
 // The image library of one post namespace (docs/product/reading.md#posts-screens image manager, docs/product/api.md#images), mounted at /api/<ns>.
 // Admin-only, reads included: images uploaded for a draft must not be listed to the public. Uploads are
-// sniffed, re-encoded and stored as variants (server/storage/images.ts); a YouTube link makes a video
+// sniffed, re-encoded and stored as variants (server/features/images/storage.ts); a YouTube link makes a video
 // item. An image still shown by a page is never deleted silently, and replacing one rewrites the pages
 // that show it. Every successful write schedules a publish. Answers: docs/content-api.md.
 import { Hono } from 'hono';
@@ -119,7 +119,7 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
         return c.json({ message: 'Image uploaded.', image: present(image) }, 201);
       })
 
-      // Replaces the file (server/routes/image-replace.ts); videos have none.
+      // Replaces the file (server/features/images/image-replace.ts); videos have none.
       .post('/image/update-image/:id{[0-9]+}', requireAdmin, imageBodyLimit(ctx), async (c) => {
         const id = pathId(c.req.param('id'));
         const existing = getUploadedImage(db, namespace, id);

@@ -1,5 +1,5 @@
 // What the two image routers (page images, home images) share: reading the upload form within the
-// size limit, turning refusals of server/storage/images.ts into answers, and finding the pages that
+// size limit, turning refusals of server/features/images/storage.ts into answers, and finding the pages that
 // still show an image before it is deleted or replaced.
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

@@ -1,5 +1,5 @@
 // Licenses for the admin screen (docs/product/admin.md#admin-screen, docs/product/api.md#admin; issue 7, item 2), mounted at /api/license.
-// The date rules live in server/licenses/license-dates.ts; here: validation, the write transaction, the
+// The date rules live in server/features/licenses/license-dates.ts; here: validation, the write transaction, the
 // user's license flags, and the "your license is active" mail on a grant.
 import { Hono } from 'hono';
 import { z } from 'zod';

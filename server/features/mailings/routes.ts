@@ -1,6 +1,6 @@
 // Mailings for the admin screen (docs/product/admin.md#admin-screen, docs/product/api.md#admin; issue 7, item 4), mounted at /api/admin.
 // POST /sendmailing only queues: one row per recipient, written with the mailing in one transaction, so
-// the mailing exists completely or not at all. server/mail/mailing-worker.ts sends in the background; the
+// the mailing exists completely or not at all. server/features/mailings/worker.ts sends in the background; the
 // two GETs show its progress.
 import { Hono } from 'hono';
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 // Sends queued mailings in the background (issue 7, item 4): a mail server that is down delays a mailing
 // but never loses a message, and no recipient gets one twice.
 //
-// How: every recipient is a row (server/db/queries/mailings.ts). A run claims a small batch of due rows by
+// How: every recipient is a row (server/features/mailings/queries.ts). A run claims a small batch of due rows by
 // moving their next_attempt_at a lease into the future (one atomic UPDATE, in the database, so the claim
 // survives a restart and two workers never share a row), sends them one by one, and marks each row sent in
 // its own write right after the mail server accepted it. A crash between the server's "250 OK" and that

@@ -1,6 +1,6 @@
 // An admin editing any user (issue 7, item 1) through the spec's own PUT /api/user/update/{id}: the
 // profile fields users edit themselves, plus e-mail, role, verification, ban and the license-request flag.
-// Users editing themselves keep the narrower rules of server/routes/account.ts.
+// Users editing themselves keep the narrower rules of server/features/accounts/account.ts.
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { invalidateUserSessions } from '../../auth/sessions.ts';

@@ -1,5 +1,5 @@
 // The admin's user actions (docs/product/admin.md#admin-screen, docs/product/api.md; issue 7, item 1). Mounted at /api/user, before account.ts:
-// - PUT /update/{id}: an admin's edit of any user (server/admin/admin-user-edit.ts). For everyone else this
+// - PUT /update/{id}: an admin's edit of any user (server/features/users/admin-user-edit.ts). For everyone else this
 //   handler steps aside (next()) and account.ts's own-profile route answers, so the spec's one path serves
 //   both the dashboard and the admin screen.
 // - DELETE /delete/{id}, PUT /suspend/{id}: hard delete, ban/unban. Both end every session of the user.

@@ -185,7 +185,7 @@ describe('PUT /api/user/update/{id}', () => {
   });
 
   // Issue 7 widened what an admin may change on this path (role, ban, verification); those rules are tested
-  // in tests/server/admin/admin-users.test.ts. Here: an admin still edits anyone's profile fields.
+  // in tests/server/features/users/admin-users.test.ts. Here: an admin still edits anyone's profile fields.
   it('lets an admin edit another user’s profile fields', async () => {
     const bob = await createUser(ctx, { email: 'bob@example.test', name: 'Bob' });
     await createUser(ctx, { email: 'boss@example.test', role: 'admin' });

@@ -1,4 +1,4 @@
-// The license date rules (server/licenses/license-dates.ts): trial and perpetual, activation and
+// The license date rules (server/features/licenses/license-dates.ts): trial and perpetual, activation and
 // re-activation, and day arithmetic across month ends, year ends and leap days.
 import { describe, expect, it } from 'vitest';
 import { addDays, licenseKind, resolveLicenseDates } from '../../../../server/features/licenses/license-dates.ts';
