@@ -3,7 +3,7 @@
 // admins go to /admin, everyone else to /dashboard (or the opener's continuation runs instead). After a
 // registration the fields are cleared and the server's message shows in the success colour.
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { api, fetchCsrfCookie, ApiError } from '../lib/api-client.ts';
+import { api, fetchCsrfCookie, ApiError } from '../lib/api/client.ts';
 import { BotCheckError, BOTCHECK_UNAVAILABLE_MESSAGE, preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { closeAccountDialog, showAccountDialog, type AccountDialogState } from '../stores/account-dialog.ts';
 import { isAdminUser, setSession, type CurrentUser, type LicenseView } from '../stores/session.ts';

@@ -3,7 +3,7 @@
 // 'Message sent.'. Every message clears after 5 s (SPEC.md 4 and 9).
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { api } from '../lib/api-client.ts';
+import { api } from '../lib/api/client.ts';
 import { BotCheckError, BOTCHECK_UNAVAILABLE_MESSAGE, preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { $user } from '../stores/session.ts';
 import { Field } from './ui/Field.tsx';

@@ -3,7 +3,7 @@
 // alerts. The nav bar's script loads the user into $user; this island only reads it.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { api, ApiError } from '../lib/api-client.ts';
+import { api, ApiError } from '../lib/api/client.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { $licenses, $user, type CurrentUser } from '../stores/session.ts';
 import { Alert } from './ui/Alert.tsx';

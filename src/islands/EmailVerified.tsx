@@ -4,7 +4,7 @@
 // is not logged in gets the login modal first and the link is sent right after logging in.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { api, ApiError } from '../lib/api-client.ts';
+import { api, ApiError } from '../lib/api/client.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { $user } from '../stores/session.ts';
 import { Message } from './ui/Message.tsx';

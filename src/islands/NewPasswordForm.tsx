@@ -4,7 +4,7 @@
 // 'Unexpected error, please contact admin. Error code: {status}' (SPEC.md 8). Whoever arrives signed in
 // is logged out by the nav bar's script (the page carries data-sign-out-on-arrival).
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { api, ApiError } from '../lib/api-client.ts';
+import { api, ApiError } from '../lib/api/client.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';

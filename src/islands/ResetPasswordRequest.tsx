@@ -1,7 +1,7 @@
 // /reset-password (SPEC.md 2.11): 'Enter your email:' and 'Send Reset Link'. The server answers the same
 // for every well-formed address; a 422 shows its first email error (SPEC.md 8).
 import { useRef, useState, type SubmitEvent } from 'react';
-import { api, ApiError } from '../lib/api-client.ts';
+import { api, ApiError } from '../lib/api/client.ts';
 import { Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
 import { SubmitButton } from './ui/SubmitButton.tsx';

@@ -3,7 +3,7 @@
 // the modal's React code is fetched only when they hover, focus or click one (DESIGN.md "Keeping public
 // pages light"). The same script runs the current-user check for every page, so islands read $user from
 // the store instead of asking again, and applies the navigation guard of SPEC.md 2.2.
-import { loadCurrentUser, logout } from '../lib/api-client.ts';
+import { loadCurrentUser, logout } from '../lib/api/session.ts';
 import { readCookie } from '../lib/cookies.ts';
 import { $user, isAdminUser, setSession, type CurrentUser } from '../stores/session.ts';
 import { ensureAccountRoot, openAccountDialog, preloadAccountRoot } from './account-root.ts';

@@ -3,7 +3,7 @@
 // src/components/PostDownload.astro leaves (download-notices.ts hides the notice for the same readers).
 // The file comes through POST /api/{ns}/extrafiles/download with the loading modal's progress; the
 // server checks the permission again. Admins download from the admin overlay's bar instead.
-import { downloadWithProgress } from '../lib/api-client.ts';
+import { downloadWithProgress } from '../lib/api/transfer.ts';
 import { NAMESPACE_LIST } from '../lib/snapshot-types.ts';
 import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
 import { ensureAccountRoot } from './account-root.ts';

@@ -5,7 +5,8 @@
 //   browser saves them, which is fine for installers of some megabytes;
 // - from that size on: a plain link to the gated GET /api/downloads/file/{id}. The browser streams it to
 //   disk with its own progress and can resume a cut download; holding a gigabyte in a tab's memory could not.
-import { ApiError, downloadWithProgress, fetchCsrfCookie } from '../lib/api-client.ts';
+import { ApiError, fetchCsrfCookie } from '../lib/api/client.ts';
+import { downloadWithProgress } from '../lib/api/transfer.ts';
 import { readCookie } from '../lib/cookies.ts';
 import { ensureAccountRoot } from './account-root.ts';
 
