@@ -178,7 +178,7 @@ export function PostForm({ ns, sections, files, reloadFiles, editing, defaultSec
         confirm={confirm}
         onWrite={onWrite}
       />
-      <FilesManager ns={ns} open={dialog === 'files'} onClose={() => setDialog(null)} files={files} reload={reloadFiles} confirm={confirm} onWrite={onWrite} />
+      <FilesManager ns={ns} open={dialog === 'files'} onClose={() => setDialog(null)} reload={reloadFiles} confirm={confirm} onWrite={onWrite} />
     </section>
   );
 }

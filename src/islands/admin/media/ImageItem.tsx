@@ -2,8 +2,8 @@
 // replace its file, delete it. The managers for page images and home images share it; `children` adds
 // their own controls (the home manager's section picker).
 import { useId, useRef, useState, type ReactNode } from 'react';
-import type { FormMessage } from '../ui/form-errors.ts';
-import { failureNotice, NOT_FOUND_IMAGE } from './notices.ts';
+import type { FormMessage } from '../../ui/form-errors.ts';
+import { failureNotice, NOT_FOUND_IMAGE } from '../notices.ts';
 
 export interface LibraryItem {
   id: number;
