@@ -4,13 +4,12 @@
 import { useId, useState } from 'react';
 import { deleteFiles, fetchFiles, uploadFile, type ExtraFile } from '../../lib/api/files.ts';
 import type { Namespace } from '../../lib/snapshot-types.ts';
-import { Dialog } from '../ui/Dialog.tsx';
 import { FilesTable } from './media/FilesTable.tsx';
+import { inMediaDialog, type MediaManagerProps } from './media/MediaDialog.tsx';
 import type { MediaTexts } from './media/media-library-actions.ts';
 import { MediaLibrary } from './media/MediaLibrary.tsx';
 import { UploadForm } from './media/UploadForm.tsx';
 import { useMediaLibrary } from './media/use-media-library.ts';
-import type { Confirm } from './use-confirm.tsx';
 
 const TEXTS: MediaTexts<ExtraFile> = {
   deleted: 'Files deleted.',
@@ -19,23 +18,10 @@ const TEXTS: MediaTexts<ExtraFile> = {
   loadFailed: 'Could not load the files',
 };
 
-interface FilesManagerProps {
+interface FilesManagerProps extends MediaManagerProps {
   ns: Namespace;
-  open: boolean;
-  onClose: () => void;
   /** Reads the form's copy of the library again (its file picker offers the files). */
   reload: () => Promise<void>;
-  confirm: Confirm;
-  onWrite: () => void;
-}
-
-export function FilesManager(props: FilesManagerProps) {
-  // The dialog renders its content only while open, so each opening starts with a fresh notice and ticks.
-  return (
-    <Dialog title="Files" open={props.open} onClose={props.onClose} size="wide">
-      <FilesLibrary {...props} />
-    </Dialog>
-  );
 }
 
 function FilesLibrary({ ns, reload, confirm, onWrite }: FilesManagerProps) {
@@ -74,3 +60,5 @@ function FilesLibrary({ ns, reload, confirm, onWrite }: FilesManagerProps) {
     </MediaLibrary>
   );
 }
+
+export const FilesManager = inMediaDialog('Files', FilesLibrary);

@@ -4,13 +4,12 @@
 import { useId, useState } from 'react';
 import { assignHomeImage, deleteHomeImages, fetchHomeImages, saveHomeImageDetails, uploadHomeImage, type HomeImage, type HomeSection } from '../../lib/api/home.ts';
 import { replaceImageFile } from '../../lib/api/page-images.ts';
-import { Dialog } from '../ui/Dialog.tsx';
 import { ImageGrid } from './media/ImageGrid.tsx';
+import { inMediaDialog, type MediaManagerProps } from './media/MediaDialog.tsx';
 import type { MediaTexts } from './media/media-library-actions.ts';
 import { MediaLibrary } from './media/MediaLibrary.tsx';
 import { IMAGE_TYPES, UploadForm } from './media/UploadForm.tsx';
-import { useMediaLibrary, type MediaLibrary as Library } from './media/use-media-library.ts';
-import type { Confirm } from './use-confirm.tsx';
+import { useMediaLibrary } from './media/use-media-library.ts';
 
 /** 'all', or a section id (0: images assigned to no section). */
 export type HomeImageFilter = 'all' | number;
@@ -22,42 +21,46 @@ const TEXTS: MediaTexts<HomeImage> = {
   loadFailed: 'Could not load the home images',
 };
 
-interface HomeImageManagerProps {
-  open: boolean;
-  onClose: () => void;
+interface HomeImageManagerProps extends MediaManagerProps {
   sections: HomeSection[];
   initialFilter: HomeImageFilter;
   /** Reloads the sections, whose admin bars list their images. */
   onChanged: () => Promise<void>;
-  confirm: Confirm;
-  onWrite: () => void;
 }
 
-export function HomeImageManager(props: HomeImageManagerProps) {
-  // The dialog renders its content only while open, so each opening starts from the section it was
-  // opened for, with a fresh list and notice.
-  return (
-    <Dialog title="Home images" open={props.open} onClose={props.onClose} size="wide">
-      <HomeImageLibrary {...props} />
-    </Dialog>
-  );
+interface SectionSelectProps {
+  label: string;
+  sections: HomeSection[];
+  value: HomeImageFilter;
+  onChange: (value: HomeImageFilter) => void;
+  /** The filter also offers every image. */
+  withAll?: boolean;
+  labelClass?: string;
+  selectClass?: string;
 }
 
-function SectionOptions({ sections }: { sections: HomeSection[] }) {
+/** A labelled picker of home sections, "Not assigned" (0) first. */
+function SectionSelect({ label, sections, value, onChange, withAll = false, labelClass = 'field__label', selectClass = 'field__control' }: SectionSelectProps) {
+  const id = useId();
   return (
     <>
-      <option value={0}>Not assigned</option>
-      {sections.map((section) => (
-        <option key={section.id} value={section.id}>
-          {section.title}
-        </option>
-      ))}
+      <label className={labelClass} htmlFor={id}>
+        {label}
+      </label>
+      <select id={id} className={selectClass} value={String(value)} onChange={(event) => onChange(event.target.value === 'all' ? 'all' : Number(event.target.value))}>
+        {withAll && <option value="all">All images</option>}
+        <option value={0}>Not assigned</option>
+        {sections.map((section) => (
+          <option key={section.id} value={section.id}>
+            {section.title}
+          </option>
+        ))}
+      </select>
     </>
   );
 }
 
 function HomeImageLibrary({ sections, initialFilter, onChanged, confirm, onWrite }: HomeImageManagerProps) {
-  const id = useId();
   const [filter, setFilter] = useState<HomeImageFilter>(initialFilter);
   const [target, setTarget] = useState(initialFilter === 'all' ? 0 : initialFilter);
   const library = useMediaLibrary<HomeImage>({
@@ -73,30 +76,11 @@ function HomeImageLibrary({ sections, initialFilter, onChanged, confirm, onWrite
 
   const upload = (
     <UploadForm fileLabel="Image file" accept={IMAGE_TYPES} className="image-manager__upload" onUpload={(file) => library.upload(file, (chosen) => uploadHomeImage(chosen, target), 'Image uploaded.')}>
-      <label className="field__label" htmlFor={`${id}-target`}>
-        Assign to
-      </label>
-      <select id={`${id}-target`} className="field__control" value={target} onChange={(event) => setTarget(Number(event.target.value))}>
-        <SectionOptions sections={sections} />
-      </select>
+      <SectionSelect label="Assign to" sections={sections} value={target} onChange={(value) => setTarget(value === 'all' ? 0 : value)} />
     </UploadForm>
   );
-  const filterPicker = (
-    <>
-      <label className="field__label" htmlFor={`${id}-filter`}>
-        Show
-      </label>
-      <select
-        id={`${id}-filter`}
-        className="field__control image-manager__filter"
-        value={String(filter)}
-        onChange={(event) => setFilter(event.target.value === 'all' ? 'all' : Number(event.target.value))}
-      >
-        <option value="all">All images</option>
-        <SectionOptions sections={sections} />
-      </select>
-    </>
-  );
+  const filterPicker = <SectionSelect label="Show" sections={sections} value={filter} onChange={setFilter} withAll selectClass="field__control image-manager__filter" />;
+  const moveTo = (image: HomeImage, sectionId: HomeImageFilter) => void library.write(() => assignHomeImage(image, sectionId === 'all' ? 0 : sectionId), 'Image moved.');
 
   return (
     <MediaLibrary library={library} block="image-manager" adders={upload} actions={filterPicker}>
@@ -108,27 +92,10 @@ function HomeImageLibrary({ sections, initialFilter, onChanged, confirm, onWrite
         card={(image) => ({ id: image.id, title: image.title, alt: image.alt, thumb: image.urls.thumb, isVideo: false })}
         saveDetails={(image, details) => saveHomeImageDetails(image.id, details)}
         replaceFile={(image) => (file) => replaceImageFile('home', image.id, file)}
-        extra={(image) => <SectionPicker library={library} image={image} sections={sections} />}
+        extra={(image) => <SectionSelect label="Section" labelClass="image-item__label" sections={sections} value={image.home_section_id} onChange={(value) => moveTo(image, value)} />}
       />
     </MediaLibrary>
   );
 }
 
-function SectionPicker({ library, image, sections }: { library: Library<HomeImage>; image: HomeImage; sections: HomeSection[] }) {
-  const id = useId();
-  return (
-    <>
-      <label className="image-item__label" htmlFor={`${id}-section`}>
-        Section
-      </label>
-      <select
-        id={`${id}-section`}
-        className="field__control"
-        value={image.home_section_id}
-        onChange={(event) => void library.write(() => assignHomeImage(image, Number(event.target.value)), 'Image moved.')}
-      >
-        <SectionOptions sections={sections} />
-      </select>
-    </>
-  );
-}
+export const HomeImageManager = inMediaDialog('Home images', HomeImageLibrary);

@@ -3,15 +3,14 @@
 // cursor. The library comes from the API (admin-only: images uploaded for drafts stay private).
 import { addVideo, deletePageImages, fetchPageImages, replaceImageFile, savePageImageDetails, uploadPageImage, type PageImage } from '../../lib/api/page-images.ts';
 import type { Namespace } from '../../lib/snapshot-types.ts';
-import { Dialog } from '../ui/Dialog.tsx';
 import { imageMarkdown, videoEmbed } from './markdown-edits.ts';
 import { ImageGrid } from './media/ImageGrid.tsx';
+import { inMediaDialog, type MediaManagerProps } from './media/MediaDialog.tsx';
 import type { MediaTexts } from './media/media-library-actions.ts';
 import { MediaLibrary } from './media/MediaLibrary.tsx';
 import { IMAGE_TYPES, UploadForm } from './media/UploadForm.tsx';
 import { useMediaLibrary } from './media/use-media-library.ts';
 import { VideoLinkForm } from './media/VideoLinkForm.tsx';
-import type { Confirm } from './use-confirm.tsx';
 
 /** What "insert into text" puts in the body for an image or a video item (docs/content-api.md). */
 export function insertionFor(image: PageImage): string | null {
@@ -37,28 +36,15 @@ const TEXTS: MediaTexts<PageImage> = {
   loadFailed: 'Could not load the images',
 };
 
-interface PageImageManagerProps {
+interface PageImageManagerProps extends MediaManagerProps {
   ns: Namespace;
-  open: boolean;
-  onClose: () => void;
   /** Receives the blocks to insert at the body's cursor; the dialog closes afterwards. */
   onInsert: (blocks: string[]) => void;
-  confirm: Confirm;
-  onWrite: () => void;
   /**
    * A replaced file gets new URLs and the server rewrites the stored bodies that used the old ones; a
    * body open in the form is not stored yet, so it gets the same rewrite through this.
    */
   onUrlsReplaced: (pairs: [from: string, to: string][]) => void;
-}
-
-export function PageImageManager(props: PageImageManagerProps) {
-  // The dialog renders its content only while open, so each opening starts with a fresh list and notice.
-  return (
-    <Dialog title="Images" open={props.open} onClose={props.onClose} size="wide">
-      <PageImageLibrary {...props} />
-    </Dialog>
-  );
 }
 
 function PageImageLibrary({ ns, onInsert, confirm, onWrite, onUrlsReplaced }: PageImageManagerProps) {
@@ -115,3 +101,5 @@ function PageImageLibrary({ ns, onInsert, confirm, onWrite, onUrlsReplaced }: Pa
     </MediaLibrary>
   );
 }
+
+export const PageImageManager = inMediaDialog('Images', PageImageLibrary);
