@@ -2,7 +2,7 @@
 // fields are not editable here (the server refuses changes to them with 403). SPEC.md 5 says save failures
 // are ignored; the form shows the server's answer anyway, since a silent failure would look like success.
 import { useRef, useState, type SubmitEvent } from 'react';
-import { api } from '../../lib/api/client.ts';
+import { updateProfile } from '../../lib/api/account.ts';
 import type { CurrentUser } from '../../stores/session.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
@@ -52,7 +52,7 @@ function UserForm({ user, onSaved, onCancel }: UserFormProps) {
     setErrors({});
     setMessage(null);
     try {
-      const answer = await api.put<{ user: CurrentUser }>(`/api/user/update/${user.id}`, profile);
+      const answer = await updateProfile(user.id, profile);
       onSaved(answer.user);
     } catch (error) {
       console.error('Saving the profile failed', error);

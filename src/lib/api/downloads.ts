@@ -42,6 +42,6 @@ export function deleteRelease(id: number) {
 }
 
 /** A release's file through the verified-user check, saved under its offered name. */
-export function downloadRelease(release: { id: number; filename: string | null }): Promise<void> {
+export function downloadReleaseFile(release: { id: number; filename: string | null }): Promise<void> {
   return downloadWithProgress('/api/downloads/download', { id: release.id }, release.filename || `release-${release.id}`);
 }
