@@ -3,7 +3,7 @@
 import type { adminUserRoutes } from '../../../server/routes/admin-users.ts';
 import type { bannedDomainRoutes } from '../../../server/routes/banned-domains.ts';
 import type { licenseRoutes } from '../../../server/routes/licenses.ts';
-import type { mailingRoutes } from '../../../server/routes/mailings.ts';
+import type { mailingRoutes, ALL_VERIFIED as SERVER_ALL_VERIFIED } from '../../../server/routes/mailings.ts';
 import type { sitemapRoutes } from '../../../server/routes/sitemap.ts';
 import { api } from './client.ts';
 import type { Answer, WithDefined } from './route-types.ts';
@@ -49,8 +49,8 @@ export const banDomain = (domain: string) => api.post<WithDefined<Answer<typeof 
 export const unbanDomain = (id: number) => api.delete<Answer<typeof bannedDomainRoutes, '/delete/:id', '$delete'>>(`/api/admin/banned-domains/delete/${id}`);
 
 // Mailings
-/** The recipients value meaning every verified user (the server's ALL_VERIFIED, repeated: values stay server-side). */
-export const ALL_VERIFIED = 'all-verified';
+/** The recipients value meaning every verified user: repeated (values stay server-side), checked against the server's. */
+export const ALL_VERIFIED: typeof SERVER_ALL_VERIFIED = 'all-verified';
 export const sendMailing = (data: { users: number[] | typeof ALL_VERIFIED; title: string; body: string }) =>
   api.post<WithDefined<Answer<typeof mailingRoutes, '/sendmailing', '$post'>, 'mailing'>>('/api/admin/sendmailing', data);
 export const listMailings = () => api.get<Answer<typeof mailingRoutes, '/mailings', '$get'>>('/api/admin/mailings', { loading: false });

@@ -67,7 +67,7 @@ export function ImageItem({ item, selected, onSelect, onSaveDetails, onReplace, 
             alt=""
             loading="lazy"
             onError={(event) => {
-              // SPEC.md 8: a broken image shows the not-found placeholder (once: it may be missing too).
+              // A broken image shows the not-found placeholder (once: the placeholder may be missing too).
               if (!event.currentTarget.src.endsWith(NOT_FOUND_IMAGE)) event.currentTarget.src = NOT_FOUND_IMAGE;
             }}
           />
