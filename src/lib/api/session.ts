@@ -1,12 +1,13 @@
 // The signed-in user: who it is (after the anti-forgery cookie fetch) and logging out.
-import { setSession, type CurrentUser, type LicenseView } from '../../stores/session.ts';
+import { setSession } from '../../stores/session.ts';
+import type { SessionAnswer } from './account.ts';
 import { api, ApiError, fetchCsrfCookie } from './client.ts';
 
 /** GET /api/user after the CSRF cookie fetch; sets the user store (null when nobody is logged in). */
 export async function loadCurrentUser(): Promise<void> {
   try {
     await fetchCsrfCookie();
-    const answer = await api.get<{ user: CurrentUser; licenses: LicenseView[] }>('/api/user', { loading: false });
+    const answer = await api.get<SessionAnswer>('/api/user', { loading: false });
     setSession(answer);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) setSession(null);
