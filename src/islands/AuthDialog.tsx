@@ -3,10 +3,11 @@
 // admins go to /admin, everyone else to /dashboard (or the opener's continuation runs instead). After a
 // registration the fields are cleared and the server's message shows in the success colour.
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { api, fetchCsrfCookie, ApiError } from '../lib/api-client.ts';
+import { login, register } from '../lib/api/account.ts';
+import { fetchCsrfCookie, ApiError } from '../lib/api/client.ts';
 import { BotCheckError, BOTCHECK_UNAVAILABLE_MESSAGE, preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { closeAccountDialog, showAccountDialog, type AccountDialogState } from '../stores/account-dialog.ts';
-import { isAdminUser, setSession, type CurrentUser, type LicenseView } from '../stores/session.ts';
+import { isAdminUser, setSession } from '../stores/session.ts';
 import { Dialog } from './ui/Dialog.tsx';
 import { Checkbox, Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
@@ -16,11 +17,6 @@ import { firstFieldErrors, focusFirstInvalid, generalMessage, SERVER_ERROR, type
 type Phase = 'idle' | 'checking' | 'sending';
 
 const FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
-
-interface AccountAnswer {
-  user: CurrentUser;
-  licenses: LicenseView[];
-}
 
 function AuthForm({ state }: { state: AccountDialogState & { mode: 'login' | 'register' } }) {
   const isLogin = state.mode === 'login';
@@ -69,7 +65,7 @@ function AuthForm({ state }: { state: AccountDialogState & { mode: 'login' | 're
       if (isLogin) {
         // docs/product/api.md: the anti-forgery cookie is fetched before every login.
         await fetchCsrfCookie();
-        const answer = await api.post<AccountAnswer>('/api/auth/login', { email, password, remember_me: remember, g_token });
+        const answer = await login({ email, password, remember_me: remember, g_token });
         setSession(answer);
         closeAccountDialog();
         if (state.onLoggedIn) {
@@ -80,7 +76,7 @@ function AuthForm({ state }: { state: AccountDialogState & { mode: 'login' | 're
         window.location.assign(isAdminUser(answer.user) ? '/admin' : '/dashboard');
         return;
       }
-      const answer = await api.post<{ message: string }>('/api/auth/create', { name, email, password, password_confirmation: confirmation, g_token });
+      const answer = await register({ name, email, password, password_confirmation: confirmation, g_token });
       setName('');
       setEmail('');
       setPassword('');

@@ -3,7 +3,7 @@
 // 'Message sent.'. Every message clears after 5 s (docs/product/states.md, docs/product/constants.md).
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { api } from '../lib/api-client.ts';
+import { sendContactMessage } from '../lib/api/account.ts';
 import { BotCheckError, BOTCHECK_UNAVAILABLE_MESSAGE, preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { $user } from '../stores/session.ts';
 import { Field } from './ui/Field.tsx';
@@ -55,7 +55,7 @@ export default function ContactForm() {
     try {
       const g_token = await solveBotCheck();
       setPhase('sending');
-      const answer = await api.post<{ message: string }>('/api/contact', { name: shownName, email: shownEmail, message: text, g_token });
+      const answer = await sendContactMessage({ name: shownName, email: shownEmail, message: text, g_token });
       setText('');
       setMessage({ text: answer.message, tone: 'success' });
     } catch (error) {

@@ -5,14 +5,14 @@
 // the list is read again from the API and the publish that brings readers the change is followed.
 import { StrictMode, useCallback, useEffect, useId, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ApiError } from '../lib/api-client.ts';
+import { ApiError } from '../lib/api/client.ts';
 import { ensureAccountRoot } from '../scripts/account-root.ts';
 import { loadStylesheet } from '../scripts/load-stylesheet.ts';
 import { AdminReleaseList } from './downloads/AdminReleaseList.tsx';
 import { PublishStatus } from './downloads/PublishStatus.tsx';
 import { collectStaticBodies, type StaticBodies } from './downloads/ReleaseBody.tsx';
 import { ReleaseForm, type FormFocus } from './downloads/ReleaseForm.tsx';
-import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseInput } from './downloads/downloads-api.ts';
+import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseInput } from '../lib/api/downloads.ts';
 import { usePublishStatus } from './downloads/use-publish-status.ts';
 import { CONNECTION_ERROR, type FormMessage } from './ui/form-errors.ts';
 // Only the URL: an imported sheet would be linked from every page (see load-stylesheet.ts).

@@ -4,7 +4,8 @@
 // 'Unexpected error, please contact admin. Error code: {status}' (docs/product/messages.md#error-catalogue). Whoever arrives signed in
 // is logged out by the nav bar's script (the page carries data-sign-out-on-arrival).
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { api, ApiError } from '../lib/api-client.ts';
+import { setNewPassword } from '../lib/api/account.ts';
+import { ApiError } from '../lib/api/client.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
@@ -47,7 +48,7 @@ export default function NewPasswordForm() {
     setErrors({});
     setMessage(null);
     try {
-      const answer = await api.post<{ message: string }>('/api/auth/new-password', { token: link.token, email: link.email, password, password_confirmation: confirmation });
+      const answer = await setNewPassword({ token: link.token, email: link.email, password, password_confirmation: confirmation });
       setPassword('');
       setConfirmation('');
       setMessage({ text: answer.message, tone: 'success' });

@@ -1,7 +1,8 @@
 // /reset-password (docs/product/accounts.md#password-reset): 'Enter your email:' and 'Send Reset Link'. The server answers the same
 // for every well-formed address; a 422 shows its first email error (docs/product/messages.md#error-catalogue).
 import { useRef, useState, type SubmitEvent } from 'react';
-import { api, ApiError } from '../lib/api-client.ts';
+import { requestPasswordReset } from '../lib/api/account.ts';
+import { ApiError } from '../lib/api/client.ts';
 import { Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
 import { SubmitButton } from './ui/SubmitButton.tsx';
@@ -24,7 +25,7 @@ export default function ResetPasswordRequest() {
     setErrors({});
     setMessage(null);
     try {
-      const answer = await api.post<{ message?: string }>('/api/auth/reset-password', { email });
+      const answer = await requestPasswordReset(email);
       setMessage({ text: answer.message ?? RESET_SENT_MESSAGE, tone: 'success' });
     } catch (error) {
       if (error instanceof ApiError && error.status >= 500) {

@@ -5,8 +5,8 @@
 //   browser saves them, which is fine for installers of some megabytes;
 // - from that size on: a plain link to the gated GET /api/downloads/file/{id}. The browser streams it to
 //   disk with its own progress and can resume a cut download; holding a gigabyte in a tab's memory could not.
-import { ApiError, downloadWithProgress, fetchCsrfCookie } from '../lib/api-client.ts';
-import { readCookie } from '../lib/cookies.ts';
+import { ApiError } from '../lib/api/client.ts';
+import { downloadReleaseFile } from '../lib/api/downloads.ts';
 import { ensureAccountRoot } from './account-root.ts';
 
 export const NATIVE_DOWNLOAD_FROM_BYTES = 200 * 1024 * 1024;
@@ -40,7 +40,6 @@ export async function downloadRelease(target: DownloadTarget): Promise<void> {
   } catch (error) {
     console.error('Could not load the loading modal', error);
   }
-  // A POST without the XSRF cookie answers 419; a reader whose cookie expired gets a fresh one first.
-  if (!readCookie('XSRF-TOKEN')) await fetchCsrfCookie();
-  await downloadWithProgress('/api/downloads/download', { id: target.id }, target.filename || `release-${target.id}`);
+  // The client fetches a fresh XSRF cookie first when the reader's has expired (a POST without it answers 419).
+  await downloadReleaseFile(target);
 }

@@ -3,14 +3,14 @@
 // typed ('@Spam.COM' → 'spam.com') and refuses duplicates and non-domains with a message under the field.
 // A ban does not touch existing accounts, so the users a ban covers are listed for the admin to act on.
 import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api/client.ts';
 import { formatAdminDate } from './dates.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import { CONNECTION_ERROR, firstFieldErrors, generalMessage, type FormMessage } from '../ui/form-errors.ts';
-import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from './admin-api.ts';
+import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from '../../lib/api/admin.ts';
 import type { ConfirmRequest } from './ConfirmDialog.tsx';
 
 function When({ value }: { value: string }) {

@@ -9,7 +9,7 @@ import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import { firstFieldErrors, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
 import { useFocusFirstInvalid } from './use-focus-invalid.ts';
-import { storeLicense, updateLicense, type AdminUser, type License, type LicenseAnswer, type LicenseInput, type LicenseType } from './admin-api.ts';
+import { storeLicense, updateLicense, type AdminUser, type License, type LicenseAnswer, type LicenseInput, type LicenseType } from '../../lib/api/admin.ts';
 
 export type LicenseFormMode = { kind: 'add' } | { kind: 'update'; license: License };
 

@@ -2,12 +2,12 @@
 // Add License button. Each write's answer carries the license and the user (license_granted and
 // license_request change with grants), and both go back into the screen's data.
 import { useRef, useState } from 'react';
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api/client.ts';
 import { formatAdminDate } from './dates.ts';
 import { YesNo } from '../users/YesNo.tsx';
 import { Message } from '../ui/Message.tsx';
 import { CONNECTION_ERROR, type FormMessage } from '../ui/form-errors.ts';
-import { deleteLicense, type AdminUser, type License, type LicenseAnswer, type LicenseType } from './admin-api.ts';
+import { deleteLicense, type AdminUser, type License, type LicenseAnswer, type LicenseType } from '../../lib/api/admin.ts';
 import type { ConfirmRequest } from './ConfirmDialog.tsx';
 import { HARD_DELETE_WARNING } from './messages.ts';
 import { LicenseFormDialog, type LicenseFormMode } from './LicenseFormDialog.tsx';

@@ -11,7 +11,7 @@ import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import { firstFieldErrors, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
 import { useFocusFirstInvalid } from './use-focus-invalid.ts';
-import { ALL_VERIFIED, sendMailing } from './admin-api.ts';
+import { ALL_VERIFIED, sendMailing } from '../../lib/api/admin.ts';
 import { mailingsStore } from './admin-stores.ts';
 import { MailingProgress } from './MailingProgress.tsx';
 import { MarkdownPreview } from './MarkdownPreview.tsx';

@@ -10,7 +10,7 @@ import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import { firstFieldErrors, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
 import { useFocusFirstInvalid } from './use-focus-invalid.ts';
-import { updateUser, type AdminUser, type UserEdit } from './admin-api.ts';
+import { updateUser, type AdminUser, type UserEdit } from '../../lib/api/admin.ts';
 
 const ROLES = ['user', 'admin'] as const;
 const FIELDS = [...PROFILE_FIELDS.map((field) => field.name), 'email', 'role', 'email_verified_at'];

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { formatAdminDate } from './dates.ts';
 import type { Column } from '../../lib/user-columns.ts';
 import { YesNo } from '../users/YesNo.tsx';
-import type { AdminUser } from './admin-api.ts';
+import type { AdminUser } from '../../lib/api/admin.ts';
 
 export interface RowActions {
   onEdit: (user: AdminUser) => void;

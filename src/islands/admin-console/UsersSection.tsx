@@ -9,7 +9,7 @@ import { filterUsers, paginate } from '../../lib/user-table.ts';
 import { UserCard } from '../users/UserCard.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
 import { $user } from '../../stores/session.ts';
-import type { AdminUser } from './admin-api.ts';
+import type { AdminUser } from '../../lib/api/admin.ts';
 import type { ConfirmRequest } from './ConfirmDialog.tsx';
 import { LicensePanel } from './LicensePanel.tsx';
 import { Pagination } from './Pagination.tsx';

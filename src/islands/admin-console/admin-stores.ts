@@ -2,7 +2,8 @@
 // seconds after every content change) and the mailings (the worker sends within about 5 s, then retries).
 // Each is one polled store shared by every component that shows it, so the publish panel and the sitemap
 // generator, or the mailings list and the Send Mailing dialog, make one request between them, not two.
-import { fetchPublishStatus, listMailings, publishSettled, type MailingSummary, type PublishStatus } from './admin-api.ts';
+import { fetchPublishStatus, publishSettled, type PublishStatus } from '../../lib/api/publish.ts';
+import { listMailings, type MailingSummary } from '../../lib/api/admin.ts';
 import { createPolledStore } from './polled-store.ts';
 
 export const publishStore = createPolledStore<PublishStatus>({

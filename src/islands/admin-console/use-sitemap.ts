@@ -2,8 +2,9 @@
 // the sitemap is part of the static build, so the button schedules a publish, waits for it through the
 // shared publish status, and then reads the live build's sitemap.xml to show it on the page.
 import { useCallback, useRef, useState } from 'react';
-import { ApiError } from '../../lib/api-client.ts';
-import { fetchSitemap, publishSettled, regenerateSitemap, type SitemapAnswer } from './admin-api.ts';
+import { ApiError } from '../../lib/api/client.ts';
+import { fetchSitemap, regenerateSitemap, type SitemapAnswer } from '../../lib/api/admin.ts';
+import { publishSettled } from '../../lib/api/publish.ts';
 import { publishStore } from './admin-stores.ts';
 
 export type SitemapRun =

@@ -2,9 +2,9 @@
 // first with the words of docs/product/messages.md#error-catalogue, then call the API and report the server's answer, refusals included
 // ('You cannot ban yourself.', 'The last admin cannot be deleted.').
 import { useCallback, useState } from 'react';
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api/client.ts';
 import { CONNECTION_ERROR, type FormMessage } from '../ui/form-errors.ts';
-import { deleteUser, setBanned, type AdminUser } from './admin-api.ts';
+import { deleteUser, setBanned, type AdminUser } from '../../lib/api/admin.ts';
 import type { ConfirmRequest } from './ConfirmDialog.tsx';
 import { banQuestion, HARD_DELETE_WARNING } from './messages.ts';
 import type { RowActions } from './UserRow.tsx';

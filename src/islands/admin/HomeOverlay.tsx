@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { ensureAccountRoot } from '../../scripts/account-root.ts';
 import { Message } from '../ui/Message.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
-import { deleteHomeSection, fetchHomeSections, type HomeSection } from './content-api.ts';
+import { deleteHomeSection, fetchHomeSections, type HomeSection } from '../../lib/api/home.ts';
 import { HomeAdminBar } from './HomeAdminBar.tsx';
 import { HomeImageManager, type HomeImageFilter } from './HomeImageManager.tsx';
 import { HomePageDom } from './home-page-dom.ts';

@@ -6,7 +6,7 @@ import { Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import type { FieldErrors, FormMessage } from '../ui/form-errors.ts';
-import { saveHomeSection, type HomeSection } from './content-api.ts';
+import { saveHomeSection, type HomeSection } from '../../lib/api/home.ts';
 import { MarkdownEditor } from './MarkdownEditor.tsx';
 import { formFailure } from './notices.ts';
 

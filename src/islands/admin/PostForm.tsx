@@ -7,7 +7,8 @@ import { Checkbox, Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import type { FieldErrors, FormMessage } from '../ui/form-errors.ts';
-import { savePost, type ExtraFile, type Namespace, type Post, type Section } from './content-api.ts';
+import { savePost, type Namespace, type Post, type Section } from '../../lib/api/posts.ts';
+import type { ExtraFile } from '../../lib/api/files.ts';
 import { FilesManager } from './FilesManager.tsx';
 import { MarkdownEditor, type MarkdownEditorHandle } from './MarkdownEditor.tsx';
 import { formFailure } from './notices.ts';
@@ -177,7 +178,7 @@ export function PostForm({ ns, sections, files, reloadFiles, editing, defaultSec
         confirm={confirm}
         onWrite={onWrite}
       />
-      <FilesManager ns={ns} open={dialog === 'files'} onClose={() => setDialog(null)} files={files} reload={reloadFiles} confirm={confirm} onWrite={onWrite} />
+      <FilesManager ns={ns} open={dialog === 'files'} onClose={() => setDialog(null)} reload={reloadFiles} confirm={confirm} onWrite={onWrite} />
     </section>
   );
 }

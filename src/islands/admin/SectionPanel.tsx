@@ -7,7 +7,7 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import type { FieldErrors, FormMessage } from '../ui/form-errors.ts';
-import { deleteSection, saveSection, type Namespace, type Section } from './content-api.ts';
+import { deleteSection, saveSection, type Namespace, type Section } from '../../lib/api/posts.ts';
 import { formFailure, successNotice } from './notices.ts';
 import { HARD_DELETE_WARNING, type Confirm } from './use-confirm.tsx';
 

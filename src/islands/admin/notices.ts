@@ -2,7 +2,7 @@
 // and the server's message as a notice. Failures are always shown in the error style (the original
 // product's rule was "error style if field errors exist, otherwise ok style" (docs/product/messages.md#error-catalogue), which read literally would show a refused
 // delete in green; successes are the "otherwise").
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api/client.ts';
 import { CONNECTION_ERROR, firstFieldErrors, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
 
 export const NOT_FOUND_IMAGE = '/not-found.svg';

@@ -7,8 +7,8 @@
 // page (only <main> is swapped) and the overlay there is a new component.
 import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
-import { ApiError } from '../../lib/api-client.ts';
-import { fetchPublishStatus, type PublishStatusAnswer } from './content-api.ts';
+import { ApiError } from '../../lib/api/client.ts';
+import { fetchPublishStatus, type PublishStatus as PublishStatusAnswer } from '../../lib/api/publish.ts';
 
 export type PublishPhase = { kind: 'none' } | { kind: 'publishing' } | { kind: 'live'; at: string | null } | { kind: 'failed'; log: string } | { kind: 'unknown' };
 

@@ -3,7 +3,7 @@
 // any release that has a file, downloadable or not (docs/product/roles.md).
 import { useState } from 'react';
 import { downloadErrorMessage, downloadRelease, fileUrl, prefersNativeDownload } from '../../scripts/release-download.ts';
-import type { Release } from './downloads-api.ts';
+import type { Release } from '../../lib/api/downloads.ts';
 
 interface ReleaseActionsProps {
   release: Release;

@@ -3,13 +3,14 @@
 // server's message as the notice above the buttons. The owner remounts it (a new key) to switch between
 // create and edit mode, so every mode starts from the release's values and no stale errors.
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api/client.ts';
 import { Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import { CONNECTION_ERROR, firstFieldErrors, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
 import { FileField, FlagField } from './ReleaseFormControls.tsx';
-import { RELEASE_FIELDS, type Release, type ReleaseInput } from './downloads-api.ts';
+import { RELEASE_FIELDS } from './release-rules.ts';
+import type { Release, ReleaseInput } from '../../lib/api/downloads.ts';
 
 export type FormFocus = 'title' | 'notice' | null;
 

@@ -2,7 +2,7 @@
 // publisher reports 'building' from the moment a write schedules a build until the last coalesced build
 // has finished, so the first answer that is not 'building' tells the outcome of this write's build.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { fetchPublishStatus } from './downloads-api.ts';
+import { fetchPublishStatus } from '../../lib/api/publish.ts';
 
 export type PublishPhase = 'none' | 'publishing' | 'live' | 'failed' | 'unknown';
 

@@ -1,7 +1,7 @@
 // Turning an API failure into what a form shows (docs/product/messages.md#validation, docs/product/messages.md#error-catalogue): the first message per field, and the
 // general message unless it only repeats one of those (the server's 422 message is the first field
 // error, so showing both would say the same thing twice, and a screen reader would read it twice).
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api/client.ts';
 
 export type FieldErrors = Partial<Record<string, string>>;
 

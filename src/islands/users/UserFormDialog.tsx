@@ -2,14 +2,14 @@
 // fields are not editable here (the server refuses changes to them with 403). The original product ignored save
 // failures; the form shows the server's answer anyway, since a silent failure would look like success.
 import { useRef, useState, type SubmitEvent } from 'react';
-import { api } from '../../lib/api-client.ts';
+import { updateProfile } from '../../lib/api/account.ts';
 import type { CurrentUser } from '../../stores/session.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import { firstFieldErrors, focusFirstInvalid, generalMessage, SERVER_ERROR, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api/client.ts';
 
 export const PROFILE_FIELDS = [
   { name: 'name', label: 'Name', autoComplete: 'given-name' },
@@ -52,7 +52,7 @@ function UserForm({ user, onSaved, onCancel }: UserFormProps) {
     setErrors({});
     setMessage(null);
     try {
-      const answer = await api.put<{ user: CurrentUser }>(`/api/user/update/${user.id}`, profile);
+      const answer = await updateProfile(user.id, profile);
       onSaved(answer.user);
     } catch (error) {
       console.error('Saving the profile failed', error);

@@ -2,7 +2,8 @@
 // GET /api/admin/publish, the section panel's title and picker labels, and what the image manager
 // inserts into the text for an image and a video item.
 import { describe, expect, it } from 'vitest';
-import type { PageImage, PublishStatusAnswer } from '../../../../src/islands/admin/content-api.ts';
+import type { PageImage } from '../../../../src/lib/api/page-images.ts';
+import type { PublishStatus as PublishStatusAnswer } from '../../../../src/lib/api/publish.ts';
 import { insertionFor } from '../../../../src/islands/admin/PageImageManager.tsx';
 import { sectionOptionLabel, sectionPanelTitle } from '../../../../src/islands/admin/SectionPanel.tsx';
 import { publishOutcome } from '../../../../src/islands/admin/use-publish-status.ts';
@@ -40,7 +41,7 @@ describe('the section panel', () => {
 });
 
 describe('insert into text', () => {
-  const image = (fields: Partial<PageImage>): PageImage => ({ id: 1, title: 'probe', alt: '', image_url: {}, sizes: {}, is_video: 0, created_at: '', ...fields });
+  const image = (fields: Partial<PageImage>): PageImage => ({ id: 1, title: 'probe', alt: '', image_url: {}, sizes: {}, is_video: 0, namespace: 'news', created_at: '', updated_at: '', ...fields });
 
   it('embeds an image with its alt text (its title when there is none) at the image size', () => {
     expect(insertionFor(image({ alt: 'Probe tip', image_url: { thumb: '/media/news/a-thumb.webp', image: '/media/news/a-image.webp', lg: '/media/news/a-lg.webp' } }))).toBe(

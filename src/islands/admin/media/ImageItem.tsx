@@ -2,8 +2,9 @@
 // replace its file, delete it. The managers for page images and home images share it; `children` adds
 // their own controls (the home manager's section picker).
 import { useId, useRef, useState, type ReactNode } from 'react';
-import type { FormMessage } from '../ui/form-errors.ts';
-import { failureNotice, NOT_FOUND_IMAGE } from './notices.ts';
+import type { FormMessage } from '../../ui/form-errors.ts';
+import { failureNotice, NOT_FOUND_IMAGE } from '../notices.ts';
+import { IMAGE_TYPES } from './UploadForm.tsx';
 
 export interface LibraryItem {
   id: number;
@@ -29,7 +30,6 @@ export function ImageItem({ item, selected, onSelect, onSaveDetails, onReplace, 
   const [title, setTitle] = useState(item.title);
   const [alt, setAlt] = useState(item.alt);
   const [message, setMessage] = useState<FormMessage | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
   const name = item.title || `image ${item.id}`;
 
   const save = async () => {
@@ -40,39 +40,17 @@ export function ImageItem({ item, selected, onSelect, onSaveDetails, onReplace, 
     }
   };
 
-  const replace = async (file: File | undefined) => {
-    if (!file || !onReplace) return;
+  const replace = async (file: File) => {
     try {
-      await onReplace(file);
+      await onReplace?.(file);
     } catch (error) {
       setMessage(failureNotice(error));
-    } finally {
-      if (fileInput.current) fileInput.current.value = '';
     }
   };
 
   return (
     <li className={selected ? 'image-item is-selected' : 'image-item'} data-image-item={item.id}>
-      <label className="image-item__pick">
-        <input type="checkbox" checked={selected} onChange={(event) => onSelect(event.target.checked)} />
-        <span className="sr-only">Select {name}</span>
-        {item.isVideo || !item.thumb ? (
-          <span className="image-item__video" aria-hidden="true">
-            ▶ Video
-          </span>
-        ) : (
-          <img
-            className="image-item__thumb"
-            src={item.thumb}
-            alt=""
-            loading="lazy"
-            onError={(event) => {
-              // docs/product/messages.md#error-catalogue: a broken image shows the not-found placeholder (once: it may be missing too).
-              if (!event.currentTarget.src.endsWith(NOT_FOUND_IMAGE)) event.currentTarget.src = NOT_FOUND_IMAGE;
-            }}
-          />
-        )}
-      </label>
+      <ItemPick item={item} name={name} selected={selected} onSelect={onSelect} />
       <div className="image-item__fields">
         <label className="image-item__label" htmlFor={`${id}-title`}>
           Title
@@ -88,21 +66,7 @@ export function ImageItem({ item, selected, onSelect, onSaveDetails, onReplace, 
         <button type="button" className="button button--small" onClick={() => void save()} aria-label={`Save details of ${name}`}>
           Save details
         </button>
-        {onReplace && (
-          <>
-            <input
-              ref={fileInput}
-              type="file"
-              accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
-              hidden
-              onChange={(event) => void replace(event.target.files?.[0])}
-              aria-label={`New file for ${name}`}
-            />
-            <button type="button" className="button button--small button--secondary" onClick={() => fileInput.current?.click()} aria-label={`Replace file of ${name}`}>
-              Replace file
-            </button>
-          </>
-        )}
+        {onReplace && <ReplaceFileButton name={name} onFile={(file) => void replace(file)} />}
         <button type="button" className="button button--small button--danger" onClick={onDelete} aria-label={`Delete ${name}`}>
           Delete
         </button>
@@ -111,5 +75,54 @@ export function ImageItem({ item, selected, onSelect, onSaveDetails, onReplace, 
         {message && <p className={`form-message__text form-message__text--${message.tone}`}>{message.text}</p>}
       </div>
     </li>
+  );
+}
+
+function ItemPick({ item, name, selected, onSelect }: { item: LibraryItem; name: string; selected: boolean; onSelect: (selected: boolean) => void }) {
+  return (
+    <label className="image-item__pick">
+      <input type="checkbox" checked={selected} onChange={(event) => onSelect(event.target.checked)} />
+      <span className="sr-only">Select {name}</span>
+      {item.isVideo || !item.thumb ? (
+        <span className="image-item__video" aria-hidden="true">
+          ▶ Video
+        </span>
+      ) : (
+        <img
+          className="image-item__thumb"
+          src={item.thumb}
+          alt=""
+          loading="lazy"
+          onError={(event) => {
+            // A broken image shows the not-found placeholder (once: the placeholder may be missing too).
+            if (!event.currentTarget.src.endsWith(NOT_FOUND_IMAGE)) event.currentTarget.src = NOT_FOUND_IMAGE;
+          }}
+        />
+      )}
+    </label>
+  );
+}
+
+/** A button that opens the file chooser; the input is emptied after each choice so the same file can be chosen again. */
+function ReplaceFileButton({ name, onFile }: { name: string; onFile: (file: File) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept={IMAGE_TYPES}
+        hidden
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file) onFile(file);
+        }}
+        aria-label={`New file for ${name}`}
+      />
+      <button type="button" className="button button--small button--secondary" onClick={() => input.current?.click()} aria-label={`Replace file of ${name}`}>
+        Replace file
+      </button>
+    </>
   );
 }

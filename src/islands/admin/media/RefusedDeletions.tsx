@@ -1,5 +1,5 @@
 // What the server refused to delete because something still uses it (409 with a report per item), and
-// the admin's way to delete those anyway. Shared by the image managers.
+// the admin's way to delete those anyway. Part of every media library.
 
 export interface RefusedDeletion {
   ids: number[];
@@ -20,12 +20,4 @@ export function RefusedDeletions({ refused, onDeleteAnyway }: { refused: Refused
       </button>
     </div>
   );
-}
-
-/** `ticked` with `id` ticked (`on`) or not: a new set, for a state update. */
-export function withTicked(ticked: ReadonlySet<number>, id: number, on: boolean): ReadonlySet<number> {
-  const next = new Set(ticked);
-  if (on) next.add(id);
-  else next.delete(id);
-  return next;
 }

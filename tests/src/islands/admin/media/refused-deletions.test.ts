@@ -1,8 +1,8 @@
-// The image managers' refused-deletion report and their tick helper (src/islands/admin/RefusedDeletions.tsx).
+// A media library's refused-deletion report (src/islands/admin/media/RefusedDeletions.tsx).
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { RefusedDeletions, withTicked } from '../../../../src/islands/admin/RefusedDeletions.tsx';
+import { RefusedDeletions } from '../../../../../src/islands/admin/media/RefusedDeletions.tsx';
 
 const render = (refused: Parameters<typeof RefusedDeletions>[0]['refused']) => renderToStaticMarkup(createElement(RefusedDeletions, { refused, onDeleteAnyway: () => {} }));
 
@@ -17,14 +17,5 @@ describe('RefusedDeletions', () => {
     expect(html).toContain('<li>Image 3 is used by the post &quot;Probes&quot;.</li>');
     expect(html).toContain('<li>Image 4 is used by the home section &quot;Intro&quot;.</li>');
     expect(html).toMatch(/<button type="button"[^>]*>Delete anyway<\/button>/);
-  });
-});
-
-describe('withTicked', () => {
-  it('adds and removes one id in a new set, leaving the old one as it was', () => {
-    const before = new Set([1, 2]);
-    expect([...withTicked(before, 3, true)]).toEqual([1, 2, 3]);
-    expect([...withTicked(before, 1, false)]).toEqual([2]);
-    expect([...before]).toEqual([1, 2]);
   });
 });
