@@ -23,7 +23,10 @@ export default tseslint.config(
     // The browser bundle must never pull server code (docs/engineering.md#habits, habit 5): only `import type` may cross.
     files: ['src/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'src/ may import server code only with `import type`.', allowTypeImports: true }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/server/**'], message: 'src/ may import server code only with `import type`.', allowTypeImports: true }] },
+      ],
     },
   },
 );

@@ -121,7 +121,14 @@ async function measurePublish(product: ProductProcess, admin: ApiClient, seed: S
   const marker = `Edited by the bench ${Date.now()}-${attempt}`;
   const memory = samplePeakChildMemory(product.pid);
   const started = performance.now();
-  const saved = await admin.json('PUT', '/api/news/update', { id: postId, title: marker, body: `A changed body.\n\n${marker}`, section_id: sectionId, published: 1, display_order: 0 });
+  const saved = await admin.json('PUT', '/api/news/update', {
+    id: postId,
+    title: marker,
+    body: `A changed body.\n\n${marker}`,
+    section_id: sectionId,
+    published: 1,
+    display_order: 0,
+  });
   if (saved.status !== 200) throw new Error(`the admin's save answered ${saved.status}: ${await saved.text()}`);
   const pageUrl = `${product.base}/news/${slug}/`;
   const deadline = Date.now() + 300_000;
@@ -199,7 +206,10 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
 
     say('  API…');
     const queriesFile = path.join(dataDir, 'bench-queries.json');
-    fs.writeFileSync(queriesFile, JSON.stringify(captureQueries(path.join(dataDir, 'site.db'), { slug: seed.sections.news.slug, sectionId: seed.sections.news.id })));
+    fs.writeFileSync(
+      queriesFile,
+      JSON.stringify(captureQueries(path.join(dataDir, 'site.db'), { slug: seed.sections.news.slug, sectionId: seed.sections.news.id })),
+    );
     const barePort = await freePort();
     const bare = await startNodeProcess('bench/lib/bare-api-server.ts', {
       args: [path.join(dataDir, 'site.db'), String(barePort), queriesFile],
@@ -215,7 +225,12 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     const apiHeaders = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
     const userHeaders = { ...apiHeaders, Cookie: `session=${session}` };
     const slugPath = `/api/news/getPosts/byslug/${seed.sections.news.slug}`;
-    for (const [base, headers, route] of [[product.base, apiHeaders, slugPath], [bare.base, apiHeaders, slugPath], [product.base, userHeaders, '/api/user'], [bare.base, userHeaders, '/api/user']] as const) {
+    for (const [base, headers, route] of [
+      [product.base, apiHeaders, slugPath],
+      [bare.base, apiHeaders, slugPath],
+      [product.base, userHeaders, '/api/user'],
+      [bare.base, userHeaders, '/api/user'],
+    ] as const) {
       const check = await fetch(`${base}${route}`, { headers });
       if (check.status !== 200) throw new Error(`${base}${route} answered ${check.status} before the load`);
     }
@@ -240,7 +255,9 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
       connections: 8,
       method: 'POST',
       headers: { ...apiHeaders, 'Content-Type': 'application/json', Cookie: `XSRF-TOKEN=${xsrf}`, 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
-      bodies: tokens.map((g_token, index) => JSON.stringify({ email: seed.userEmails[index % seed.userEmails.length], password: BENCH_USER_PASSWORD, remember_me: false, g_token })),
+      bodies: tokens.map((g_token, index) =>
+        JSON.stringify({ email: seed.userEmails[index % seed.userEmails.length], password: BENCH_USER_PASSWORD, remember_me: false, g_token }),
+      ),
     });
     if (logins.errors > 0) throw new Error(`${logins.errors} of ${logins.requests} logins failed`);
 

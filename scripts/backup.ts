@@ -75,7 +75,10 @@ function countMigrations(file: string): number {
 }
 
 export function defaultBackupDir(now = new Date()): string {
-  const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
   return path.resolve('backups', stamp);
 }
 

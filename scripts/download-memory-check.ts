@@ -193,7 +193,13 @@ async function upload(base: string, headers: Record<string, string>): Promise<{ 
 }
 
 /** Streams a GET into a hash; `range` resumes like `curl -C -`. */
-function download(base: string, headers: Record<string, string>, id: number, hash: ReturnType<typeof createHash>, range?: string): Promise<{ status: number; bytes: number }> {
+function download(
+  base: string,
+  headers: Record<string, string>,
+  id: number,
+  hash: ReturnType<typeof createHash>,
+  range?: string,
+): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const request = http.get(`${base}/api/downloads/file/${id}`, { headers: range ? { ...headers, Range: range } : headers, agent: false }, (response) => {
       let bytes = 0;

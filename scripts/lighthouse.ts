@@ -17,7 +17,15 @@ import { measureScriptBytes } from './js-bytes.ts';
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // docs/engineering.md#known-traps: without these Chromium floods the closed network with refused connections.
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const TARGETS: Record<(typeof CATEGORIES)[number], number> = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 };
 const JS_BUDGET_BYTES = 30 * 1024;
@@ -89,7 +97,10 @@ async function startProduct(): Promise<{ url: string; stop: () => Promise<void> 
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     // 503 while the first build runs; 200 once it is live.
-    const status = await fetch(`${url}/`).then((response) => response.status, () => 0);
+    const status = await fetch(`${url}/`).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (status === 200) return { url, stop };
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -101,7 +112,8 @@ async function startProduct(): Promise<{ url: string; stop: () => Promise<void> 
 async function pagesToAudit(base: string): Promise<string[]> {
   const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
   const locations = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!.replace(/&amp;/g, '&')));
-  const section = (namespace: string) => locations.find((loc) => new RegExp(`^/${namespace}/[^/]+$`).test(loc.pathname) && !loc.hash)?.pathname ?? `/${namespace}`;
+  const section = (namespace: string) =>
+    locations.find((loc) => new RegExp(`^/${namespace}/[^/]+$`).test(loc.pathname) && !loc.hash)?.pathname ?? `/${namespace}`;
   return ['/', section('news'), section('documentation')];
 }
 
@@ -117,7 +129,9 @@ async function main(): Promise<void> {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${debuggingPort}`] });
     const lighthouse = await loadLighthouse();
     if (!lighthouse) {
-      process.stdout.write('\nLighthouse is not installed, so only the JavaScript figures follow. To get the scores:\n  npm install --save-dev lighthouse@^13.5.0\n');
+      process.stdout.write(
+        '\nLighthouse is not installed, so only the JavaScript figures follow. To get the scores:\n  npm install --save-dev lighthouse@^13.5.0\n',
+      );
     }
     const rows: string[] = [];
     try {
@@ -155,7 +169,9 @@ async function main(): Promise<void> {
       await browser.close();
     }
     process.stdout.write(`\n${'page'.padEnd(34)} perf a11y  bp seo  JS (gzip)\n${rows.join('\n')}\n`);
-    process.stdout.write(`\nTargets: performance ≥ ${TARGETS.performance}, accessibility, best practices and SEO 100; ≤ ${JS_BUDGET_BYTES} B of gzipped JavaScript.\n`);
+    process.stdout.write(
+      `\nTargets: performance ≥ ${TARGETS.performance}, accessibility, best practices and SEO 100; ≤ ${JS_BUDGET_BYTES} B of gzipped JavaScript.\n`,
+    );
   } finally {
     await product.stop();
   }

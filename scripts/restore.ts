@@ -47,7 +47,9 @@ export async function restoreData(config: Config, backupDir: string, options: { 
     const uploads = await copyTree(path.join(source, 'uploads'), path.join(staging, 'uploads'));
     const privateFiles = await copyTree(path.join(source, 'private'), path.join(staging, 'private'));
     if (uploads !== manifest.files.uploads || privateFiles !== manifest.files.private) {
-      throw new Error(`The backup's files do not match the manifest (${uploads}/${privateFiles} found, ${manifest.files.uploads}/${manifest.files.private} listed)`);
+      throw new Error(
+        `The backup's files do not match the manifest (${uploads}/${privateFiles} found, ${manifest.files.uploads}/${manifest.files.private} listed)`,
+      );
     }
 
     for (const suffix of ['-wal', '-shm', '']) await fs.promises.rm(`${config.databaseFile}${suffix}`, { force: true });

@@ -4,9 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-const booleanFlag = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
-  .transform((value) => value === '1' || value === 'true' || value === 'yes');
+const booleanFlag = z.enum(['1', '0', 'true', 'false', 'yes', 'no']).transform((value) => value === '1' || value === 'true' || value === 'yes');
 
 const optionalText = z
   .string()
@@ -31,8 +29,16 @@ const envSchema = z.object({
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional()),
   BOTCHECK_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   BOTCHECK_COST: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
-  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 ** 3),
-  IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 ** 2),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * 1024 ** 3),
+  IMAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 ** 2),
   BUILD_ON_START: booleanFlag.default(true),
   SEED_DEMO: booleanFlag.default(true),
   // Per client IP; raise it where many sign-ups share one address (the browser tests, an office NAT).
@@ -42,7 +48,10 @@ const envSchema = z.object({
   WEB_WORKERS: z
     .string()
     .trim()
-    .refine((value) => value === 'auto' || (/^\d+$/.test(value) && Number(value) <= MAX_WEB_WORKERS), `must be 'auto' or a whole number from 0 to ${MAX_WEB_WORKERS}`)
+    .refine(
+      (value) => value === 'auto' || (/^\d+$/.test(value) && Number(value) <= MAX_WEB_WORKERS),
+      `must be 'auto' or a whole number from 0 to ${MAX_WEB_WORKERS}`,
+    )
     .default('auto'),
   SERVED_BY_HEADER: booleanFlag.default(false),
   // Slowloris guard: a request's headers must all arrive within this.

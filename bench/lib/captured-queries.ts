@@ -39,7 +39,10 @@ export function captureQueries(databaseFile: string, example: { slug: string; se
   try {
     return {
       sectionBySlug: capture(() => getSectionBySlug(db, 'news', example.slug), ['news', example.slug]),
-      publishedPostsOfSection: capture(() => listPostsWithRelations(db, 'news', { includeUnpublished: false, sectionId: example.sectionId }), ['news', 1, example.sectionId]),
+      publishedPostsOfSection: capture(
+        () => listPostsWithRelations(db, 'news', { includeUnpublished: false, sectionId: example.sectionId }),
+        ['news', 1, example.sectionId],
+      ),
       sessionWithUser: capture(() => getSessionWithUser(db, 'x'), ['x']),
       licensesOfUser: capture(() => getLicensesOfUser(db, 1), [1]),
     };

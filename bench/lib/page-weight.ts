@@ -29,7 +29,14 @@ export async function measurePage(browser: Browser, base: string, path: string):
   const context = await browser.newContext();
   try {
     const scripts = await measureScriptBytes(await context.newPage(), `${base}${path}`);
-    return { path, status: response.status, htmlBytes: html.length, htmlGzipBytes: zlib.gzipSync(html, { level: 9 }).length, jsFiles: scripts.files.size, jsGzipBytes: scripts.total };
+    return {
+      path,
+      status: response.status,
+      htmlBytes: html.length,
+      htmlGzipBytes: zlib.gzipSync(html, { level: 9 }).length,
+      jsFiles: scripts.files.size,
+      jsGzipBytes: scripts.total,
+    };
   } finally {
     await context.close();
   }

@@ -50,21 +50,45 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     const at = `${size.posts} posts`;
     if (size.staticServing) {
       const value = ratio(size.staticServing.product, size.staticServing.nginx);
-      checks.push({ name: `static news page vs nginx (${at})`, goal: `≥ ${TARGETS.staticVsNginx}×`, actual: `${value.toFixed(2)}×`, met: value >= TARGETS.staticVsNginx });
+      checks.push({
+        name: `static news page vs nginx (${at})`,
+        goal: `≥ ${TARGETS.staticVsNginx}×`,
+        actual: `${value.toFixed(2)}×`,
+        met: value >= TARGETS.staticVsNginx,
+      });
     } else missing(`static news page vs nginx (${at})`, `≥ ${TARGETS.staticVsNginx}×`, 'no nginx or wrk on this machine');
     if (size.api) {
-      for (const [label, pair] of [['GET byslug', size.api.bySlug], ['GET /api/user', size.api.user]] as const) {
+      for (const [label, pair] of [
+        ['GET byslug', size.api.bySlug],
+        ['GET /api/user', size.api.user],
+      ] as const) {
         const value = ratio(pair.product, pair.bare);
-        checks.push({ name: `${label} vs bare Hono + better-sqlite3 (${at})`, goal: `≥ ${TARGETS.apiVsBare}×`, actual: `${value.toFixed(2)}×`, met: value >= TARGETS.apiVsBare });
+        checks.push({
+          name: `${label} vs bare Hono + better-sqlite3 (${at})`,
+          goal: `≥ ${TARGETS.apiVsBare}×`,
+          actual: `${value.toFixed(2)}×`,
+          met: value >= TARGETS.apiVsBare,
+        });
       }
     } else missing(`API vs bare handler (${at})`, `≥ ${TARGETS.apiVsBare}×`, 'no wrk on this machine');
     if (size.posts === 1000) {
       const seconds = size.publish?.seconds;
-      checks.push({ name: 'publish of a 1,000-post site, save → live', goal: `≤ ${TARGETS.publishSecondsAt1000} s`, actual: seconds === undefined ? 'not measured' : `${seconds.toFixed(2)} s`, met: seconds !== undefined && seconds <= TARGETS.publishSecondsAt1000 });
+      checks.push({
+        name: 'publish of a 1,000-post site, save → live',
+        goal: `≤ ${TARGETS.publishSecondsAt1000} s`,
+        actual: seconds === undefined ? 'not measured' : `${seconds.toFixed(2)} s`,
+        met: seconds !== undefined && seconds <= TARGETS.publishSecondsAt1000,
+      });
     }
-    if (size.pages.length === 0) missing(`JavaScript of / and a news page (${at})`, `≤ ${kb(TARGETS.anonymousJsGzipBytes)} gzip`, 'no Chromium on this machine');
+    if (size.pages.length === 0)
+      missing(`JavaScript of / and a news page (${at})`, `≤ ${kb(TARGETS.anonymousJsGzipBytes)} gzip`, 'no Chromium on this machine');
     for (const page of size.pages.slice(0, 2)) {
-      checks.push({ name: `JavaScript of ${page.path} (${at})`, goal: `≤ ${kb(TARGETS.anonymousJsGzipBytes)} gzip`, actual: kb(page.jsGzipBytes), met: page.jsGzipBytes <= TARGETS.anonymousJsGzipBytes });
+      checks.push({
+        name: `JavaScript of ${page.path} (${at})`,
+        goal: `≤ ${kb(TARGETS.anonymousJsGzipBytes)} gzip`,
+        actual: kb(page.jsGzipBytes),
+        met: page.jsGzipBytes <= TARGETS.anonymousJsGzipBytes,
+      });
     }
   }
   return checks;
@@ -114,7 +138,15 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
       row('GET byslug (anonymous)', size.api.bySlug.product, size.api.bySlug.bare, 'bare');
       row('GET /api/user (session)', size.api.user.product, size.api.user.bare, 'bare');
     }
-    throughput.push([String(size.posts), 'POST /api/auth/login', rps(size.logins), `${ms(size.logins.p50Ms)} / ${ms(size.logins.p99Ms)}`, '(argon2id)', '', '']);
+    throughput.push([
+      String(size.posts),
+      'POST /api/auth/login',
+      rps(size.logins),
+      `${ms(size.logins.p50Ms)} / ${ms(size.logins.p99Ms)}`,
+      '(argon2id)',
+      '',
+      '',
+    ]);
   }
   out.push('\n### Throughput (req/s, latency p50 / p99)', table(['posts', 'request', 'product', 'p50 / p99', 'reference', 'p50 / p99', 'ratio'], throughput));
 
@@ -147,10 +179,19 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
   if (mailing) {
     out.push(
       '\n### Mailing (to a local SMTP sink)',
-      table(['messages', 'messages/s', 'queued → last delivered'], [[String(mailing.messages), mailing.messagesPerSec.toFixed(0), `${mailing.secondsFromQueueToLast.toFixed(1)} s`]]),
+      table(
+        ['messages', 'messages/s', 'queued → last delivered'],
+        [[String(mailing.messages), mailing.messagesPerSec.toFixed(0), `${mailing.secondsFromQueueToLast.toFixed(1)} s`]],
+      ),
     );
   }
 
-  out.push('\n### Targets (issues 8 and 16)', table(['target', 'goal', 'measured', ''], targets.map((target) => [target.name, target.goal, target.actual, target.met ? 'met' : 'NOT MET'])));
+  out.push(
+    '\n### Targets (issues 8 and 16)',
+    table(
+      ['target', 'goal', 'measured', ''],
+      targets.map((target) => [target.name, target.goal, target.actual, target.met ? 'met' : 'NOT MET']),
+    ),
+  );
   return out.join('\n');
 }

@@ -61,7 +61,10 @@ export function seedScaled(db: Db, options: { posts: number; users: number; pass
       let section: { id: number; slug: string } | null = null;
       for (let i = 0; i < count; i++) {
         if (i % POSTS_PER_SECTION === 0) {
-          const created = insertSection(db, namespace, { title: `Bench ${namespace} section ${i / POSTS_PER_SECTION + 1}`, order: 100 + i / POSTS_PER_SECTION });
+          const created = insertSection(db, namespace, {
+            title: `Bench ${namespace} section ${i / POSTS_PER_SECTION + 1}`,
+            order: 100 + i / POSTS_PER_SECTION,
+          });
           section = { id: created.id, slug: created.title_slug };
         }
         if (!section) throw new Error('no section to put the post in');
@@ -87,7 +90,14 @@ export function seedScaled(db: Db, options: { posts: number; users: number; pass
         const email = `bench.user${i}@bench.example`;
         userEmails.push(email);
         // One in ten has not verified yet, as on a live site.
-        batch.push({ name: `Bench`, surname: `User ${i}`, email, password_hash: options.passwordHash, email_verified_at: i % 10 === 9 ? null : now, country: 'Italy' });
+        batch.push({
+          name: `Bench`,
+          surname: `User ${i}`,
+          email,
+          password_hash: options.passwordHash,
+          email_verified_at: i % 10 === 9 ? null : now,
+          country: 'Italy',
+        });
       }
       for (const row of db.insert(users).values(batch).returning({ id: users.id, verified: users.email_verified_at }).all()) {
         if (row.verified) verifiedUserIds.push(row.id);

@@ -20,7 +20,9 @@ function onPath(command: string): boolean {
 
 /** Installs Debian's wrk, nginx-light and chromium when missing and possible; returns what is usable afterwards. */
 export function ensureTools(log: (line: string) => void): Tools {
-  const missing = [!onPath('wrk') && 'wrk', !fs.existsSync(NGINX) && 'nginx-light', !fs.existsSync(CHROMIUM) && 'chromium'].filter((name): name is string => Boolean(name));
+  const missing = [!onPath('wrk') && 'wrk', !fs.existsSync(NGINX) && 'nginx-light', !fs.existsSync(CHROMIUM) && 'chromium'].filter((name): name is string =>
+    Boolean(name),
+  );
   if (missing.length > 0 && process.getuid?.() === 0 && onPath('apt-get')) {
     log(`Installing ${missing.join(' and ')} from Debian's packages…`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };

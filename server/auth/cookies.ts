@@ -35,7 +35,13 @@ export function hasSignedInHint(c: Context): boolean {
  * Sends the session cookie and the hint. A persistent session gets Max-Age (its remaining lifetime);
  * a browser session gets none, so the browser drops it when it closes.
  */
-export function setSessionCookies(c: Context, config: Pick<Config, 'secureCookies'>, token: string, session: Pick<Session, 'persistent' | 'expires_at'>, now: number): void {
+export function setSessionCookies(
+  c: Context,
+  config: Pick<Config, 'secureCookies'>,
+  token: string,
+  session: Pick<Session, 'persistent' | 'expires_at'>,
+  now: number,
+): void {
   const lifetime = session.persistent ? { maxAge: Math.max(0, Math.floor((session.expires_at - now) / 1000)) } : {};
   setCookie(c, sessionCookieName(config), token, { ...baseOptions(config), ...lifetime, httpOnly: true });
   setCookie(c, SIGNED_IN_HINT_COOKIE, '1', { ...baseOptions(config), ...lifetime, httpOnly: false });

@@ -4,7 +4,16 @@
 import type { User } from '../db/schema.ts';
 
 /** Fields compared with the stored value: sending them unchanged is fine. */
-const ECHOABLE_FIELDS = ['role', 'is_banned', 'email_verified_at', 'license', 'license_request', 'license_granted', 'email', 'unsubscribed_at'] as const satisfies readonly (keyof User)[];
+const ECHOABLE_FIELDS = [
+  'role',
+  'is_banned',
+  'email_verified_at',
+  'license',
+  'license_request',
+  'license_granted',
+  'email',
+  'unsubscribed_at',
+] as const satisfies readonly (keyof User)[];
 /** Fields never part of the public user object: sending them at all is an attempt. */
 const SECRET_FIELDS = ['password', 'password_hash', 'password_confirmation'] as const;
 

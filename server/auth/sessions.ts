@@ -5,7 +5,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Session, User } from '../db/schema.ts';
-import { deleteExpiredSessionsOfUser, deleteSession, deleteSessionsOfUser, getSessionWithUser, insertSession, updateSessionExpiry } from '../db/queries/sessions.ts';
+import {
+  deleteExpiredSessionsOfUser,
+  deleteSession,
+  deleteSessionsOfUser,
+  getSessionWithUser,
+  insertSession,
+  updateSessionExpiry,
+} from '../db/queries/sessions.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

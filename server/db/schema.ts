@@ -253,10 +253,7 @@ export const mailingRecipients = sqliteTable(
     last_error: text('last_error'),
     sent_at: text('sent_at'),
   },
-  (table) => [
-    primaryKey({ columns: [table.mailing_id, table.user_id] }),
-    index('mailing_recipients_due_idx').on(table.status, table.next_attempt_at),
-  ],
+  (table) => [primaryKey({ columns: [table.mailing_id, table.user_id] }), index('mailing_recipients_due_idx').on(table.status, table.next_attempt_at)],
 );
 
 export const contactMessages = sqliteTable('contact_messages', {

@@ -49,7 +49,13 @@ export async function seedDatabase(deps: { config: Config; db: Db; log: Logger }
         const existing = getUserByEmail(db, admin.email);
         adminId = existing
           ? existing.id
-          : insertUser(db, { name: 'Administrator', email: admin.email, password_hash: admin.passwordHash, role: 'admin', email_verified_at: new Date().toISOString() }).id;
+          : insertUser(db, {
+              name: 'Administrator',
+              email: admin.email,
+              password_hash: admin.passwordHash,
+              role: 'admin',
+              email_verified_at: new Date().toISOString(),
+            }).id;
       }
       if (config.seedDemo) insertDemoContent(db, adminId, images, files);
       setSetting(db, SEEDED_MARKER, new Date().toISOString());
@@ -104,7 +110,14 @@ function insertDemoContent(db: Db, authorId: number | null, images: GeneratedIma
     const section = insertHomeSection(db, { title: demo.title, body: demo.body, order: demo.order });
     (images[sectionIndex] ?? []).forEach((image, imageIndex) => {
       const title = demo.imageThemes[imageIndex] ?? demo.title;
-      insertHomeImage(db, { title, alt: title, urls: JSON.stringify(image.urls), sizes: JSON.stringify(image.sizes), home_section_id: section.id, order: imageIndex });
+      insertHomeImage(db, {
+        title,
+        alt: title,
+        urls: JSON.stringify(image.urls),
+        sizes: JSON.stringify(image.sizes),
+        home_section_id: section.id,
+        order: imageIndex,
+      });
     });
   });
 

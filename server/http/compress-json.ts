@@ -31,7 +31,9 @@ export const compressJson = createMiddleware(async (c, next) => {
   // Quality 5 and level 6: a few milliseconds per megabyte, async so other requests go on meanwhile.
   const encoding = accepted.br ? 'br' : 'gzip';
   const compressed =
-    encoding === 'br' ? await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : await gzip(body, { level: 6 });
+    encoding === 'br'
+      ? await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+      : await gzip(body, { level: 6 });
   headers.set('Content-Encoding', encoding);
   headers.delete('Content-Length');
   c.res = new Response(compressed, { status: answer.status, headers });

@@ -105,7 +105,10 @@ export function optionalIdField(label: string) {
  * does leaving the field out.
  */
 export function nullableIdField(label: string) {
-  return z.preprocess((value) => (value === undefined || isBlank(value) || value === 0 || value === '0' || value === 'null' ? null : value), idValue(label).nullable());
+  return z.preprocess(
+    (value) => (value === undefined || isBlank(value) || value === 0 || value === '0' || value === 'null' ? null : value),
+    idValue(label).nullable(),
+  );
 }
 
 /** A non-empty list of ids: `[1, 2]`, `["1", "2"]` or `[{ id: 1 }, …]` (the image manager's selected items), without repeats. */

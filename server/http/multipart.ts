@@ -55,7 +55,11 @@ const BUSBOY_MESSAGES: Record<string, string> = {
  * Yields the parts of a multipart body in order. Throws MultipartError on a malformed body or one past the
  * limits; errors of the underlying stream (a client that went away) pass through unchanged.
  */
-export async function* readMultipart(source: ReadableStream<Uint8Array>, contentType: string, limits: Partial<MultipartLimits> = {}): AsyncGenerator<MultipartPart, void, undefined> {
+export async function* readMultipart(
+  source: ReadableStream<Uint8Array>,
+  contentType: string,
+  limits: Partial<MultipartLimits> = {},
+): AsyncGenerator<MultipartPart, void, undefined> {
   const { maxParts, maxFieldBytes } = { ...DEFAULT_MULTIPART_LIMITS, ...limits };
   let parser: busboy.Busboy;
   try {
@@ -68,7 +72,12 @@ export async function* readMultipart(source: ReadableStream<Uint8Array>, content
   }
   // A file's stream travels beside its part, to skip what the consumer leaves unread.
   const queue: { part: MultipartPart; stream?: Readable }[] = [];
-  const state: { failure: unknown; finished: boolean; wake: (() => void) | null; sourceError: unknown } = { failure: undefined, finished: false, wake: null, sourceError: undefined };
+  const state: { failure: unknown; finished: boolean; wake: (() => void) | null; sourceError: unknown } = {
+    failure: undefined,
+    finished: false,
+    wake: null,
+    sourceError: undefined,
+  };
   const notify = () => {
     state.wake?.();
     state.wake = null;

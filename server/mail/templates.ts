@@ -101,10 +101,7 @@ export function contactAdminEmail(site: MailSite, input: { name: string; email: 
   );
 }
 
-export function licenseGrantedEmail(
-  site: MailSite,
-  input: { name: string; licenseType: string; expireDate: string | null },
-): MailContent {
+export function licenseGrantedEmail(site: MailSite, input: { name: string; licenseType: string; expireDate: string | null }): MailContent {
   const expiry = input.expireDate ? `It is valid until ${input.expireDate}.` : 'It does not expire.';
   return compose(site, 'Your license is active', {
     heading: 'Your license is active',

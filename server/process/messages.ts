@@ -23,8 +23,4 @@ export type PrimaryMessage = StartMessage | SiteLiveMessage;
  * `listening`: accepts connections; `publish`: a write here needs a build (already recorded in the
  * database, see server/publish/shared-publisher.ts: this message only makes the primary look at once).
  */
-export type ProcessMessage =
-  | { type: 'ready' }
-  | { type: 'site-loaded'; generation: number }
-  | { type: 'listening' }
-  | { type: 'publish'; reason: string };
+export type ProcessMessage = { type: 'ready' } | { type: 'site-loaded'; generation: number } | { type: 'listening' } | { type: 'publish'; reason: string };

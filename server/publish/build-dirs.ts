@@ -65,7 +65,9 @@ export function switchCurrentBuild(buildsDir: string, id: string): void {
 /** Removes every build directory except the ones named (and leftovers of builds a crash interrupted). */
 export function pruneBuilds(buildsDir: string, keep: readonly string[]): void {
   for (const entry of fs.readdirSync(buildsDir, { withFileTypes: true })) {
-    const stale = (entry.isDirectory() && BUILD_ID_PATTERN.test(entry.name) && !keep.includes(entry.name)) || (entry.name.startsWith(`.${CURRENT_LINK}.`) && entry.name.endsWith('.tmp'));
+    const stale =
+      (entry.isDirectory() && BUILD_ID_PATTERN.test(entry.name) && !keep.includes(entry.name)) ||
+      (entry.name.startsWith(`.${CURRENT_LINK}.`) && entry.name.endsWith('.tmp'));
     if (stale) fs.rmSync(path.join(buildsDir, entry.name), { recursive: true, force: true });
   }
   fs.rmSync(path.join(buildsDir, WORK_DIR), { recursive: true, force: true });

@@ -135,6 +135,8 @@ function runChild(command: string, args: string[], options: { cwd: string; env: 
     };
     // A child that cannot start emits 'error' and not always 'close'.
     child.on('error', (error) => settle(false, `\n[publish] could not run the build: ${error.message}\n`));
-    child.on('close', (code, signal) => settle(code === 0, code === 0 ? undefined : `\n[publish] exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`));
+    child.on('close', (code, signal) =>
+      settle(code === 0, code === 0 ? undefined : `\n[publish] exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`),
+    );
   });
 }

@@ -141,7 +141,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
   function afterSuccess(previous: BuildLocation | null, snapshot: ReturnType<typeof exportSnapshot> | undefined): void {
     try {
       // The previous build stays for a quick rollback and for requests nginx may still be answering from it.
-      pruneBuilds(config.buildsDir, [current?.id, previous?.id].filter((id): id is string => id !== undefined));
+      pruneBuilds(
+        config.buildsDir,
+        [current?.id, previous?.id].filter((id): id is string => id !== undefined),
+      );
     } catch (error) {
       log.warn('publish: could not prune old builds', error);
     }

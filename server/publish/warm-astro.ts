@@ -113,7 +113,8 @@ export function createWarmAstro(): WarmAstro {
           // Its output may still be in the pipe: let it arrive before the log is handed over.
           setImmediate(() => settle(message.ok, message.ok ? undefined : '\n[publish] astro build failed\n', keep));
         };
-        const onExit = (code: number | null, signal: NodeJS.Signals | null) => settle(false, `\n[publish] the build process exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`);
+        const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+          settle(false, `\n[publish] the build process exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`);
         const timer = setTimeout(() => settle(false, `\n[publish] build exceeded ${options.timeoutMs} ms and was stopped\n`), options.timeoutMs);
         worker.on('message', onMessage);
         worker.on('exit', onExit);

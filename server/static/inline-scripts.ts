@@ -15,7 +15,12 @@ export function inlineScriptHashes(html: string): string[] {
     const type = TYPE_ATTRIBUTE.exec(attributes);
     if (type && !isExecutableType((type[1] ?? type[2] ?? type[3] ?? '').trim().toLowerCase())) continue;
     // The browser hashes the script text exactly as written between the tags.
-    hashes.add(`sha256-${crypto.createHash('sha256').update(match[2] ?? '', 'utf8').digest('base64')}`);
+    hashes.add(
+      `sha256-${crypto
+        .createHash('sha256')
+        .update(match[2] ?? '', 'utf8')
+        .digest('base64')}`,
+    );
   }
   return [...hashes];
 }

@@ -68,7 +68,14 @@ export function createMediaHandler(mediaDir: string) {
     if (range === 'unsatisfiable') return sendPlain(res, 416, 'Range not satisfiable.\n', head, ['Content-Range', `bytes */${stat.size}`]);
     const { start, end } = range ?? { start: 0, end: stat.size - 1 };
     const length = stat.size === 0 ? 0 : end - start + 1;
-    res.writeHead(range ? 206 : 200, ['Content-Type', type, 'Content-Length', String(length), ...(range ? ['Content-Range', contentRange(range, stat.size)] : []), ...common]);
+    res.writeHead(range ? 206 : 200, [
+      'Content-Type',
+      type,
+      'Content-Length',
+      String(length),
+      ...(range ? ['Content-Range', contentRange(range, stat.size)] : []),
+      ...common,
+    ]);
     if (head || length === 0) {
       res.end();
       return;

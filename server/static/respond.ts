@@ -55,7 +55,16 @@ const plainHeaders = Object.entries({ ...BASE_SECURITY_HEADERS, 'Content-Securit
 
 export function sendPlain(res: ServerResponse, status: number, text: string, head: boolean, extra: string[] = []): void {
   const body = Buffer.from(text);
-  res.writeHead(status, ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(body.length), 'Cache-Control', 'no-store', ...extra, ...plainHeaders]);
+  res.writeHead(status, [
+    'Content-Type',
+    'text/plain; charset=utf-8',
+    'Content-Length',
+    String(body.length),
+    'Cache-Control',
+    'no-store',
+    ...extra,
+    ...plainHeaders,
+  ]);
   if (head) res.end();
   else res.end(body);
 }

@@ -187,7 +187,10 @@ async function compressedForms(load: EntryLoad, file: string, body: Buffer, sha2
   if ((onDisk.gzip && onDisk.br) || !load.compress) return onDisk;
   const made = load.reuse.get(sha256) ?? (await compress(body, `/${file}`));
   if (load.write) {
-    for (const [encoding, suffix] of [['gzip', GZIP_SUFFIX], ['br', BROTLI_SUFFIX]] as const) {
+    for (const [encoding, suffix] of [
+      ['gzip', GZIP_SUFFIX],
+      ['br', BROTLI_SUFFIX],
+    ] as const) {
       const bytes = made[encoding];
       if (bytes && !onDisk[encoding]) await writeAtomically(source + suffix, bytes).catch((error: unknown) => load.onWriteError?.(file + suffix, error));
     }

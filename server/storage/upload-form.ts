@@ -24,7 +24,11 @@ export type ReceiveFile = (file: MultipartFile) => Promise<ReceivedFile>;
  * past `maxFileBytes`, 400 for a malformed or interrupted body; on any failure every temp file received
  * so far is removed. After success the caller owns the temp files it kept (removing one twice is fine).
  */
-export async function readUploadForm(request: Request, options: UploadFormOptions, onPart: (part: MultipartPart, receive: ReceiveFile) => Promise<void>): Promise<void> {
+export async function readUploadForm(
+  request: Request,
+  options: UploadFormOptions,
+  onPart: (part: MultipartPart, receive: ReceiveFile) => Promise<void>,
+): Promise<void> {
   const contentType = request.headers.get('content-type') ?? undefined;
   if (!isMultipartForm(contentType)) throw new HttpError(415, options.notMultipartMessage);
   // Connection: close, so that the rest of a refused upload is not read in vain.

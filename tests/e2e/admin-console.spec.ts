@@ -170,7 +170,9 @@ test.describe('admin console', () => {
 
     // An admin cannot ban themselves: the server's refusal is shown.
     await filterUsers(page, E2E_ADMIN.email);
-    await rowOf(page, E2E_ADMIN.email).getByRole('button', { name: /^Ban\b/ }).click();
+    await rowOf(page, E2E_ADMIN.email)
+      .getByRole('button', { name: /^Ban\b/ })
+      .click();
     await page.getByRole('dialog', { name: 'Ban User' }).getByRole('button', { name: 'Ban', exact: true }).click();
     await expect(page.getByText('You cannot ban yourself.')).toBeVisible();
 
@@ -190,7 +192,7 @@ test.describe('admin console', () => {
     await context.close();
   });
 
-  test('an admin grants a trial license, which then shows on the user\'s dashboard', async ({ browser }) => {
+  test("an admin grants a trial license, which then shows on the user's dashboard", async ({ browser }) => {
     const tag = runTag();
     const account = { name: `Trial Tess ${tag}`, email: `trial-${tag}@example.com` };
     await createUsers(browser, [account]);
@@ -276,7 +278,9 @@ test.describe('admin console', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
 
-    await rowOf(page, keep.email).getByRole('button', { name: /^Edit User/ }).click();
+    await rowOf(page, keep.email)
+      .getByRole('button', { name: /^Edit User/ })
+      .click();
     const form = page.getByRole('dialog', { name: `Edit User: ${keep.name}` });
     await expect(form.getByLabel('Name', { exact: true })).toBeFocused();
     await form.getByLabel('Email', { exact: true }).fill(doomed.email.toUpperCase());
@@ -291,14 +295,18 @@ test.describe('admin console', () => {
     await expect(page.getByText(`User updated. (${keep.name})`)).toBeVisible();
     await expect(rowOf(page, keep.email)).toContainText(`Surname ${tag}`);
 
-    await rowOf(page, doomed.email).getByRole('button', { name: /^Delete User/ }).click();
+    await rowOf(page, doomed.email)
+      .getByRole('button', { name: /^Delete User/ })
+      .click();
     const confirmDelete = page.getByRole('dialog', { name: 'Delete User' });
     await expect(confirmDelete).toContainText('This operation will hard delete data from database!!!');
     await expect(confirmDelete).toContainText(doomed.email);
     // Cancel changes nothing.
     await confirmDelete.getByRole('button', { name: 'Cancel' }).click();
     await expect(rowOf(page, doomed.email)).toHaveCount(1);
-    await rowOf(page, doomed.email).getByRole('button', { name: /^Delete User/ }).click();
+    await rowOf(page, doomed.email)
+      .getByRole('button', { name: /^Delete User/ })
+      .click();
     await confirmDelete.getByRole('button', { name: 'Delete User' }).click();
     await expect(page.getByText(`User deleted. (${doomed.name}, ${doomed.email})`)).toBeVisible();
     await expect(rowOf(page, doomed.email)).toHaveCount(0);
@@ -327,7 +335,8 @@ test.describe('admin console', () => {
     await expect(row).toHaveCount(1);
     await expect(row.getByRole('rowheader')).toHaveText(domain);
     await expect(row).toContainText('1 user');
-    for (const header of ['ID', 'Domain', 'Date Banned', 'Date Updated']) await expect(dialog.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+    for (const header of ['ID', 'Domain', 'Date Banned', 'Date Updated'])
+      await expect(dialog.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
 
     await dialog.getByLabel('Domain', { exact: true }).fill(domain.toUpperCase());
     await dialog.getByRole('button', { name: 'Add Domain' }).click();
@@ -393,7 +402,7 @@ test.describe('admin console', () => {
     await context.close();
   });
 
-  test('when the admin\'s session ends while /admin is open, the console gives way to a login button', async ({ browser }) => {
+  test("when the admin's session ends while /admin is open, the console gives way to a login button", async ({ browser }) => {
     const { context, page } = await openAdmin(browser);
     // Logged out elsewhere (another tab): the page learns it from its next call's 401.
     const logout = await context.request.post('/api/auth/logout', { headers: await xsrfHeaders(context.request) });

@@ -66,7 +66,9 @@ test('an anonymous reader of a posts page downloads none of the admin code; an a
   expect(adminScripts.some((path) => /\/_astro\/PostsOverlay\./.test(path))).toBe(true);
 });
 
-test('an admin creates a section and writes a post with the toolbar, an uploaded image and a file; unpublished it stays off the static page', async ({ browser }) => {
+test('an admin creates a section and writes a post with the toolbar, an uploaded image and a file; unpublished it stays off the static page', async ({
+  browser,
+}) => {
   const page = adminPage;
   await page.goto('/tutorials');
   const tools = page.getByRole('region', { name: 'Manage Tutorials' });

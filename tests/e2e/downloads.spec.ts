@@ -14,7 +14,12 @@ import { latestMailTo, linksIn } from '../helpers/mail.ts';
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
 const stamp = Date.now();
-const RELEASE = { title: `Gauge Studio ${stamp}`, version: '9.1.0', body: 'Adds **probe calibration** and ==faster== reports.', filename: `gauge-studio-${stamp}.bin` };
+const RELEASE = {
+  title: `Gauge Studio ${stamp}`,
+  version: '9.1.0',
+  body: 'Adds **probe calibration** and ==faster== reports.',
+  filename: `gauge-studio-${stamp}.bin`,
+};
 // Random bytes, so a download that returned anything else could not match by accident; big enough that
 // the upload reports progress more than once while throttled.
 const FILE_BYTES = crypto.randomBytes(3 * 1024 * 1024 + 123);
@@ -95,7 +100,10 @@ test('an admin adds a release with a file through the page, with upload progress
   const seen = await page.evaluate(() => (window as unknown as { progressSeen: { value: string | null; name: string | null }[] }).progressSeen);
   const values = seen.filter((entry) => entry.name === RELEASE.filename).map((entry) => Number(entry.value));
   expect(values.length, JSON.stringify(seen)).toBeGreaterThan(1);
-  expect(values.some((value) => value > 0 && value < 100), JSON.stringify(values)).toBe(true);
+  expect(
+    values.some((value) => value > 0 && value < 100),
+    JSON.stringify(values),
+  ).toBe(true);
 
   // Listed from the API at once (the static page follows after the publish), current first, with its count.
   const card = page.locator('[data-admin-release-id]').filter({ hasText: RELEASE.title });
@@ -206,7 +214,6 @@ async function verificationLink(): Promise<string> {
     .toBeTruthy();
   return link!;
 }
-
 
 test('an admin edits the release without a new file (the file stays) and deletes it after confirming', async ({ page }) => {
   await loginThroughUi(page, E2E_ADMIN);

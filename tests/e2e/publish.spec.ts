@@ -14,7 +14,10 @@ async function apiLogin(request: APIRequestContext): Promise<Record<string, stri
   await request.get('/sanctum/csrf-cookie');
   // Solve a real challenge from the running server, as the browser's invisible bot check does.
   const g_token = await solveBotChallenge({ request: async (path) => new Response(await (await request.get(path)).text()) });
-  const response = await request.post('/api/auth/login', { data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password, remember_me: false, g_token }, headers: await clientHeaders(request) });
+  const response = await request.post('/api/auth/login', {
+    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password, remember_me: false, g_token },
+    headers: await clientHeaders(request),
+  });
   expect(response.status(), await response.text()).toBe(200);
   return clientHeaders(request);
 }
@@ -33,7 +36,10 @@ test('an admin edit through the API is live on the static home page after the pu
   await expect
     .poll(
       async () => {
-        const status = (await (await request.get('/api/admin/publish', { headers })).json()) as { state: string; last_success: { build_id: string; duration_ms: number } | null };
+        const status = (await (await request.get('/api/admin/publish', { headers })).json()) as {
+          state: string;
+          last_success: { build_id: string; duration_ms: number } | null;
+        };
         return status.state === 'idle' && status.last_success !== null && status.last_success.build_id !== before.last_success?.build_id;
       },
       { timeout: 60_000, intervals: [500] },

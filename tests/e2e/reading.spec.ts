@@ -16,7 +16,11 @@ async function stopTime(page: Page): Promise<void> {
 
 /** The slideshow of the first home section and the index of its visible image. */
 async function shownImage(page: Page): Promise<number> {
-  return page.locator('[data-slideshow]').first().locator('.home-figures__item').evaluateAll((items) => items.findIndex((item) => item.hasAttribute('data-active')));
+  return page
+    .locator('[data-slideshow]')
+    .first()
+    .locator('.home-figures__item')
+    .evaluateAll((items) => items.findIndex((item) => item.hasAttribute('data-active')));
 }
 
 test.describe('home', () => {
@@ -125,7 +129,10 @@ test.describe('posts screens', () => {
     await page.mouse.wheel(0, -5000);
     await expect(page).toHaveURL(/#installation$/);
     expect(await page.evaluate(() => history.length)).toBe(historyBefore + 1);
-    await expect(page.getByRole('navigation', { name: 'Documentation sections' }).getByRole('link', { name: 'Installation' })).toHaveAttribute('aria-current', 'location');
+    await expect(page.getByRole('navigation', { name: 'Documentation sections' }).getByRole('link', { name: 'Installation' })).toHaveAttribute(
+      'aria-current',
+      'location',
+    );
   });
 
   test('news lists its posts newest first in the sidebar, documentation in order', async ({ page }) => {
@@ -268,7 +275,9 @@ test('feeds, sitemap and robots.txt are served', async ({ request }) => {
   const json = (await (await request.get('/news/feed.json')).json()) as { items: { title: string }[] };
   expect(json.items.map((item) => item.title)).toContain('Meet us at the metrology fair');
   const sitemap = await (await request.get('/sitemap.xml')).text();
-  expect(sitemap).toMatch(/<loc>http:\/\/localhost:\d+\/tutorials\/basics#aligning-a-scan-to-cad<\/loc><lastmod>\d{4}-\d\d-\d\d<\/lastmod><priority>0\.6<\/priority>/);
+  expect(sitemap).toMatch(
+    /<loc>http:\/\/localhost:\d+\/tutorials\/basics#aligning-a-scan-to-cad<\/loc><lastmod>\d{4}-\d\d-\d\d<\/lastmod><priority>0\.6<\/priority>/,
+  );
   expect(sitemap).not.toContain('roadmap-for-next-year');
   expect(await (await request.get('/robots.txt')).text()).toMatch(/Sitemap: http:\/\/localhost:\d+\/sitemap\.xml/);
 });

@@ -124,10 +124,20 @@ export function createClient(app: App): TestClient {
  * Logs in through the real endpoints and returns the logged-in client. Throws (with the answer) when the
  * login does not succeed, so a test fails at the step that broke.
  */
-export async function login(app: App, email: string, password: string = DEFAULT_TEST_PASSWORD, options: { rememberMe?: boolean } = {}): Promise<LoggedInClient> {
+export async function login(
+  app: App,
+  email: string,
+  password: string = DEFAULT_TEST_PASSWORD,
+  options: { rememberMe?: boolean } = {},
+): Promise<LoggedInClient> {
   const client = createClient(app);
   await client.fetchCsrfCookie();
-  const response = await client.request('POST', '/api/auth/login', { email, password, remember_me: options.rememberMe ?? false, g_token: await solveBotChallenge(app) });
+  const response = await client.request('POST', '/api/auth/login', {
+    email,
+    password,
+    remember_me: options.rememberMe ?? false,
+    g_token: await solveBotChallenge(app),
+  });
   if (response.status !== 200) throw new Error(`login of ${email} answered ${response.status}: ${await response.text()}`);
   const answer = (await response.json()) as { user: LoggedInClient['user']; licenses: unknown[] };
   return Object.assign(client, { user: answer.user, licenses: answer.licenses });

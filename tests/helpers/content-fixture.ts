@@ -38,7 +38,14 @@ export function insertContentFixture(db: Db) {
     .values({ namespace: 'news', filename: 'notes.pdf', stored_name: 'f0f0f0.bin', description: 'Release notes', size: 1234 })
     .returning()
     .get();
-  const second = insertPost(db, 'news', { section_id: releases.id, title: 'Second by display order', body: 'b', published: true, display_order: 2, user_id: author.id });
+  const second = insertPost(db, 'news', {
+    section_id: releases.id,
+    title: 'Second by display order',
+    body: 'b',
+    published: true,
+    display_order: 2,
+    user_id: author.id,
+  });
   const first = insertPost(db, 'news', {
     section_id: releases.id,
     title: FIXTURE.publishedPost,
@@ -57,6 +64,15 @@ export function insertContentFixture(db: Db) {
     user_id: author.id,
   });
   insertDownloadItem(db, { title: FIXTURE.previousRelease, body: 'Old.', release: '8.0', is_current: 0, downloadable: 0 });
-  insertDownloadItem(db, { title: FIXTURE.currentRelease, body: 'New.', release: '9.0', is_current: 1, downloadable: 1, download_url: 'cmm-9.zip', size: 42, sha256: 'abc' });
+  insertDownloadItem(db, {
+    title: FIXTURE.currentRelease,
+    body: 'New.',
+    release: '9.0',
+    is_current: 1,
+    downloadable: 1,
+    download_url: 'cmm-9.zip',
+    size: 42,
+    sha256: 'abc',
+  });
   return { author, home, sections: { releases, later }, posts: { first, second, draft }, file };
 }

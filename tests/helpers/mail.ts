@@ -44,11 +44,11 @@ function splitHeaderBlock(raw: string): Part {
 /** RFC 2047 encoded words (=?charset?Q|B?...?=), as nodemailer writes non-ASCII subjects and names. */
 function decodeEncodedWords(value: string): string {
   // Whitespace between two adjacent encoded words is not part of the text.
-  return value.replace(/\?=\s+=\?/g, '?==?').replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_match, _charset: string, encoding: string, data: string) =>
-    encoding.toUpperCase() === 'B'
-      ? Buffer.from(data, 'base64').toString('utf8')
-      : decodeQuotedPrintableBytes(data.replace(/_/g, ' ')).toString('utf8'),
-  );
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_match, _charset: string, encoding: string, data: string) =>
+      encoding.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintableBytes(data.replace(/_/g, ' ')).toString('utf8'),
+    );
 }
 
 function decodeQuotedPrintableBytes(data: string): Buffer {

@@ -33,9 +33,5 @@ export function listPublishedPostsForSnapshot(db: Db, namespace: Namespace): Pub
 
 /** Download items, the current release first, then newest first (docs/product/downloads.md#downloads-page cards, then the table). */
 export function listDownloadsForSnapshot(db: Db): DownloadItem[] {
-  return db
-    .select()
-    .from(downloadItems)
-    .orderBy(desc(downloadItems.is_current), desc(downloadItems.created_at), desc(downloadItems.id))
-    .all();
+  return db.select().from(downloadItems).orderBy(desc(downloadItems.is_current), desc(downloadItems.created_at), desc(downloadItems.id)).all();
 }

@@ -15,7 +15,8 @@ const licensesWithTypeQuery = (db: Db, where: SQL | undefined) =>
     .where(where)
     .orderBy(asc(licenses.user_id), asc(licenses.id));
 
-const withTypeName = (rows: { license: License; typeName: string }[]): LicenseWithType[] => rows.map(({ license, typeName }) => ({ ...license, license_type: { name: typeName } }));
+const withTypeName = (rows: { license: License; typeName: string }[]): LicenseWithType[] =>
+  rows.map(({ license, typeName }) => ({ ...license, license_type: { name: typeName } }));
 
 function selectLicensesWithType(db: Db, where: SQL | undefined): LicenseWithType[] {
   return withTypeName(licensesWithTypeQuery(db, where).all());

@@ -62,9 +62,7 @@ export interface PostUpdate {
  * only `regenerateSlug` makes a new one from the new title.
  */
 export function updatePost(db: Db, namespace: Namespace, id: number, input: PostUpdate, options: { regenerateSlug: boolean; atIso: string }): Post | undefined {
-  const slug = options.regenerateSlug
-    ? { title_slug: uniqueSlug(slugify(input.title), (candidate) => isPostSlugTaken(db, namespace, candidate, id)) }
-    : {};
+  const slug = options.regenerateSlug ? { title_slug: uniqueSlug(slugify(input.title), (candidate) => isPostSlugTaken(db, namespace, candidate, id)) } : {};
   return db
     .update(posts)
     .set({ ...input, ...slug, published: input.published ? 1 : 0, updated_at: options.atIso })
@@ -83,7 +81,13 @@ export function deletePost(db: Db, namespace: Namespace, id: number): boolean {
 }
 
 export function countPostsInSection(db: Db, sectionId: number): number {
-  return db.select({ count: sql<number>`count(*)` }).from(posts).where(eq(posts.section_id, sectionId)).get()?.count ?? 0;
+  return (
+    db
+      .select({ count: sql<number>`count(*)` })
+      .from(posts)
+      .where(eq(posts.section_id, sectionId))
+      .get()?.count ?? 0
+  );
 }
 
 /** Post counts per section of a namespace; published only unless asked, so a count never hints at drafts. */
@@ -118,7 +122,9 @@ const postWithRelationsSelection = {
 };
 type RelationGroup = keyof typeof postWithRelationsSelection;
 /** Drizzle selects the columns in the selection's key order: each raw value's group and field, in order. */
-const SELECTED_COLUMNS = (Object.entries(postWithRelationsSelection) as [RelationGroup, object][]).flatMap(([group, fields]) => Object.keys(fields).map((field) => [group, field] as const));
+const SELECTED_COLUMNS = (Object.entries(postWithRelationsSelection) as [RelationGroup, object][]).flatMap(([group, fields]) =>
+  Object.keys(fields).map((field) => [group, field] as const),
+);
 
 /** The statement for one shape of filter; the values come as placeholders, so each shape is prepared once. */
 function postsWithRelationsStatement(db: Db, filter: PostFilter) {
@@ -180,7 +186,14 @@ export interface PostSummary {
 export function listPostsAttachedToFiles(db: Db, fileIds: number[]): (PostSummary & { uploaded_file_id: number })[] {
   if (fileIds.length === 0) return [];
   return db
-    .select({ id: posts.id, namespace: posts.namespace, title: posts.title, title_slug: posts.title_slug, published: posts.published, uploaded_file_id: sql<number>`${posts.uploaded_file_id}` })
+    .select({
+      id: posts.id,
+      namespace: posts.namespace,
+      title: posts.title,
+      title_slug: posts.title_slug,
+      published: posts.published,
+      uploaded_file_id: sql<number>`${posts.uploaded_file_id}`,
+    })
     .from(posts)
     .where(inArray(posts.uploaded_file_id, fileIds))
     .orderBy(asc(posts.id))

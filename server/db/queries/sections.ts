@@ -50,10 +50,14 @@ export function insertSection(db: Db, namespace: Namespace, input: SectionInput)
 }
 
 /** Updates title and order; the slug (the section's URL) stays unless `regenerateSlug` asks for a new one. */
-export function updateSection(db: Db, namespace: Namespace, id: number, input: SectionInput, options: { regenerateSlug: boolean; atIso: string }): Section | undefined {
-  const slug = options.regenerateSlug
-    ? { title_slug: uniqueSlug(slugify(input.title), (candidate) => isSectionSlugTaken(db, namespace, candidate, id)) }
-    : {};
+export function updateSection(
+  db: Db,
+  namespace: Namespace,
+  id: number,
+  input: SectionInput,
+  options: { regenerateSlug: boolean; atIso: string },
+): Section | undefined {
+  const slug = options.regenerateSlug ? { title_slug: uniqueSlug(slugify(input.title), (candidate) => isSectionSlugTaken(db, namespace, candidate, id)) } : {};
   return db
     .update(sections)
     .set({ ...input, ...slug, updated_at: options.atIso })

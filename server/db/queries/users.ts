@@ -107,9 +107,22 @@ export function updateUserAsAdmin(db: Db, id: number, fields: AdminUserFields, a
   const { name, surname, companyName, address, postcode, county, country, phone, vat, email, email_verified_at, role, is_banned, license_request } = fields;
   // Rebuilt from the named fields, like updateProfile: nothing else can widen the update.
   const set = Object.fromEntries(
-    Object.entries({ name, surname, companyName, address, postcode, county, country, phone, vat, email, email_verified_at, role, is_banned, license_request }).filter(
-      ([, value]) => value !== undefined,
-    ),
+    Object.entries({
+      name,
+      surname,
+      companyName,
+      address,
+      postcode,
+      county,
+      country,
+      phone,
+      vat,
+      email,
+      email_verified_at,
+      role,
+      is_banned,
+      license_request,
+    }).filter(([, value]) => value !== undefined),
   ) as AdminUserFields;
   return db
     .update(users)

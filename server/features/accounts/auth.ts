@@ -34,7 +34,10 @@ const loginSchema = z.object({
     .min(1, required('email'))
     .max(255, 'The email field must not be greater than 255 characters.')
     .pipe(z.email('The email field must be a valid email address.')),
-  password: z.string({ error: required('password') }).min(1, required('password')).max(1024, 'The password field must not be greater than 1024 characters.'),
+  password: z
+    .string({ error: required('password') })
+    .min(1, required('password'))
+    .max(1024, 'The password field must not be greater than 1024 characters.'),
   remember_me: rememberMe,
   // Verified (and spent) by requireBotToken before this schema runs.
   g_token: z.string().max(20_000).nullish(),

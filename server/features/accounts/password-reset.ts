@@ -67,7 +67,12 @@ export function passwordResetRoutes(ctx: AppContext) {
     // 256 random bits; only their SHA-256 is stored, and replacing the row voids any earlier link.
     const token = randomBytes(32).toString('base64url');
     const now = ctx.now();
-    replacePasswordResetToken(ctx.db, { userId: user.id, tokenHash: tokenHash(token), expiresAt: now + LINK_LIFETIME_MINUTES * 60_000, createdAtIso: new Date(now).toISOString() });
+    replacePasswordResetToken(ctx.db, {
+      userId: user.id,
+      tokenHash: tokenHash(token),
+      expiresAt: now + LINK_LIFETIME_MINUTES * 60_000,
+      createdAtIso: new Date(now).toISOString(),
+    });
     const link = `${ctx.config.siteUrl}/reset-pasword/form?token=${token}&email=${encodeURIComponent(user.email)}`;
     return sendSafely(ctx.mailer, { to: user.email, ...passwordResetEmail(ctx.config, { name: user.name, link }) }, ctx.log);
   };

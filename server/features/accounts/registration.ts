@@ -49,31 +49,44 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export function registrationRoutes(ctx: AppContext) {
-  const throttle = createRateLimiter({ db: ctx.db, name: 'registration', limit: ctx.config.registrationsPerHour, windowMs: REGISTRATION_WINDOW_MS, now: ctx.now });
+  const throttle = createRateLimiter({
+    db: ctx.db,
+    name: 'registration',
+    limit: ctx.config.registrationsPerHour,
+    windowMs: REGISTRATION_WINDOW_MS,
+    now: ctx.now,
+  });
   const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
 
-  return new Hono<AppEnv>().post('/create', smallJsonBody(), refuseWhenThrottled(throttle, ipOf, 'email'), requireBotToken(ctx), validate('json', registrationSchema), async (c) => {
-    const { name, email, password } = c.req.valid('json');
-    // Counted only for well-formed requests: a visitor fixing typos is not throttled, but probing which
-    // addresses are registered is.
-    const decision = throttle.consume(ipOf(c));
-    if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds, 'email');
+  return new Hono<AppEnv>().post(
+    '/create',
+    smallJsonBody(),
+    refuseWhenThrottled(throttle, ipOf, 'email'),
+    requireBotToken(ctx),
+    validate('json', registrationSchema),
+    async (c) => {
+      const { name, email, password } = c.req.valid('json');
+      // Counted only for well-formed requests: a visitor fixing typos is not throttled, but probing which
+      // addresses are registered is.
+      const decision = throttle.consume(ipOf(c));
+      if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds, 'email');
 
-    if (isDomainBanned(ctx.db, emailDomain(email))) return validationFailed(c, { email: [REGISTRATION_MESSAGES.bannedDomain] });
-    // A cheap early answer; the unique index below is what really guarantees one account per address.
-    if (getUserByEmail(ctx.db, email)) return validationFailed(c, { email: [REGISTRATION_MESSAGES.taken] });
+      if (isDomainBanned(ctx.db, emailDomain(email))) return validationFailed(c, { email: [REGISTRATION_MESSAGES.bannedDomain] });
+      // A cheap early answer; the unique index below is what really guarantees one account per address.
+      if (getUserByEmail(ctx.db, email)) return validationFailed(c, { email: [REGISTRATION_MESSAGES.taken] });
 
-    const passwordHash = await hashPassword(password);
-    let user: User;
-    try {
-      user = insertUser(ctx.db, { name, email, password_hash: passwordHash });
-    } catch (error) {
-      if (isUniqueViolation(error)) return validationFailed(c, { email: [REGISTRATION_MESSAGES.taken] });
-      throw error;
-    }
-    ctx.log.info(`Registered user ${user.id}`);
-    // A failed mail does not undo the account: the user can log in and ask for a new link.
-    await sendVerificationEmail(ctx, user);
-    return c.json({ message: REGISTRATION_MESSAGES.success }, 201);
-  });
+      const passwordHash = await hashPassword(password);
+      let user: User;
+      try {
+        user = insertUser(ctx.db, { name, email, password_hash: passwordHash });
+      } catch (error) {
+        if (isUniqueViolation(error)) return validationFailed(c, { email: [REGISTRATION_MESSAGES.taken] });
+        throw error;
+      }
+      ctx.log.info(`Registered user ${user.id}`);
+      // A failed mail does not undo the account: the user can log in and ask for a new link.
+      await sendVerificationEmail(ctx, user);
+      return c.json({ message: REGISTRATION_MESSAGES.success }, 201);
+    },
+  );
 }

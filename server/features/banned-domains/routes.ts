@@ -7,7 +7,14 @@ import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { requireAdmin } from '../../auth/guards.ts';
 import { writeTransaction } from '../../db/client.ts';
-import { deleteBannedDomain, domainAndParents, findBannedDomain, insertBannedDomain, listBannedDomains, type BannedDomain } from '../../db/queries/banned-domains.ts';
+import {
+  deleteBannedDomain,
+  domainAndParents,
+  findBannedDomain,
+  insertBannedDomain,
+  listBannedDomains,
+  type BannedDomain,
+} from '../../db/queries/banned-domains.ts';
 import { listUserEmails } from '../../db/queries/users.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
@@ -58,7 +65,10 @@ function canonical(domain: string): string {
 
 export function bannedDomainRoutes(ctx: AppContext) {
   const withUsers = (domains: BannedDomain[]) => {
-    const covered = usersByBannedDomain(listUserEmails(ctx.db), domains.map((row) => canonical(row.domain)));
+    const covered = usersByBannedDomain(
+      listUserEmails(ctx.db),
+      domains.map((row) => canonical(row.domain)),
+    );
     return domains.map((row) => present(row, covered.get(canonical(row.domain)) ?? []));
   };
 

@@ -21,7 +21,6 @@ import { presentPost, presentSection } from './posts-present.ts';
 export const MAX_POST_BODY_CHARS = 500_000;
 const POST_REQUEST_LIMIT = 4 * 1024 * 1024;
 
-
 const postFields = {
   title: requiredText('title', 255),
   body: z

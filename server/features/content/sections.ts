@@ -22,7 +22,10 @@ const storeSchema = z.object(sectionFields);
 const updateSchema = z.object({ ...sectionFields, id: idField('id'), regenerate_slug: flagFieldOr('regenerate slug', 0) });
 const deleteSchema = z.object({
   id: idField('id'),
-  move_to_section_id: z.preprocess((value) => (value === '' || value === null || value === 0 || value === '0' ? undefined : value), idField('move to section id').optional()),
+  move_to_section_id: z.preprocess(
+    (value) => (value === '' || value === null || value === 0 || value === '0' ? undefined : value),
+    idField('move to section id').optional(),
+  ),
 });
 
 export function sectionsRoutes(ctx: AppContext, namespace: Namespace) {
@@ -64,7 +67,8 @@ export function sectionsRoutes(ctx: AppContext, namespace: Namespace) {
                 `This section still holds ${held} post${held === 1 ? '' : 's'}. Move or delete them first, or choose a section to move them to.`,
               );
             }
-            if (moveTo === id || !getSectionById(db, namespace, moveTo)) throw unprocessable({ move_to_section_id: ['The selected section to move the posts to is invalid.'] });
+            if (moveTo === id || !getSectionById(db, namespace, moveTo))
+              throw unprocessable({ move_to_section_id: ['The selected section to move the posts to is invalid.'] });
             moved = movePostsToSection(db, id, moveTo, nowIso(ctx));
           }
           deleteSection(db, namespace, id);

@@ -38,7 +38,12 @@ export const DOWNLOADABLE_NEEDS_FILE = 'The file field is required when the rele
  */
 export async function readReleaseForm(request: Request, options: { tmpDir: string; maxFileBytes: number }): Promise<ReleaseForm> {
   const form: ReleaseForm = { fields: {}, file: null, fileErrors: [] };
-  const limits = { ...options, maxFieldBytes: TEXT_FIELD_MAX_BYTES, overheadBytes: FORM_OVERHEAD_BYTES, notMultipartMessage: 'Send the release as multipart/form-data.' };
+  const limits = {
+    ...options,
+    maxFieldBytes: TEXT_FIELD_MAX_BYTES,
+    overheadBytes: FORM_OVERHEAD_BYTES,
+    notMultipartMessage: 'Send the release as multipart/form-data.',
+  };
   await readUploadForm(request, limits, async (part, receive) => {
     if (part.kind === 'file' && part.name === 'file') {
       if (form.file) {
@@ -72,7 +77,11 @@ function isTextField(name: string): name is TextField {
 }
 
 const releaseFields = {
-  title: z.string({ error: required('title') }).trim().min(1, required('title')).max(255, tooLong('title', 255)),
+  title: z
+    .string({ error: required('title') })
+    .trim()
+    .min(1, required('title'))
+    .max(255, tooLong('title', 255)),
   body: z.string({ error: 'The body field must be text.' }).max(200_000, tooLong('body', 200_000)),
   // docs/product/downloads.md#downloads-page hides a release of 0; an empty field means that.
   release: z

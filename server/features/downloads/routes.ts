@@ -49,7 +49,11 @@ export function downloadsRoutes(ctx: AppContext) {
   const placeFile = (file: UploadedReleaseFile | null) => {
     if (!file) return null;
     const storedName = newStoredName();
-    return { storedName, path: moveIntoPlace(config, file.tempPath, storedName), columns: { download_url: file.filename, stored_name: storedName, size: file.size, sha256: file.sha256 } };
+    return {
+      storedName,
+      path: moveIntoPlace(config, file.tempPath, storedName),
+      columns: { download_url: file.filename, stored_name: storedName, size: file.size, sha256: file.sha256 },
+    };
   };
 
   const download = async (c: Context<AppEnv>, id: number) => {

@@ -117,4 +117,3 @@ function recordCompletedDownload(ctx: AppContext, itemId: number, userId: number
     ctx.log.warn(`release ${itemId}: completed download not logged`, error);
   }
 }
-

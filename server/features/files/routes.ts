@@ -105,7 +105,11 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
           const files = getUploadedFiles(db, namespace, ids);
           const attached = attachedPosts(files.map((file) => file.id));
           if (attached.size > 0) return { attached, files };
-          deleteUploadedFiles(db, namespace, files.map((file) => file.id));
+          deleteUploadedFiles(
+            db,
+            namespace,
+            files.map((file) => file.id),
+          );
           return { attached, files };
         });
         if (outcome.attached.size > 0) {
@@ -113,7 +117,12 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
             .filter((file) => outcome.attached.has(file.id))
             .map((file) => {
               const posts = outcome.attached.get(file.id) ?? [];
-              return { id: file.id, filename: file.filename, posts, message: `"${file.filename}" is attached to ${posts.map((post) => `the post "${post.title}"`).join(', ')}.` };
+              return {
+                id: file.id,
+                filename: file.filename,
+                posts,
+                message: `"${file.filename}" is attached to ${posts.map((post) => `the post "${post.title}"`).join(', ')}.`,
+              };
             });
           const message = `${report.map((entry) => entry.message).join(' ')} Choose another file (or No file) for ${report.length === 1 && (report[0]?.posts.length ?? 0) === 1 ? 'that post' : 'those posts'} first; nothing was deleted.`;
           return c.json({ message, report }, 409);
@@ -122,7 +131,9 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
         const deletedIds = outcome.files.map((file) => file.id);
         publisher.schedule(`${namespace} files ${deletedIds.join(', ')} deleted`);
         const storedNames = outcome.files.map((file) => file.stored_name);
-        afterPublish(ctx, `${namespace} extra files`, () => removeStoredFiles(config.privateFilesDir, namespace, storedNames, (error) => ctx.log.warn('extra file not removed', error)));
+        afterPublish(ctx, `${namespace} extra files`, () =>
+          removeStoredFiles(config.privateFilesDir, namespace, storedNames, (error) => ctx.log.warn('extra file not removed', error)),
+        );
         return c.json({ message: outcome.files.length === 1 ? 'File deleted.' : `${outcome.files.length} files deleted.`, ids: deletedIds });
       })
 

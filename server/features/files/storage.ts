@@ -37,14 +37,23 @@ export interface ExtraFileForm {
  */
 export async function readExtraFileForm(request: Request, options: { tmpDir: string; maxFileBytes: number }): Promise<ExtraFileForm> {
   const form: ExtraFileForm = { description: undefined, file: null };
-  const limits = { ...options, maxFieldBytes: DESCRIPTION_MAX_BYTES, overheadBytes: FORM_OVERHEAD_BYTES, notMultipartMessage: 'Send the file as multipart/form-data.' };
+  const limits = {
+    ...options,
+    maxFieldBytes: DESCRIPTION_MAX_BYTES,
+    overheadBytes: FORM_OVERHEAD_BYTES,
+    notMultipartMessage: 'Send the file as multipart/form-data.',
+  };
   await readUploadForm(request, limits, async (part, receive) => {
     if (part.kind === 'file' && part.name === 'file' && form.file === null) {
       const received = await receive(part);
       // A browser sends a file input left empty as a part with no name and no bytes: no file.
       if (part.filename === '' && received.size === 0) return removeQuietly(received.tempPath);
       const type = part.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-      form.file = { ...received, filename: cleanFileName(decodeFormFileName(part.filename)) || 'file', mime_type: MIME_TYPE.test(type) ? type : 'application/octet-stream' };
+      form.file = {
+        ...received,
+        filename: cleanFileName(decodeFormFileName(part.filename)) || 'file',
+        mime_type: MIME_TYPE.test(type) ? type : 'application/octet-stream',
+      };
     } else if (part.kind === 'field' && part.name === 'description') {
       form.description = part.value;
     }
@@ -75,7 +84,12 @@ export function moveExtraFileIntoPlace(privateFilesDir: string, route: string, t
 }
 
 /** Removes stored files; a missing file is fine. Never throws: a leftover file must not fail a delete. */
-export async function removeStoredFiles(privateFilesDir: string, route: string, storedNames: Iterable<string>, onError?: (error: unknown) => void): Promise<void> {
+export async function removeStoredFiles(
+  privateFilesDir: string,
+  route: string,
+  storedNames: Iterable<string>,
+  onError?: (error: unknown) => void,
+): Promise<void> {
   for (const name of storedNames) {
     const file = storedFilePath(privateFilesDir, route, name);
     if (file) await removeQuietly(file, onError);

@@ -29,7 +29,19 @@ import { removeMediaFiles } from './storage.ts';
 import { afterPublish, nowIso, optionalText } from '../content/common.ts';
 import { presentHomeImage } from '../home/present.ts';
 import { replaceImageFile } from './image-replace.ts';
-import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readBulkDelete, readDeleteForce, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './upload.ts';
+import {
+  describeUsage,
+  fileNotSelected,
+  findImageUsage,
+  imageBodyLimit,
+  isUsed,
+  readBulkDelete,
+  readDeleteForce,
+  readImageForm,
+  storeUploadedImage,
+  urlsOf,
+  type ImageUsage,
+} from './upload.ts';
 
 const ROUTE = 'home';
 
@@ -100,7 +112,10 @@ export function homeImagesRoutes(ctx: AppContext) {
         if (isUsed(usage)) inUse.push({ id: row.id, message: `"${row.title || row.id}" is used in ${describeUsage(usage)}.`, used_in: usage });
       }
       if (inUse.length > 0 && !force) return { refused: inUse, report: missing };
-      deleteHomeImages(db, rows.map((row) => row.id));
+      deleteHomeImages(
+        db,
+        rows.map((row) => row.id),
+      );
       return { deleted: rows, report: [...missing, ...inUse] };
     });
     if (outcome.refused) {
@@ -149,7 +164,8 @@ export function homeImagesRoutes(ctx: AppContext) {
           fallbackVariant: 'lg',
           makesFallback: false,
           currentUrls: () => getHomeImageById(db, id)?.urls,
-          save: (stored, at) => updateHomeImage(db, id, { urls: JSON.stringify(stored.urls), sizes: JSON.stringify(stored.sizes), updated_at: at }) as HomeImage,
+          save: (stored, at) =>
+            updateHomeImage(db, id, { urls: JSON.stringify(stored.urls), sizes: JSON.stringify(stored.sizes), updated_at: at }) as HomeImage,
         });
         if (!result) return errorResponse(c, 404, 'This image does not exist.');
         return c.json({ message: 'Image replaced.', image: present(result.image) });
@@ -176,7 +192,11 @@ export function homeImagesRoutes(ctx: AppContext) {
         });
         if (!image) return errorResponse(c, 404, 'This image does not exist.');
         publisher.schedule(`home image ${id} moved to section ${sectionId}`);
-        return c.json({ message: sectionId === 0 ? 'Image removed from the section.' : 'Image assigned to the section.', image: present(image), images: imagesOf(currentSectionId) });
+        return c.json({
+          message: sectionId === 0 ? 'Image removed from the section.' : 'Image assigned to the section.',
+          image: present(image),
+          images: imagesOf(currentSectionId),
+        });
       })
 
       .delete('/delete/image', requireAdmin, smallJsonBody(), async (c) => {

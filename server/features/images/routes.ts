@@ -20,7 +20,19 @@ import { FALLBACK_OF, PAGE_IMAGE_VARIANTS, removeMediaFiles } from './storage.ts
 import { youTubeEmbedUrl, youTubeVideoId } from './video-links.ts';
 import { afterPublish, nowIso, optionalText } from '../content/common.ts';
 import { replaceImageFile } from './image-replace.ts';
-import { describeUsage, fileNotSelected, findImageUsage, imageBodyLimit, isUsed, readBulkDelete, readDeleteForce, readImageForm, storeUploadedImage, urlsOf, type ImageUsage } from './upload.ts';
+import {
+  describeUsage,
+  fileNotSelected,
+  findImageUsage,
+  imageBodyLimit,
+  isUsed,
+  readBulkDelete,
+  readDeleteForce,
+  readImageForm,
+  storeUploadedImage,
+  urlsOf,
+  type ImageUsage,
+} from './upload.ts';
 
 export const NOT_A_VIDEO_LINK = 'The link is not a YouTube video link.';
 
@@ -56,7 +68,11 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
         if (isUsed(usage)) inUse.push({ id: row.id, message: `"${row.title || row.id}" is used in ${describeUsage(usage)}.`, used_in: usage });
       }
       if (inUse.length > 0 && !force) return { refused: inUse, report };
-      deleteUploadedImages(db, namespace, rows.map((row) => row.id));
+      deleteUploadedImages(
+        db,
+        namespace,
+        rows.map((row) => row.id),
+      );
       return { deleted: rows, report: [...report, ...inUse] };
     });
     if (outcome.refused) {
@@ -134,7 +150,12 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
           fallbackVariant: FALLBACK_OF,
           makesFallback: true,
           currentUrls: () => getUploadedImage(db, namespace, id)?.image_url,
-          save: (stored, at) => updateUploadedImage(db, namespace, id, { image_url: JSON.stringify(stored.urls), sizes: JSON.stringify(stored.sizes), updated_at: at }) as UploadedImage,
+          save: (stored, at) =>
+            updateUploadedImage(db, namespace, id, {
+              image_url: JSON.stringify(stored.urls),
+              sizes: JSON.stringify(stored.sizes),
+              updated_at: at,
+            }) as UploadedImage,
         });
         if (!result) return errorResponse(c, 404, 'This image does not exist.');
         return c.json({ message: 'Image replaced.', image: present(result.image), updated_posts: result.posts, updated_home_sections: result.homeSections });

@@ -50,7 +50,11 @@ export const NOT_AN_IMAGE_MESSAGE = 'The file must be an image of type: jpeg, pn
 /** The image type the bytes really are, from their signature; the file's name and claimed type are ignored. */
 export function sniffImageType(bytes: Uint8Array): ImageType | null {
   const starts = (signature: number[], at = 0) => signature.every((byte, index) => bytes[at + index] === byte);
-  const ascii = (text: string, at: number) => starts([...text].map((char) => char.charCodeAt(0)), at);
+  const ascii = (text: string, at: number) =>
+    starts(
+      [...text].map((char) => char.charCodeAt(0)),
+      at,
+    );
   if (starts([0xff, 0xd8, 0xff])) return 'jpeg';
   if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (ascii('GIF87a', 0) || ascii('GIF89a', 0)) return 'gif';

@@ -40,7 +40,9 @@ const blankToUndefined = (value: unknown) => (value === '' || value === null ? u
 const expireField = z.preprocess(
   blankToUndefined,
   z
-    .union([z.number(), z.string().trim().regex(/^\d+$/, 'The expire field must be a whole number of days.')], { error: 'The expire field must be a whole number of days.' })
+    .union([z.number(), z.string().trim().regex(/^\d+$/, 'The expire field must be a whole number of days.')], {
+      error: 'The expire field must be a whole number of days.',
+    })
     .transform(Number)
     .pipe(
       z
@@ -119,7 +121,13 @@ export function licenseRoutes(ctx: AppContext) {
       const write = writeTransaction(ctx.db, (): LicenseWrite => {
         const { type } = checkReferences(input.license_type_id, input.user_id, expire);
         const now = ctx.now();
-        const { dates, activatedNow } = resolveLicenseDates({ kind: licenseKind(type.name), active: input.active === undefined ? undefined : input.active === 1, expireDays: expire, previous: null, now });
+        const { dates, activatedNow } = resolveLicenseDates({
+          kind: licenseKind(type.name),
+          active: input.active === undefined ? undefined : input.active === 1,
+          expireDays: expire,
+          previous: null,
+          now,
+        });
         const license = insertLicense(ctx.db, { license_type_id: type.id, user_id: input.user_id, ...dates, created_at: nowIso(), updated_at: nowIso() });
         const user = syncLicenseFlags(ctx.db, input.user_id, { clearRequest: activatedNow }, nowIso());
         if (!user) throw new Error(`user ${input.user_id} vanished inside the transaction`);
@@ -134,7 +142,8 @@ export function licenseRoutes(ctx: AppContext) {
       const write = writeTransaction(ctx.db, (): LicenseWrite => {
         const stored = getLicenseWithType(ctx.db, id);
         if (!stored) throw new HttpError(404, LICENSE_MESSAGES.notFound);
-        if (input.user_id !== undefined && input.user_id !== stored.user_id) throw new HttpError(422, LICENSE_MESSAGES.userFixed, { user_id: [LICENSE_MESSAGES.userFixed] });
+        if (input.user_id !== undefined && input.user_id !== stored.user_id)
+          throw new HttpError(422, LICENSE_MESSAGES.userFixed, { user_id: [LICENSE_MESSAGES.userFixed] });
         const expire = input.expire ?? stored.expire;
         const { type } = checkReferences(input.license_type_id ?? stored.license_type_id, stored.user_id, expire);
         const { dates, activatedNow } = resolveLicenseDates({

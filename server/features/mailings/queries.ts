@@ -25,7 +25,9 @@ export function insertMailing(db: Db, mailing: { title: string; body: string; cr
 export function insertRecipients(db: Db, mailingId: number, recipients: ReadonlyArray<{ user_id: number; email: string }>, dueAt: number): void {
   const CHUNK = 1000;
   for (let start = 0; start < recipients.length; start += CHUNK) {
-    const rows = recipients.slice(start, start + CHUNK).map((recipient) => ({ mailing_id: mailingId, ...recipient, status: 'pending' as const, next_attempt_at: dueAt }));
+    const rows = recipients
+      .slice(start, start + CHUNK)
+      .map((recipient) => ({ mailing_id: mailingId, ...recipient, status: 'pending' as const, next_attempt_at: dueAt }));
     db.insert(mailingRecipients).values(rows).onConflictDoNothing().run();
   }
 }

@@ -64,7 +64,9 @@ const usersField = z.unknown().transform((value, context): typeof ALL_VERIFIED |
   if (parsed === undefined || parsed === null || parsed === '') return fail(required('users'));
   if (!Array.isArray(parsed) || parsed.length > MAX_RECIPIENT_IDS) return fail(MAILING_MESSAGES.usersShape);
   if (parsed.length === 0) return fail(MAILING_MESSAGES.noRecipient);
-  const ids = parsed.map((item: unknown) => (typeof item === 'number' ? item : typeof item === 'string' && /^\d{1,15}$/.test(item) ? Number(item) : Number.NaN));
+  const ids = parsed.map((item: unknown) =>
+    typeof item === 'number' ? item : typeof item === 'string' && /^\d{1,15}$/.test(item) ? Number(item) : Number.NaN,
+  );
   if (ids.some((id) => !Number.isSafeInteger(id) || id <= 0)) return fail(MAILING_MESSAGES.usersShape);
   return [...new Set(ids)];
 });
@@ -144,7 +146,10 @@ export function mailingRoutes(ctx: AppContext) {
         return {
           mailing,
           count: recipients.length,
-          skipped: { unsubscribed: chosen.filter((user) => user.unsubscribed_at).length, banned: chosen.filter((user) => !user.unsubscribed_at && user.is_banned).length },
+          skipped: {
+            unsubscribed: chosen.filter((user) => user.unsubscribed_at).length,
+            banned: chosen.filter((user) => !user.unsubscribed_at && user.is_banned).length,
+          },
         };
       });
       const [summary] = summaries({ limit: 1, id: queued.mailing.id });

@@ -86,7 +86,9 @@ export function classifySendError(error: unknown): SendFailure {
 
 function describeError(error: unknown): string {
   const { code, response, message } = (error ?? {}) as { code?: unknown; response?: unknown; message?: unknown };
-  const text = [typeof code === 'string' ? code : '', typeof response === 'string' ? response : typeof message === 'string' ? message : String(error)].filter(Boolean).join(': ');
+  const text = [typeof code === 'string' ? code : '', typeof response === 'string' ? response : typeof message === 'string' ? message : String(error)]
+    .filter(Boolean)
+    .join(': ');
   return text.length > 500 ? `${text.slice(0, 497)}...` : text;
 }
 
@@ -114,7 +116,12 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
 
   async function sendBatch(batch: MailingRecipient[], summary: MailingRunSummary): Promise<'continue' | 'stop'> {
     const mailingsById = new Map(getMailingsByIds(ctx.db, [...new Set(batch.map((row) => row.mailing_id))]).map((mailing) => [mailing.id, mailing]));
-    const usersById = new Map(getUsersByIds(ctx.db, batch.map((row) => row.user_id)).map((user) => [user.id, user]));
+    const usersById = new Map(
+      getUsersByIds(
+        ctx.db,
+        batch.map((row) => row.user_id),
+      ).map((user) => [user.id, user]),
+    );
     for (const [index, row] of batch.entries()) {
       if (stopping) {
         // Due again at once for the next start, instead of waiting out the lease.

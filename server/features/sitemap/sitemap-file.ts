@@ -54,7 +54,12 @@ export function parseSitemap(xml: string): SitemapEntry[] {
     if (!loc) continue;
     const priorityText = tag(block, 'priority');
     const priority = priorityText === null ? null : Number(priorityText);
-    entries.push({ loc, priority: priority === null || Number.isNaN(priority) ? null : priority, lastmod: tag(block, 'lastmod'), changefreq: tag(block, 'changefreq') });
+    entries.push({
+      loc,
+      priority: priority === null || Number.isNaN(priority) ? null : priority,
+      lastmod: tag(block, 'lastmod'),
+      changefreq: tag(block, 'changefreq'),
+    });
   }
   return entries;
 }

@@ -32,9 +32,7 @@ function searchFilter(search: string | undefined): SQL | undefined {
   if (!search) return undefined;
   const pattern = likePattern(search);
   // LIKE ignores ASCII case, like the rest of the table's text handling.
-  return or(
-    ...[users.name, users.surname, users.companyName, users.email].map((column) => sql`${column} like ${pattern} escape '\\'`),
-  );
+  return or(...[users.name, users.surname, users.companyName, users.email].map((column) => sql`${column} like ${pattern} escape '\\'`));
 }
 
 export interface UserPageQuery {
@@ -70,7 +68,12 @@ export function listUsersPage(db: Db, query: UserPageQuery): UserPage {
     .orderBy(query.dir === 'asc' ? sql`${expression} asc` : sql`${expression} desc`, query.dir === 'asc' ? asc(users.id) : desc(users.id))
     .limit(query.limit + 1)
     .all();
-  const total = db.select({ count: sql<number>`count(*)` }).from(users).where(filter).get()?.count ?? 0;
+  const total =
+    db
+      .select({ count: sql<number>`count(*)` })
+      .from(users)
+      .where(filter)
+      .get()?.count ?? 0;
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {

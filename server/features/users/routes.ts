@@ -131,7 +131,11 @@ function decodeCursor(text: string): Cursor | null {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (!isPlainObject(value)) return null;
     const { s, d, v, i } = value;
-    const valid = (USER_SORT_FIELDS as readonly unknown[]).includes(s) && (d === 'asc' || d === 'desc') && (typeof v === 'string' || typeof v === 'number') && Number.isSafeInteger(i);
+    const valid =
+      (USER_SORT_FIELDS as readonly unknown[]).includes(s) &&
+      (d === 'asc' || d === 'desc') &&
+      (typeof v === 'string' || typeof v === 'number') &&
+      Number.isSafeInteger(i);
     return valid ? (value as unknown as Cursor) : null;
   } catch {
     return null;

@@ -16,7 +16,9 @@ export interface AdminFixture {
   stored: (id: number) => typeof users.$inferSelect | undefined;
 }
 
-export async function createAdminFixture(options: { env?: Partial<Record<keyof RawEnv, string>>; publisher?: Publisher; fakeClock?: boolean } = {}): Promise<AdminFixture> {
+export async function createAdminFixture(
+  options: { env?: Partial<Record<keyof RawEnv, string>>; publisher?: Publisher; fakeClock?: boolean } = {},
+): Promise<AdminFixture> {
   const ctx = createTestContext(options);
   ensureLicenseTypes(ctx.db);
   await createUser(ctx, { email: 'boss@example.test', name: 'Boss', role: 'admin' });

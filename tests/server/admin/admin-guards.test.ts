@@ -16,9 +16,15 @@ beforeAll(async () => {
   fixture = await createAdminFixture({ publisher });
   const { ctx, admin } = fixture;
   ids.victim = (await createUser(ctx, { email: 'victim@example.test' })).id;
-  ids.license = (await json<{ license: { id: number } }>(await admin.request('POST', '/api/license/store', { license_type_id: fixture.typeId('perpetual'), user_id: ids.victim, active: 0 }))).license.id;
+  ids.license = (
+    await json<{ license: { id: number } }>(
+      await admin.request('POST', '/api/license/store', { license_type_id: fixture.typeId('perpetual'), user_id: ids.victim, active: 0 }),
+    )
+  ).license.id;
   ids.domain = (await json<{ domain: { id: number } }>(await admin.request('POST', '/api/admin/banned-domains/store', { domain: 'spam.test' }))).domain.id;
-  ids.mailing = (await json<{ mailing: { id: number } }>(await admin.request('POST', '/api/admin/sendmailing', { users: [ids.victim], title: 'Hi', body: 'Body' }))).mailing.id;
+  ids.mailing = (
+    await json<{ mailing: { id: number } }>(await admin.request('POST', '/api/admin/sendmailing', { users: [ids.victim], title: 'Hi', body: 'Body' }))
+  ).mailing.id;
   publisher.reasons.length = 0;
 });
 afterAll(() => fixture.ctx.cleanup());
@@ -30,7 +36,11 @@ const endpoints: Array<{ method: string; path: () => string; body?: () => unknow
   { method: 'DELETE', path: () => `/api/user/delete/${ids.victim}` },
   { method: 'PUT', path: () => `/api/user/suspend/${ids.victim}`, body: () => ({ is_banned: 1, id: ids.victim }) },
   { method: 'POST', path: () => '/api/license/store', body: () => ({ license_type_id: fixture.typeId('trial'), user_id: ids.victim, expire: 30 }) },
-  { method: 'PUT', path: () => `/api/license/update/${ids.license}`, body: () => ({ license_type_id: fixture.typeId('perpetual'), user_id: ids.victim, active: 1 }) },
+  {
+    method: 'PUT',
+    path: () => `/api/license/update/${ids.license}`,
+    body: () => ({ license_type_id: fixture.typeId('perpetual'), user_id: ids.victim, active: 1 }),
+  },
   { method: 'DELETE', path: () => `/api/license/delete/${ids.license}` },
   { method: 'GET', path: () => '/api/admin/banned-domains' },
   { method: 'POST', path: () => '/api/admin/banned-domains/store', body: () => ({ domain: 'other.test' }) },
@@ -53,17 +63,20 @@ describe.each([
   { who: 'anonymous', status: 401 },
   { who: 'a signed-in user', status: 403 },
 ])('$who', ({ who, status }) => {
-  it.each(endpoints.map((endpoint) => ({ ...endpoint, name: `${endpoint.method} ${endpoint.path()}` })))(`$name answers ${status} and changes nothing`, async ({ method, path, body }) => {
-    const client = who === 'anonymous' ? await anonymousClient(fixture.ctx.app) : fixture.user;
-    const before = databaseState();
-    const mails = readOutbox(fixture.ctx.config.outboxDir).length;
-    const response = await client.request(method, path(), body?.());
-    expect(response.status).toBe(status);
-    expect(await json(response)).toHaveProperty('message');
-    expect(databaseState()).toEqual(before);
-    expect(readOutbox(fixture.ctx.config.outboxDir)).toHaveLength(mails);
-    expect(publisher.reasons).toEqual([]);
-  });
+  it.each(endpoints.map((endpoint) => ({ ...endpoint, name: `${endpoint.method} ${endpoint.path()}` })))(
+    `$name answers ${status} and changes nothing`,
+    async ({ method, path, body }) => {
+      const client = who === 'anonymous' ? await anonymousClient(fixture.ctx.app) : fixture.user;
+      const before = databaseState();
+      const mails = readOutbox(fixture.ctx.config.outboxDir).length;
+      const response = await client.request(method, path(), body?.());
+      expect(response.status).toBe(status);
+      expect(await json(response)).toHaveProperty('message');
+      expect(databaseState()).toEqual(before);
+      expect(readOutbox(fixture.ctx.config.outboxDir)).toHaveLength(mails);
+      expect(publisher.reasons).toEqual([]);
+    },
+  );
 });
 
 it('the admin gets through on every one of them (the table above tests real routes)', async () => {

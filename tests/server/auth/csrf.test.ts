@@ -162,14 +162,20 @@ describe('originCheck', () => {
   });
 
   it('ignores X-Forwarded-Host unless TRUST_PROXY is set', async () => {
-    const forged = await ctx.app.request('/sanctum/csrf-cookie', { headers: { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' } });
+    const forged = await ctx.app.request('/sanctum/csrf-cookie', {
+      headers: { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' },
+    });
     expect(forged.status).toBe(403);
 
     const proxied = createTestContext({ env: { TRUST_PROXY: '1', SITE_URL: 'https://www.example.test' } });
     try {
-      const viaProxy = await proxied.app.request('/sanctum/csrf-cookie', { headers: { Origin: 'https://alias.example.test', 'X-Forwarded-Host': 'alias.example.test', 'X-Forwarded-Proto': 'https' } });
+      const viaProxy = await proxied.app.request('/sanctum/csrf-cookie', {
+        headers: { Origin: 'https://alias.example.test', 'X-Forwarded-Host': 'alias.example.test', 'X-Forwarded-Proto': 'https' },
+      });
       expect(viaProxy.status).toBe(204);
-      const foreign = await proxied.app.request('/sanctum/csrf-cookie', { headers: { Origin: 'https://evil.example', 'X-Forwarded-Host': 'alias.example.test', 'X-Forwarded-Proto': 'https' } });
+      const foreign = await proxied.app.request('/sanctum/csrf-cookie', {
+        headers: { Origin: 'https://evil.example', 'X-Forwarded-Host': 'alias.example.test', 'X-Forwarded-Proto': 'https' },
+      });
       expect(foreign.status).toBe(403);
     } finally {
       proxied.cleanup();

@@ -52,7 +52,9 @@ describe('guard matrix', () => {
   it('says why in the messages the client shows', async () => {
     expect(await (await guarded.request('/user')).json()).toEqual({ message: 'Unauthenticated.' });
     expect(await (await guarded.request('/verified')).json()).toEqual({ message: 'You must be logged in to use download' });
-    expect(await (await guarded.request('/verified', { headers: { Cookie: cookieOf.unverified ?? '' } })).json()).toEqual({ message: 'Only verified user can use download!' });
+    expect(await (await guarded.request('/verified', { headers: { Cookie: cookieOf.unverified ?? '' } })).json()).toEqual({
+      message: 'Only verified user can use download!',
+    });
   });
 });
 

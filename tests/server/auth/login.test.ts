@@ -111,7 +111,12 @@ describe('login', () => {
     await createUser(ctx, { email: 'form@example.test' });
     const client = createClient(ctx.app);
     await client.fetchCsrfCookie();
-    const response = await client.request('POST', '/api/auth/login', { email: 'form@example.test', password: DEFAULT_TEST_PASSWORD, remember_me: 'on', g_token: await solveBotChallenge(ctx.app) });
+    const response = await client.request('POST', '/api/auth/login', {
+      email: 'form@example.test',
+      password: DEFAULT_TEST_PASSWORD,
+      remember_me: 'on',
+      g_token: await solveBotChallenge(ctx.app),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.getSetCookie().find((line) => line.startsWith('session='))).toMatch(/Max-Age=2592000/);
   });
@@ -186,7 +191,12 @@ describe('login throttle', () => {
         const client = createClient(proxied.app);
         await client.fetchCsrfCookie();
         // Only the entry the proxy appended (the last) counts; the client wrote the first.
-        return client.request('POST', '/api/auth/login', { email: 'target@example.test', password, g_token: await solveBotChallenge(proxied.app) }, { headers: { 'X-Forwarded-For': `10.9.9.9, ${ip}` } });
+        return client.request(
+          'POST',
+          '/api/auth/login',
+          { email: 'target@example.test', password, g_token: await solveBotChallenge(proxied.app) },
+          { headers: { 'X-Forwarded-For': `10.9.9.9, ${ip}` } },
+        );
       };
       for (let index = 0; index < 5; index += 1) expect((await tryFrom('198.51.100.1')).status).toBe(422);
       expect((await tryFrom('198.51.100.1')).status).toBe(429);

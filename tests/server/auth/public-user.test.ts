@@ -16,7 +16,27 @@ describe('public user', () => {
   it('keeps every documented user field and drops the hash and unsubscribe internals', async () => {
     const user = await createUser(ctx, { email: 'pat@example.test' });
     const publicUser = toPublicUser({ ...user, unsubscribed_at: '2026-01-01T00:00:00.000Z' });
-    const specFields = ['id', 'name', 'surname', 'companyName', 'email', 'email_verified_at', 'address', 'postcode', 'county', 'country', 'phone', 'vat', 'license', 'license_request', 'license_granted', 'is_banned', 'role', 'created_at', 'updated_at'];
+    const specFields = [
+      'id',
+      'name',
+      'surname',
+      'companyName',
+      'email',
+      'email_verified_at',
+      'address',
+      'postcode',
+      'county',
+      'country',
+      'phone',
+      'vat',
+      'license',
+      'license_request',
+      'license_granted',
+      'is_banned',
+      'role',
+      'created_at',
+      'updated_at',
+    ];
     expect(Object.keys(publicUser).sort()).toEqual(specFields.sort());
     expect([...PUBLIC_USER_FIELDS].sort()).toEqual(specFields.sort());
     expect(publicUser).not.toHaveProperty('password_hash');
@@ -28,7 +48,11 @@ describe('public user', () => {
     // The raw client, not login(): the test reads the login answer's text itself.
     const client = createClient(ctx.app);
     await client.fetchCsrfCookie();
-    const loginAnswer = await client.request('POST', '/api/auth/login', { email: 'pat@example.test', password: 'correct horse battery staple', g_token: await solveBotChallenge(ctx.app) });
+    const loginAnswer = await client.request('POST', '/api/auth/login', {
+      email: 'pat@example.test',
+      password: 'correct horse battery staple',
+      g_token: await solveBotChallenge(ctx.app),
+    });
     expect(loginAnswer.status).toBe(200);
     const meAnswer = await client.request('GET', '/api/user');
     expect(meAnswer.status).toBe(200);

@@ -25,7 +25,12 @@ const setCookieLine = (response: Response, name: string) => response.headers.get
 async function loginResponse(rememberMe: boolean) {
   const client = createClient(ctx.app);
   await client.fetchCsrfCookie();
-  const response = await client.request('POST', '/api/auth/login', { email: EMAIL, password: 'correct horse battery staple', g_token: await solveBotChallenge(ctx.app), remember_me: rememberMe });
+  const response = await client.request('POST', '/api/auth/login', {
+    email: EMAIL,
+    password: 'correct horse battery staple',
+    g_token: await solveBotChallenge(ctx.app),
+    remember_me: rememberMe,
+  });
   expect(response.status).toBe(200);
   return { client, response };
 }
@@ -155,7 +160,12 @@ describe('rotation and logout', () => {
     const replay = createClient(ctx.app);
     replay.cookies.set('session', firstToken ?? '');
 
-    const again = await client.request('POST', '/api/auth/login', { email: EMAIL, password: 'correct horse battery staple', g_token: await solveBotChallenge(ctx.app), remember_me: false });
+    const again = await client.request('POST', '/api/auth/login', {
+      email: EMAIL,
+      password: 'correct horse battery staple',
+      g_token: await solveBotChallenge(ctx.app),
+      remember_me: false,
+    });
     expect(again.status).toBe(200);
     const secondToken = client.cookies.get('session');
     expect(secondToken).toBeDefined();

@@ -5,7 +5,8 @@ import { postsCacheKey } from '../../../src/lib/page-cache-key.ts';
 import type { SectionEntry } from '../../../src/lib/snapshot-schema.ts';
 
 const site = { name: 'Dimensional Control', url: 'https://example.com' };
-const section = (title: string, postTitle: string) => ({ id: 1, title, title_slug: 'a', order: 0, posts: [{ id: 7, title: postTitle, body: 'Body' }] }) as unknown as SectionEntry;
+const section = (title: string, postTitle: string) =>
+  ({ id: 1, title, title_slug: 'a', order: 0, posts: [{ id: 7, title: postTitle, body: 'Body' }] }) as unknown as SectionEntry;
 
 describe('postsCacheKey', () => {
   const base = postsCacheKey(site, [section('Guides', 'First')], 2026);

@@ -31,14 +31,23 @@ function drizzleMapped(namespace: 'news', sectionId?: number) {
 
 describe('listPostsWithRelations', () => {
   const fixture = insertContentFixture(ctx.db);
-  insertPost(ctx.db, 'news', { section_id: fixture.sections.later.id, title: 'No author, no file', body: 'x', published: true, display_order: 1, user_id: null });
+  insertPost(ctx.db, 'news', {
+    section_id: fixture.sections.later.id,
+    title: 'No author, no file',
+    body: 'x',
+    published: true,
+    display_order: 1,
+    user_id: null,
+  });
 
   it('equals drizzle’s mapping of the same join, for every post and for one section', () => {
     const all = listPostsWithRelations(ctx.db, 'news', { includeUnpublished: true });
     expect(all).toEqual(drizzleMapped('news'));
     expect(all.some((post) => post.uploaded_file !== null && post.user !== null)).toBe(true);
     expect(all.some((post) => post.uploaded_file === null && post.user === null)).toBe(true);
-    expect(listPostsWithRelations(ctx.db, 'news', { includeUnpublished: true, sectionId: fixture.sections.releases.id })).toEqual(drizzleMapped('news', fixture.sections.releases.id));
+    expect(listPostsWithRelations(ctx.db, 'news', { includeUnpublished: true, sectionId: fixture.sections.releases.id })).toEqual(
+      drizzleMapped('news', fixture.sections.releases.id),
+    );
   });
 
   it('leaves unpublished posts out unless asked', () => {

@@ -53,7 +53,14 @@ describe('seedDatabase', () => {
   it('seeds license types, home sections with images, content in every namespace and two releases', async () => {
     ctx = createTestContext({ env: { NODE_ENV: 'development' } });
     await seedDatabase(ctx);
-    expect(ctx.db.select({ name: licenseTypes.name }).from(licenseTypes).all().map((t) => t.name).sort()).toEqual(['perpetual', 'trial']);
+    expect(
+      ctx.db
+        .select({ name: licenseTypes.name })
+        .from(licenseTypes)
+        .all()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['perpetual', 'trial']);
     expect(countOf(ctx, homeSections)).toBeGreaterThanOrEqual(2);
     const images = ctx.db.select().from(homeImages).all();
     expect(images.length).toBeGreaterThan(0);
@@ -63,7 +70,13 @@ describe('seedDatabase', () => {
       expect(fs.existsSync(path.join(ctx.config.uploadsDir, urls.lg!.replace('/media/', '')))).toBe(true);
     }
     for (const namespace of ['news', 'documentation', 'tutorials'] as const) {
-      const bodies = ctx.db.select().from(posts).all().filter((p) => p.namespace === namespace && p.published === 1).map((p) => p.body).join('\n');
+      const bodies = ctx.db
+        .select()
+        .from(posts)
+        .all()
+        .filter((p) => p.namespace === namespace && p.published === 1)
+        .map((p) => p.body)
+        .join('\n');
       expect(bodies, `${namespace} shows inline math`).toMatch(/\$[^$\n]+\$/);
       expect(bodies, `${namespace} shows block math`).toMatch(/\$\$\n/);
       expect(bodies, `${namespace} shows emoji`).toMatch(/:[a-z_]+:/);

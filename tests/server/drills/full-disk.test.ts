@@ -72,7 +72,9 @@ function freeBytes(): number {
 
 /** Every file under DATA_DIR, relative to it. */
 function allFiles(dir = mountDir): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).flatMap((entry) => (entry.isFile() ? [path.relative(mountDir, path.join(entry.parentPath, entry.name))] : []));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .flatMap((entry) => (entry.isFile() ? [path.relative(mountDir, path.join(entry.parentPath, entry.name))] : []));
 }
 
 /** Temp or partial files of any upload path: `.part` (releases, extra files) and `.tmp-*` (image variants). */
@@ -123,7 +125,12 @@ const MAX_LEAD_BYTES = 4 * MiB;
  * 500 ms drain of the rest of the body can pass before this process reads the answer).
  */
 async function postLargeFile(pathname: string, fields: Record<string, string>, filename: string, size: number): Promise<{ status: number; body: unknown }> {
-  const { request, head, tail, answer: raw } = openStreamedUpload({
+  const {
+    request,
+    head,
+    tail,
+    answer: raw,
+  } = openStreamedUpload({
     url: new URL(pathname, server.base),
     headers: admin.headers(),
     fields,
@@ -179,7 +186,12 @@ describe('a full disk under the real server process', () => {
     const before = freeBytes();
     expect(before).toBeLessThan(TOO_LARGE_BYTES);
 
-    const answer = await postLargeFile('/api/downloads/store', { title: 'Too large for the disk', release: '1.0.0', downloadable: '1' }, 'huge.zip', TOO_LARGE_BYTES);
+    const answer = await postLargeFile(
+      '/api/downloads/store',
+      { title: 'Too large for the disk', release: '1.0.0', downloadable: '1' },
+      'huge.zip',
+      TOO_LARGE_BYTES,
+    );
     expect(answer).toEqual({ status: 507, body: FILE_MESSAGE });
 
     // No partial file anywhere (its space is back, so no unlinked file is held open either), no row.

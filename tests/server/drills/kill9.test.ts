@@ -179,7 +179,12 @@ describe('kill -9 drills against the real server process', () => {
       const db = new Database(path.join(dataDir, 'site.db'), { readonly: true, fileMustExist: true });
       try {
         expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-        const rows = db.prepare('SELECT id, release, stored_name, size FROM download_items').all() as Array<{ id: number; release: string; stored_name: string | null; size: number }>;
+        const rows = db.prepare('SELECT id, release, stored_name, size FROM download_items').all() as Array<{
+          id: number;
+          release: string;
+          stored_name: string | null;
+          size: number;
+        }>;
         // No release for the killed upload.
         expect(rows.filter((row) => row.release === KILLED_RELEASE)).toEqual([]);
         expect(rows.map((row) => row.release)).toEqual(['1.0.0']);

@@ -53,7 +53,9 @@ describe('download headers', () => {
 
   it('gives an ASCII fallback and the exact UTF-8 name', () => {
     expect(attachmentDisposition('setup-3.2.exe')).toBe(`attachment; filename="setup-3.2.exe"; filename*=UTF-8''setup-3.2.exe`);
-    expect(attachmentDisposition('naïve "100%" (x).zip')).toBe(`attachment; filename="na_ve _100__ (x).zip"; filename*=UTF-8''na%C3%AFve%20%22100%25%22%20%28x%29.zip`);
+    expect(attachmentDisposition('naïve "100%" (x).zip')).toBe(
+      `attachment; filename="na_ve _100__ (x).zip"; filename*=UTF-8''na%C3%AFve%20%22100%25%22%20%28x%29.zip`,
+    );
     expect(attachmentDisposition('日本')).toMatch(/^attachment; filename="__"; filename\*=UTF-8''%E6%97%A5%E6%9C%AC$/);
   });
 

@@ -9,9 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientIp } from '../../../server/http/client-ip.ts';
 import { listen, rawRequest } from '../../helpers/raw-http.ts';
 
-const app = new Hono()
-  .get('/ip', (c) => c.text(clientIp(c, { trustProxy: false })))
-  .get('/ip-behind-proxy', (c) => c.text(clientIp(c, { trustProxy: true })));
+const app = new Hono().get('/ip', (c) => c.text(clientIp(c, { trustProxy: false }))).get('/ip-behind-proxy', (c) => c.text(clientIp(c, { trustProxy: true })));
 
 let server: Awaited<ReturnType<typeof listen>>;
 

@@ -11,9 +11,18 @@ const ctx = createTestContext();
 afterAll(() => ctx.cleanup());
 
 const section = insertSection(ctx.db, 'news', { title: 'Releases', order: 1 });
-for (let i = 0; i < 20; i++) insertPost(ctx.db, 'news', { section_id: section.id, title: `Release ${i}`, body: `Notes for release ${i}. `.repeat(40), published: true, display_order: i, user_id: null });
+for (let i = 0; i < 20; i++)
+  insertPost(ctx.db, 'news', {
+    section_id: section.id,
+    title: `Release ${i}`,
+    body: `Notes for release ${i}. `.repeat(40),
+    published: true,
+    display_order: i,
+    user_id: null,
+  });
 
-const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => ctx.app.request(path, { method, headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', ...headers } });
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  ctx.app.request(path, { method, headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', ...headers } });
 
 describe('JSON compression', () => {
   it('sends a large answer with brotli or gzip, as accepted, and the same JSON inside', async () => {

@@ -2,7 +2,17 @@
 // a router answers with it. Every router and form uses these fields, so this table is the whole contract.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { flagField, flagFieldOr, idField, idListField, nullableIdField, optionalFlagField, optionalIdField, parseId, pathId } from '../../../server/http/fields.ts';
+import {
+  flagField,
+  flagFieldOr,
+  idField,
+  idListField,
+  nullableIdField,
+  optionalFlagField,
+  optionalIdField,
+  parseId,
+  pathId,
+} from '../../../server/http/fields.ts';
 import { json, setupContentTest, type ContentTest } from '../content/helpers.ts';
 
 /** The parsed value, or the field's first message. */
@@ -139,11 +149,12 @@ describe('through a router', () => {
     expect(await json(asForm)).toEqual({ message: 'The selected section id is invalid.', errors });
   });
 
-  it('takes a checkbox\'s words in a content form and an admin form alike', async () => {
+  it("takes a checkbox's words in a content form and an admin form alike", async () => {
     const admin = await t.admin();
     const section = await json<{ section: { id: number } }>(await admin.request('POST', '/api/news/section/store', { title: 'S', order: 0 }));
     const form = new FormData();
-    for (const [key, value] of Object.entries({ title: 'A post', body: 'Text', section_id: String(section.section.id), published: 'on' })) form.append(key, value);
+    for (const [key, value] of Object.entries({ title: 'A post', body: 'Text', section_id: String(section.section.id), published: 'on' }))
+      form.append(key, value);
     const stored = await admin.request('POST', '/api/news/store', form);
     expect(stored.status).toBe(201);
     expect(await json(stored)).toMatchObject({ post: { published: 1 } });
@@ -156,6 +167,9 @@ describe('through a router', () => {
     expect(await json(unbanned)).toMatchObject({ user: { is_banned: 0 } });
     const refused = await admin.request('PUT', `/api/user/suspend/${user.user.id}`, { is_banned: 'maybe' });
     expect(refused.status).toBe(422);
-    expect(await json(refused)).toEqual({ message: 'The is banned field must be true or false.', errors: { is_banned: ['The is banned field must be true or false.'] } });
+    expect(await json(refused)).toEqual({
+      message: 'The is banned field must be true or false.',
+      errors: { is_banned: ['The is banned field must be true or false.'] },
+    });
   });
 });

@@ -19,7 +19,10 @@ const all: Array<[string, MailContent]> = [
   ['verification', verificationEmail(site, { name: 'Ann', link })],
   ['password reset', passwordResetEmail(site, { name: 'Ann', link })],
   ['license requested (user)', licenseRequestedUserEmail(site, { name: 'Ann' })],
-  ['license requested (admin)', licenseRequestedAdminEmail(site, { user: { id: 7, name: 'Ann', surname: 'Lee', email: 'ann@example.com', companyName: 'ACME' } })],
+  [
+    'license requested (admin)',
+    licenseRequestedAdminEmail(site, { user: { id: 7, name: 'Ann', surname: 'Lee', email: 'ann@example.com', companyName: 'ACME' } }),
+  ],
   ['contact', contactAdminEmail(site, { name: 'Ann', email: 'ann@example.com', message: 'Hello' })],
   ['license granted', licenseGrantedEmail(site, { name: 'Ann', licenseType: 'trial', expireDate: '2026-02-01' })],
 ];

@@ -68,7 +68,14 @@ describe('backup and restore', () => {
     await seedDatabase(source);
     const anyPost = source.db.select().from(posts).limit(1).get();
     if (!anyPost) throw new Error('the seed wrote no post');
-    insertPost(source.db, anyPost.namespace, { section_id: anyPost.section_id, title: 'Written before the backup', body: 'Kept.', published: true, display_order: 99, user_id: null });
+    insertPost(source.db, anyPost.namespace, {
+      section_id: anyPost.section_id,
+      title: 'Written before the backup',
+      body: 'Kept.',
+      published: true,
+      display_order: 99,
+      user_id: null,
+    });
     // Upload leftovers that a backup must not carry.
     fs.mkdirSync(path.join(source.config.privateFilesDir, '.tmp'), { recursive: true });
     fs.writeFileSync(path.join(source.config.privateFilesDir, '.tmp', 'abc.part'), 'half an upload');

@@ -202,7 +202,15 @@ describe('the product with WEB_WORKERS=1', () => {
     const second = spawn(process.execPath, ['server/index.ts'], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(await freePort()), DATA_DIR: dataDir, BUILD_ON_START: 'false', SEED_DEMO: 'false' },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: String(await freePort()),
+        DATA_DIR: dataDir,
+        BUILD_ON_START: 'false',
+        SEED_DEMO: 'false',
+      },
     });
     let said = '';
     second.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
@@ -240,10 +248,14 @@ describe('publishing with another serving process', () => {
 
   const worker = () => vi.waitFor(() => connectTo(serving.port, 'worker-1', '/media/probe'), { timeout: 20_000, interval: 200 });
   const main = () => connectTo(serving.port, 'main', '/media/probe');
-  const publishState = async (connection: PinnedConnection) => (JSON.parse((await connection.api('GET', '/api/admin/publish')).text) as { state: string }).state;
+  const publishState = async (connection: PinnedConnection) =>
+    (JSON.parse((await connection.api('GET', '/api/admin/publish')).text) as { state: string }).state;
 
   beforeAll(async () => {
-    ctx = createTestContext({ env: { HOST: '127.0.0.1', PORT: '0', WEB_WORKERS: '1', SERVED_BY_HEADER: 'true' }, publisher: { schedule: (r) => publisher.schedule(r), status: () => publisher.status(), whenIdle: () => publisher.whenIdle() } });
+    ctx = createTestContext({
+      env: { HOST: '127.0.0.1', PORT: '0', WEB_WORKERS: '1', SERVED_BY_HEADER: 'true' },
+      publisher: { schedule: (r) => publisher.schedule(r), status: () => publisher.status(), whenIdle: () => publisher.whenIdle() },
+    });
     const primary = createPrimaryPublisher({ config: ctx.config, db: ctx.db, log: ctx.log, runBuild: runner.runBuild, onLive: (dir) => serving.goLive(dir) });
     publisher = primary.publisher;
     await createUser(ctx, { email: ADMIN.email, role: 'admin' });

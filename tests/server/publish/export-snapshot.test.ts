@@ -84,12 +84,16 @@ describe('exportSnapshot', () => {
   it('refuses to export a value the site would refuse, naming the field', () => {
     const fixture = insertContentFixture(ctx.db);
     ctx.db.$client.prepare('UPDATE posts SET created_at = ? WHERE id = ?').run('yesterday', fixture.posts.first.id);
-    expect(() => exportSnapshot(ctx.db, ctx.config)).toThrow(/^the exported snapshot is not a valid site snapshot[^]*\n {2}namespaces\.news\[0\]\.posts\[0\]\.created_at: Invalid ISO datetime/);
+    expect(() => exportSnapshot(ctx.db, ctx.config)).toThrow(
+      /^the exported snapshot is not a valid site snapshot[^]*\n {2}namespaces\.news\[0\]\.posts\[0\]\.created_at: Invalid ISO datetime/,
+    );
   });
 
   it('survives damaged image JSON instead of failing the publish', () => {
     const fixture = insertContentFixture(ctx.db);
-    ctx.db.$client.prepare('UPDATE home_images SET urls = ?, sizes = ? WHERE home_section_id = ?').run('{not json', '{"lg": {"width": "wide"}, "thumb": {"width": 480, "height": 320}}', fixture.home.id);
+    ctx.db.$client
+      .prepare('UPDATE home_images SET urls = ?, sizes = ? WHERE home_section_id = ?')
+      .run('{not json', '{"lg": {"width": "wide"}, "thumb": {"width": 480, "height": 320}}', fixture.home.id);
     const image = exportSnapshot(ctx.db, ctx.config).home[0]?.images[0];
     expect(image?.urls).toEqual({});
     expect(image?.sizes).toEqual({ thumb: { width: 480, height: 320 } });

@@ -106,7 +106,14 @@ describe('a real publish', () => {
     'an incremental publish re-renders the pages an edit changed and keeps the others as they were',
     async () => {
       const manuals = insertSection(ctx.db, 'documentation', { title: 'Manuals', order: 1 });
-      const manual = insertPost(ctx.db, 'documentation', { section_id: manuals.id, title: 'Probe manual', body: 'Calibrate first.', published: true, display_order: 1, user_id: null });
+      const manual = insertPost(ctx.db, 'documentation', {
+        section_id: manuals.id,
+        title: 'Probe manual',
+        body: 'Calibrate first.',
+        published: true,
+        display_order: 1,
+        user_id: null,
+      });
       await publish('documentation added');
       const docsPage = `/documentation/${manuals.title_slug}`;
       const newsPage = `/news/${fixture.sections.releases.title_slug}`;
@@ -115,14 +122,33 @@ describe('a real publish', () => {
 
       // A news edit: its pages show it; the documentation page (copied from the last build) is unchanged.
       const { first } = fixture.posts;
-      updatePost(ctx.db, 'news', first.id, { title: 'Edited release title', body: first.body, section_id: first.section_id, published: true, display_order: first.display_order, uploaded_file_id: first.uploaded_file_id }, { regenerateSlug: false, atIso: new Date().toISOString() });
+      updatePost(
+        ctx.db,
+        'news',
+        first.id,
+        {
+          title: 'Edited release title',
+          body: first.body,
+          section_id: first.section_id,
+          published: true,
+          display_order: first.display_order,
+          uploaded_file_id: first.uploaded_file_id,
+        },
+        { regenerateSlug: false, atIso: new Date().toISOString() },
+      );
       await publish('news post edited');
       expect((await rawRequest(server.port, newsPage)).text).toContain('Edited release title');
       expect((await rawRequest(server.port, '/news')).text).toContain('Edited release title');
       expect((await rawRequest(server.port, docsPage)).text).toBe(docsBefore);
 
       // And a documentation edit is never hidden by a copy of the old page.
-      updatePost(ctx.db, 'documentation', manual.id, { title: 'Probe manual, second edition', body: 'Calibrate twice.', section_id: manuals.id, published: true, display_order: 1, uploaded_file_id: null }, { regenerateSlug: false, atIso: new Date().toISOString() });
+      updatePost(
+        ctx.db,
+        'documentation',
+        manual.id,
+        { title: 'Probe manual, second edition', body: 'Calibrate twice.', section_id: manuals.id, published: true, display_order: 1, uploaded_file_id: null },
+        { regenerateSlug: false, atIso: new Date().toISOString() },
+      );
       await publish('documentation post edited');
       const docsAfter = (await rawRequest(server.port, docsPage)).text;
       expect(docsAfter).toContain('Probe manual, second edition');

@@ -39,7 +39,14 @@ describe('warm Astro builds', () => {
     'reuse one process, each build with its own content; a failure is logged and the next build starts afresh',
     async () => {
       const section = insertSection(ctx.db, 'news', { title: 'Warm news', order: 1 });
-      const post = insertPost(ctx.db, 'news', { section_id: section.id, title: 'First warm title', body: 'One.', published: true, display_order: 1, user_id: null });
+      const post = insertPost(ctx.db, 'news', {
+        section_id: section.id,
+        title: 'First warm title',
+        body: 'One.',
+        published: true,
+        display_order: 1,
+        user_id: null,
+      });
       const page = (outDir: string) => fs.readFileSync(path.join(outDir, 'news', section.title_slug, 'index.html'), 'utf8');
 
       const first = await buildWith(null);

@@ -182,16 +182,14 @@ describe('access matrix', () => {
 
   /** Real values for the path parameters: ids that exist where it matters. */
   function concretePath(path: string): string {
-    return path
-      .replace(/\{[^}]*\}/g, '')
-      .replace(/:(\w+)/g, (_match, name: string) => {
-        if (name === 'userId' || (name === 'id' && path.startsWith('/api/user/'))) return String(victimId);
-        if (name === 'sectionId') return String(sectionId);
-        if (name === 'id' && path.startsWith('/api/downloads/')) return String(downloadableId);
-        if (name === 'slug') return 'releases';
-        if (name === 'hash') return 'not-a-real-hash';
-        return '1';
-      });
+    return path.replace(/\{[^}]*\}/g, '').replace(/:(\w+)/g, (_match, name: string) => {
+      if (name === 'userId' || (name === 'id' && path.startsWith('/api/user/'))) return String(victimId);
+      if (name === 'sectionId') return String(sectionId);
+      if (name === 'id' && path.startsWith('/api/downloads/')) return String(downloadableId);
+      if (name === 'slug') return 'releases';
+      if (name === 'hash') return 'not-a-real-hash';
+      return '1';
+    });
   }
 
   /** An empty JSON body for unsafe methods, except where a real one makes the check meaningful. */

@@ -36,21 +36,115 @@ let sectionId: number;
 
 const PASSWORD = 'a long enough password 42';
 const endpoints = (): Endpoint[] => [
-  { method: 'POST', path: '/api/auth/login', role: 'anonymous', fields: ['email', 'password', 'remember_me', 'g_token'], valid: () => ({ email: 'user@example.com', password: PASSWORD, remember_me: false }), botcheck: true, limit: 32 * KIB },
-  { method: 'POST', path: '/api/auth/create', role: 'anonymous', fields: ['name', 'email', 'password', 'password_confirmation', 'g_token'], valid: () => ({ name: 'New', email: 'new@example.com', password: PASSWORD, password_confirmation: PASSWORD }), botcheck: true, limit: 32 * KIB },
-  { method: 'POST', path: '/api/contact', role: 'anonymous', fields: ['name', 'email', 'message', 'g_token'], valid: () => ({ name: 'Visitor', email: 'visitor@example.com', message: 'Hello' }), botcheck: true, limit: 64 * KIB },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    role: 'anonymous',
+    fields: ['email', 'password', 'remember_me', 'g_token'],
+    valid: () => ({ email: 'user@example.com', password: PASSWORD, remember_me: false }),
+    botcheck: true,
+    limit: 32 * KIB,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/create',
+    role: 'anonymous',
+    fields: ['name', 'email', 'password', 'password_confirmation', 'g_token'],
+    valid: () => ({ name: 'New', email: 'new@example.com', password: PASSWORD, password_confirmation: PASSWORD }),
+    botcheck: true,
+    limit: 32 * KIB,
+  },
+  {
+    method: 'POST',
+    path: '/api/contact',
+    role: 'anonymous',
+    fields: ['name', 'email', 'message', 'g_token'],
+    valid: () => ({ name: 'Visitor', email: 'visitor@example.com', message: 'Hello' }),
+    botcheck: true,
+    limit: 64 * KIB,
+  },
   { method: 'POST', path: '/api/auth/reset-password', role: 'anonymous', fields: ['email'], valid: () => ({ email: 'nobody@example.com' }), limit: 32 * KIB },
-  { method: 'POST', path: '/api/auth/new-password', role: 'anonymous', fields: ['email', 'token', 'password', 'password_confirmation'], valid: () => ({ email: 'other@example.com', token: 'f'.repeat(64), password: PASSWORD, password_confirmation: PASSWORD }), limit: 32 * KIB },
-  { method: 'POST', path: '/api/home/store', role: 'admin', fields: ['title', 'body', 'order'], valid: () => ({ title: 'Home', body: 'Text', order: 1 }), limit: 2 * KIB * KIB },
-  { method: 'PUT', path: '/api/home/update', role: 'admin', fields: ['id', 'title', 'body', 'order'], valid: () => ({ id: 1, title: 'Home', body: 'Text', order: 1 }), limit: 2 * KIB * KIB },
-  { method: 'POST', path: '/api/news/store', role: 'admin', fields: ['title', 'body', 'section_id', 'published', 'display_order', 'uploaded_file_id'], valid: () => ({ title: 'Post', body: 'Text', section_id: sectionId, published: 0, display_order: 1 }), limit: 4 * KIB * KIB },
-  { method: 'PUT', path: '/api/news/update', role: 'admin', fields: ['id', 'title', 'body', 'section_id', 'published', 'display_order', 'uploaded_file_id', 'regenerate_slug'], valid: () => ({ id: 1, title: 'Post', body: 'Text', section_id: sectionId, published: 0, display_order: 1 }), limit: 4 * KIB * KIB },
-  { method: 'POST', path: '/api/tutorials/section/store', role: 'admin', fields: ['title', 'order'], valid: () => ({ title: 'Section', order: 1 }), limit: 32 * KIB },
+  {
+    method: 'POST',
+    path: '/api/auth/new-password',
+    role: 'anonymous',
+    fields: ['email', 'token', 'password', 'password_confirmation'],
+    valid: () => ({ email: 'other@example.com', token: 'f'.repeat(64), password: PASSWORD, password_confirmation: PASSWORD }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'POST',
+    path: '/api/home/store',
+    role: 'admin',
+    fields: ['title', 'body', 'order'],
+    valid: () => ({ title: 'Home', body: 'Text', order: 1 }),
+    limit: 2 * KIB * KIB,
+  },
+  {
+    method: 'PUT',
+    path: '/api/home/update',
+    role: 'admin',
+    fields: ['id', 'title', 'body', 'order'],
+    valid: () => ({ id: 1, title: 'Home', body: 'Text', order: 1 }),
+    limit: 2 * KIB * KIB,
+  },
+  {
+    method: 'POST',
+    path: '/api/news/store',
+    role: 'admin',
+    fields: ['title', 'body', 'section_id', 'published', 'display_order', 'uploaded_file_id'],
+    valid: () => ({ title: 'Post', body: 'Text', section_id: sectionId, published: 0, display_order: 1 }),
+    limit: 4 * KIB * KIB,
+  },
+  {
+    method: 'PUT',
+    path: '/api/news/update',
+    role: 'admin',
+    fields: ['id', 'title', 'body', 'section_id', 'published', 'display_order', 'uploaded_file_id', 'regenerate_slug'],
+    valid: () => ({ id: 1, title: 'Post', body: 'Text', section_id: sectionId, published: 0, display_order: 1 }),
+    limit: 4 * KIB * KIB,
+  },
+  {
+    method: 'POST',
+    path: '/api/tutorials/section/store',
+    role: 'admin',
+    fields: ['title', 'order'],
+    valid: () => ({ title: 'Section', order: 1 }),
+    limit: 32 * KIB,
+  },
   { method: 'POST', path: '/api/admin/banned-domains/store', role: 'admin', fields: ['domain'], valid: () => ({ domain: 'spam.test' }), limit: 32 * KIB },
-  { method: 'POST', path: '/api/license/store', role: 'admin', fields: ['license_type_id', 'user_id', 'active', 'expire'], valid: () => ({ license_type_id: 1, user_id: otherUserId, active: 1, expire: 30 }), limit: 32 * KIB },
-  { method: 'POST', path: '/api/admin/sendmailing', role: 'admin', fields: ['users', 'title', 'body'], valid: () => ({ users: [otherUserId], title: 'News', body: 'Text' }), limit: KIB * KIB },
-  { method: 'PUT', path: `/api/user/update/{self}`, role: 'user', fields: ['name', 'surname', 'companyName', 'address', 'postcode', 'email', 'password', 'current_password', 'role', 'is_banned'], valid: () => ({ name: 'User' }), limit: 32 * KIB },
-  { method: 'PUT', path: `/api/user/update/{other}`, role: 'admin', fields: ['name', 'email', 'role', 'is_banned', 'email_verified_at', 'password'], valid: () => ({ name: 'Other' }), limit: 32 * KIB },
+  {
+    method: 'POST',
+    path: '/api/license/store',
+    role: 'admin',
+    fields: ['license_type_id', 'user_id', 'active', 'expire'],
+    valid: () => ({ license_type_id: 1, user_id: otherUserId, active: 1, expire: 30 }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/sendmailing',
+    role: 'admin',
+    fields: ['users', 'title', 'body'],
+    valid: () => ({ users: [otherUserId], title: 'News', body: 'Text' }),
+    limit: KIB * KIB,
+  },
+  {
+    method: 'PUT',
+    path: `/api/user/update/{self}`,
+    role: 'user',
+    fields: ['name', 'surname', 'companyName', 'address', 'postcode', 'email', 'password', 'current_password', 'role', 'is_banned'],
+    valid: () => ({ name: 'User' }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'PUT',
+    path: `/api/user/update/{other}`,
+    role: 'admin',
+    fields: ['name', 'email', 'role', 'is_banned', 'email_verified_at', 'password'],
+    valid: () => ({ name: 'Other' }),
+    limit: 32 * KIB,
+  },
 ];
 
 function resolvePath(endpoint: Endpoint): string {
@@ -79,10 +173,20 @@ function bodyArbitrary(endpoint: Endpoint): fc.Arbitrary<string> {
   const knownFields = fc.dictionary(fc.constantFrom(...endpoint.fields, '__proto__', 'constructor'), wrongValue, { maxKeys: endpoint.fields.length + 2 });
   // Within the limit: leave room for the JSON framing and escapes.
   const hugeLength = Math.min(endpoint.limit - 1024, 200_000);
-  const hugeString = fc.record({ field: fc.constantFrom(...endpoint.fields), length: fc.integer({ min: 1000, max: hugeLength }), char: fc.constantFrom('a', 'é', '€', '😀', '<', '"') }).map(({ field, length, char }) => JSON.stringify({ [field]: char.repeat(Math.floor(length / Buffer.byteLength(JSON.stringify(char)))) }));
+  const hugeString = fc
+    .record({
+      field: fc.constantFrom(...endpoint.fields),
+      length: fc.integer({ min: 1000, max: hugeLength }),
+      char: fc.constantFrom('a', 'é', '€', '😀', '<', '"'),
+    })
+    .map(({ field, length, char }) => JSON.stringify({ [field]: char.repeat(Math.floor(length / Buffer.byteLength(JSON.stringify(char)))) }));
   const deepArray = fc.integer({ min: 1, max: 3000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth));
-  const deepField = fc.record({ field: fc.constantFrom(...endpoint.fields), depth: fc.integer({ min: 1, max: 2000 }) }).map(({ field, depth }) => `{${JSON.stringify(field)}:${'['.repeat(depth)}${']'.repeat(depth)}}`);
-  const nearlyValid = fc.record({ field: fc.constantFrom(...endpoint.fields, '__proto__'), value: wrongValue }).map(({ field, value }) => JSON.stringify({ ...endpoint.valid(), [field]: value }));
+  const deepField = fc
+    .record({ field: fc.constantFrom(...endpoint.fields), depth: fc.integer({ min: 1, max: 2000 }) })
+    .map(({ field, depth }) => `{${JSON.stringify(field)}:${'['.repeat(depth)}${']'.repeat(depth)}}`);
+  const nearlyValid = fc
+    .record({ field: fc.constantFrom(...endpoint.fields, '__proto__'), value: wrongValue })
+    .map(({ field, value }) => JSON.stringify({ ...endpoint.valid(), [field]: value }));
   return fc.oneof(
     { weight: 3, arbitrary: nearlyValid },
     { weight: 3, arbitrary: knownFields.map((value) => JSON.stringify(value)) },
@@ -148,11 +252,18 @@ describe('every JSON-body endpoint survives arbitrary JSON', () => {
   for (const endpoint of endpoints()) {
     it(`${endpoint.method} ${endpoint.path} as ${endpoint.role}`, async () => {
       await fc.assert(
-        fc.asyncProperty(bodyArbitrary(endpoint), fc.constantFrom<'valid' | 'garbage' | 'none'>('valid', 'garbage', 'none'), fc.string({ maxLength: 100 }), async (text, tokenKind, garbage) => {
-          const body = endpoint.botcheck ? await withBotToken(text, tokenKind, garbage) : text;
-          const response = await clientFor(endpoint.role).request(endpoint.method, resolvePath(endpoint), body, { headers: { 'Content-Type': 'application/json' } });
-          await expectCleanAnswer(response, `${endpoint.method} ${endpoint.path} with ${body.slice(0, 200)}`);
-        }),
+        fc.asyncProperty(
+          bodyArbitrary(endpoint),
+          fc.constantFrom<'valid' | 'garbage' | 'none'>('valid', 'garbage', 'none'),
+          fc.string({ maxLength: 100 }),
+          async (text, tokenKind, garbage) => {
+            const body = endpoint.botcheck ? await withBotToken(text, tokenKind, garbage) : text;
+            const response = await clientFor(endpoint.role).request(endpoint.method, resolvePath(endpoint), body, {
+              headers: { 'Content-Type': 'application/json' },
+            });
+            await expectCleanAnswer(response, `${endpoint.method} ${endpoint.path} with ${body.slice(0, 200)}`);
+          },
+        ),
         { numRuns: 40 },
       );
       // The signed-in clients are still signed in: no fuzzed body logged them out or broke the session.
@@ -163,13 +274,18 @@ describe('every JSON-body endpoint survives arbitrary JSON', () => {
 
 describe('a body that is not JSON', () => {
   // Hono's JSON validator throws its own HTTPException for these; they used to surface as 500.
-  it.each(endpoints().map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))('%s answers 4xx with a message to an empty or broken body', async (_label, endpoint) => {
-    for (const body of ['', '{', '{"a":', 'nul', '\u0000', '{"a":1}}']) {
-      const response = await clientFor(endpoint.role).request(endpoint.method, resolvePath(endpoint), body, { headers: { 'Content-Type': 'application/json' } });
-      expect([400, 422], `${JSON.stringify(body)} answered ${response.status}`).toContain(response.status);
-      await expectCleanAnswer(response, `${endpoint.path} with ${JSON.stringify(body)}`);
-    }
-  });
+  it.each(endpoints().map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))(
+    '%s answers 4xx with a message to an empty or broken body',
+    async (_label, endpoint) => {
+      for (const body of ['', '{', '{"a":', 'nul', '\u0000', '{"a":1}}']) {
+        const response = await clientFor(endpoint.role).request(endpoint.method, resolvePath(endpoint), body, {
+          headers: { 'Content-Type': 'application/json' },
+        });
+        expect([400, 422], `${JSON.stringify(body)} answered ${response.status}`).toContain(response.status);
+        await expectCleanAnswer(response, `${endpoint.path} with ${JSON.stringify(body)}`);
+      }
+    },
+  );
 });
 
 /** What a Node HTTP server hands on for a header value: bytes as latin1, without CR, LF or NUL. */
@@ -184,7 +300,9 @@ describe('the session cookie parser', () => {
     fc.string({ maxLength: 200 }),
     fc.string({ unit: 'grapheme', maxLength: 200 }),
     fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.array(fc.tuple(fc.string({ maxLength: 30 }), fc.string({ maxLength: 60 })), { maxLength: 8 }).map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join('; ')),
+    fc
+      .array(fc.tuple(fc.string({ maxLength: 30 }), fc.string({ maxLength: 60 })), { maxLength: 8 })
+      .map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join('; ')),
     fc.constantFrom('=', ';;;', '"', 'a="', 'site_session=', 'site_session=%', 'site_session=%E0%A4%A', 'x=%zz', '__proto__=1', 'constructor=1', 'toString=1'),
     fc.integer({ min: 10_000, max: 60_000 }).map((length) => `c=${'x'.repeat(length)}`),
   );
@@ -243,8 +361,45 @@ describe('extra-file names', () => {
     fc.string({ maxLength: 100 }),
     fc.string({ unit: 'grapheme', maxLength: 100 }),
     fc.string({ unit: 'binary', maxLength: 100 }),
-    fc.array(fc.constantFrom('../', '..\\', '/', '\\', '\0', '"', "'", '\r\n', '\r', '\n', '%0d%0a', '%2e%2e%2f', 'é', '😀', '\u202e', 'a', '.', ' ', ';', '=', 'filename*=UTF-8\'\'x'), { maxLength: 30 }).map((parts) => parts.join('')),
-    fc.constantFrom('x'.repeat(1000), '../../../../../../tmp/evil', '..', '.', '', 'C:\\Windows\\evil.exe', 'a\r\nSet-Cookie: x=1', 'a\r\n\r\nbody', '\u0000.txt'),
+    fc
+      .array(
+        fc.constantFrom(
+          '../',
+          '..\\',
+          '/',
+          '\\',
+          '\0',
+          '"',
+          "'",
+          '\r\n',
+          '\r',
+          '\n',
+          '%0d%0a',
+          '%2e%2e%2f',
+          'é',
+          '😀',
+          '\u202e',
+          'a',
+          '.',
+          ' ',
+          ';',
+          '=',
+          "filename*=UTF-8''x",
+        ),
+        { maxLength: 30 },
+      )
+      .map((parts) => parts.join('')),
+    fc.constantFrom(
+      'x'.repeat(1000),
+      '../../../../../../tmp/evil',
+      '..',
+      '.',
+      '',
+      'C:\\Windows\\evil.exe',
+      'a\r\nSet-Cookie: x=1',
+      'a\r\n\r\nbody',
+      '\u0000.txt',
+    ),
   );
 
   it('stores any uploaded name under a random name inside DATA_DIR/private, and the download headers carry it safely', async () => {
@@ -255,7 +410,9 @@ describe('extra-file names', () => {
       fc.asyncProperty(nameArbitrary, fc.uint8Array({ minLength: 1, maxLength: 64 }), async (filename, bytes) => {
         const content = Buffer.from(bytes);
         const { body, contentType } = multipartWithName(filename, content);
-        const response = await admin.request('POST', '/api/news/extrafiles', body, { headers: { 'Content-Type': contentType, 'Content-Length': String(body.length) } });
+        const response = await admin.request('POST', '/api/news/extrafiles', body, {
+          headers: { 'Content-Type': contentType, 'Content-Length': String(body.length) },
+        });
         const label = `upload named ${JSON.stringify(filename.slice(0, 100))}`;
         if (response.status !== 201) {
           // A name with a raw CR/LF or quote may break the multipart framing: a clean refusal is fine.
@@ -288,42 +445,57 @@ describe('extra-file names', () => {
     const privatePrefix = path.relative(outerDir, privateDir) + path.sep;
     const database = path.relative(outerDir, ctx.config.databaseFile);
     const created = listFiles(outerDir).filter((file) => !outsideBefore.has(file) && !file.startsWith(database));
-    for (const file of created) expect(file.startsWith(privatePrefix + 'news' + path.sep) && /^[0-9a-f]{32}$/.test(path.basename(file)), `unexpected file ${file}`).toBe(true);
+    for (const file of created)
+      expect(file.startsWith(privatePrefix + 'news' + path.sep) && /^[0-9a-f]{32}$/.test(path.basename(file)), `unexpected file ${file}`).toBe(true);
     expect(created).toHaveLength(stored);
   });
 });
 
 describe('oversized bodies', () => {
-  it.each(endpoints().map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))('%s answers 413 to a body past its limit with Content-Length', async (_label, endpoint) => {
-    const body = JSON.stringify({ [endpoint.fields[0] ?? 'x']: 'a'.repeat(endpoint.limit) });
-    const response = await clientFor(endpoint.role).request(endpoint.method, resolvePath(endpoint), body, { headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } });
-    expect(response.status).toBe(413);
-    await expectCleanAnswer(response, endpoint.path);
-  });
+  it.each(endpoints().map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))(
+    '%s answers 413 to a body past its limit with Content-Length',
+    async (_label, endpoint) => {
+      const body = JSON.stringify({ [endpoint.fields[0] ?? 'x']: 'a'.repeat(endpoint.limit) });
+      const response = await clientFor(endpoint.role).request(endpoint.method, resolvePath(endpoint), body, {
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+      });
+      expect(response.status).toBe(413);
+      await expectCleanAnswer(response, endpoint.path);
+    },
+  );
 
-  it.each(endpoints().map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))('%s answers 413 to a chunked body past its limit without reading it all', async (_label, endpoint) => {
-    const chunk = new TextEncoder().encode('a'.repeat(16 * KIB));
-    const total = endpoint.limit * 4;
-    let pulled = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode(`{${JSON.stringify(endpoint.fields[0] ?? 'x')}:"`));
-      },
-      pull(controller) {
-        if (pulled >= total) {
-          controller.enqueue(new TextEncoder().encode('"}'));
-          controller.close();
-          return;
-        }
-        pulled += chunk.byteLength;
-        controller.enqueue(chunk);
-      },
-    });
-    const client = clientFor(endpoint.role);
-    const headers: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json', Cookie: client.cookieHeader, 'X-XSRF-TOKEN': decodeURIComponent(client.xsrf ?? '') };
-    const response = await ctx.app.request(resolvePath(endpoint), { method: endpoint.method, headers, body: stream, duplex: 'half' } as RequestInit);
-    expect(response.status).toBe(413);
-    await expectCleanAnswer(response, endpoint.path);
-    expect(pulled).toBeLessThan(endpoint.limit + 4 * chunk.byteLength);
-  });
+  it.each(endpoints().map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))(
+    '%s answers 413 to a chunked body past its limit without reading it all',
+    async (_label, endpoint) => {
+      const chunk = new TextEncoder().encode('a'.repeat(16 * KIB));
+      const total = endpoint.limit * 4;
+      let pulled = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(`{${JSON.stringify(endpoint.fields[0] ?? 'x')}:"`));
+        },
+        pull(controller) {
+          if (pulled >= total) {
+            controller.enqueue(new TextEncoder().encode('"}'));
+            controller.close();
+            return;
+          }
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+      const client = clientFor(endpoint.role);
+      const headers: Record<string, string> = {
+        Accept: 'application/json',
+        'X-Requested-With': 'XMLHttpRequest',
+        'Content-Type': 'application/json',
+        Cookie: client.cookieHeader,
+        'X-XSRF-TOKEN': decodeURIComponent(client.xsrf ?? ''),
+      };
+      const response = await ctx.app.request(resolvePath(endpoint), { method: endpoint.method, headers, body: stream, duplex: 'half' } as RequestInit);
+      expect(response.status).toBe(413);
+      await expectCleanAnswer(response, endpoint.path);
+      expect(pulled).toBeLessThan(endpoint.limit + 4 * chunk.byteLength);
+    },
+  );
 });

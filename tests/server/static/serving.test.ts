@@ -197,7 +197,16 @@ describe('media', () => {
     expect((await get('/media/home/drawing.svg')).headers['content-security-policy']).toContain("default-src 'none'");
   });
 
-  for (const target of ['/media/../secret.txt', '/media/%2e%2e/secret.txt', '/media/..%2f..%2fsecret.txt', '/media/home/..%5c..%5c..%5csecret.txt', '/media/.hidden', '/media/', '/media/home', '/media/home/missing.webp']) {
+  for (const target of [
+    '/media/../secret.txt',
+    '/media/%2e%2e/secret.txt',
+    '/media/..%2f..%2fsecret.txt',
+    '/media/home/..%5c..%5c..%5csecret.txt',
+    '/media/.hidden',
+    '/media/',
+    '/media/home',
+    '/media/home/missing.webp',
+  ]) {
     it(`refuses ${target}`, async () => {
       const answer = await get(target);
       expect(answer.status).toBe(404);

@@ -52,7 +52,10 @@ describe('isDomainBanned', () => {
   });
 
   it('matches the domain or a parent, case-insensitively, but not a look-alike suffix', () => {
-    ctx.db.insert(bannedDomains).values([{ domain: 'SPAM.com' }, { domain: ' junk.example ' }]).run();
+    ctx.db
+      .insert(bannedDomains)
+      .values([{ domain: 'SPAM.com' }, { domain: ' junk.example ' }])
+      .run();
     expect(isDomainBanned(ctx.db, 'spam.com')).toBe(true);
     expect(isDomainBanned(ctx.db, 'a.b.Spam.Com')).toBe(true);
     expect(isDomainBanned(ctx.db, 'junk.example')).toBe(true);

@@ -170,7 +170,12 @@ describe('PUT /api/user/update/{id}', () => {
   });
 
   it('treats echoes in other spellings (false for 0, another letter case of the e-mail) as unchanged', async () => {
-    const response = await ann.request('PUT', `/api/user/update/${ann.user.id}`, { is_banned: false, license_request: '0', email: 'ANN@example.test', vat: 'X' });
+    const response = await ann.request('PUT', `/api/user/update/${ann.user.id}`, {
+      is_banned: false,
+      license_request: '0',
+      email: 'ANN@example.test',
+      vat: 'X',
+    });
     expect(response.status).toBe(200);
     expect(stored(ann.user.id)).toMatchObject({ vat: 'X', email: 'ann@example.test', is_banned: 0 });
   });

@@ -9,7 +9,10 @@ import { readOutbox } from '../../../helpers/mail.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
 
 const SENT = { message: 'Message sent, please check your mailbox.' };
-const INVALID_TOKEN = { message: 'This password reset token is invalid or has expired.', errors: { token: ['This password reset token is invalid or has expired.'] } };
+const INVALID_TOKEN = {
+  message: 'This password reset token is invalid or has expired.',
+  errors: { token: ['This password reset token is invalid or has expired.'] },
+};
 const DONE = { message: 'Your password has been reset. You can now log in with your new password.' };
 const NEW_PASSWORD = 'violet-harbour-2718-kettle';
 
@@ -24,7 +27,11 @@ async function requestReset(email: unknown, headers: Record<string, string> = {}
 }
 
 async function setNewPassword(fields: Record<string, unknown>) {
-  return (await anonymousClient(ctx.app)).request('POST', '/api/auth/new-password', { password: NEW_PASSWORD, password_confirmation: fields.password ?? NEW_PASSWORD, ...fields });
+  return (await anonymousClient(ctx.app)).request('POST', '/api/auth/new-password', {
+    password: NEW_PASSWORD,
+    password_confirmation: fields.password ?? NEW_PASSWORD,
+    ...fields,
+  });
 }
 
 /** Requests a reset and returns the token and e-mail from the link in the mail. */
@@ -169,7 +176,11 @@ describe('POST /api/auth/new-password', () => {
     await createUser(ctx, { email: 'ann@example.test' });
     await createUser(ctx, { email: 'bob@example.test' });
     const { token } = await resetLinkFor('ann@example.test');
-    for (const fields of [{ token, email: 'bob@example.test' }, { token: 'x'.repeat(43), email: 'ann@example.test' }, { token, email: 'nobody@example.test' }]) {
+    for (const fields of [
+      { token, email: 'bob@example.test' },
+      { token: 'x'.repeat(43), email: 'ann@example.test' },
+      { token, email: 'nobody@example.test' },
+    ]) {
       const response = await setNewPassword(fields);
       expect(response.status).toBe(422);
       expect(await response.json()).toEqual(INVALID_TOKEN);
@@ -191,7 +202,9 @@ describe('POST /api/auth/new-password', () => {
     const mismatch = await setNewPassword({ token, email, password: NEW_PASSWORD, password_confirmation: 'something else' });
     expect(((await mismatch.json()) as { errors: Record<string, string[]> }).errors).toEqual({ password: ['The password field confirmation does not match.'] });
     const common = await setNewPassword({ token, email, password: 'qwertyuiop' });
-    expect(((await common.json()) as { errors: Record<string, string[]> }).errors).toEqual({ password: ['This password is too common. Please choose another one.'] });
+    expect(((await common.json()) as { errors: Record<string, string[]> }).errors).toEqual({
+      password: ['This password is too common. Please choose another one.'],
+    });
     // Field errors do not spend the token.
     expect((await setNewPassword({ token, email })).status).toBe(200);
   });
@@ -199,7 +212,12 @@ describe('POST /api/auth/new-password', () => {
   it('needs the XSRF header like every write', async () => {
     const client = createClient(ctx.app);
     await client.fetchCsrfCookie();
-    const response = await client.request('POST', '/api/auth/new-password', { token: 'x', email: 'a@b.test', password: STRONG_PASSWORD, password_confirmation: STRONG_PASSWORD }, { headers: { 'X-XSRF-TOKEN': null } });
+    const response = await client.request(
+      'POST',
+      '/api/auth/new-password',
+      { token: 'x', email: 'a@b.test', password: STRONG_PASSWORD, password_confirmation: STRONG_PASSWORD },
+      { headers: { 'X-XSRF-TOKEN': null } },
+    );
     expect(response.status).toBe(419);
   });
 });

@@ -99,7 +99,10 @@ describe('registration', () => {
 
   describe('banned domains', () => {
     beforeEach(() => {
-      ctx.db.insert(bannedDomains).values([{ domain: 'Spam.com' }, { domain: 'junk.example' }]).run();
+      ctx.db
+        .insert(bannedDomains)
+        .values([{ domain: 'Spam.com' }, { domain: 'junk.example' }])
+        .run();
     });
 
     it('refuses the domain itself, a subdomain, and any letter case, with a clear message on email', async () => {
@@ -130,7 +133,7 @@ describe('registration', () => {
       const raced = createTestContext({ env: { TRUST_PROXY: 'true' } });
       try {
         const variants = Array.from({ length: 50 }, (_, index) =>
-          [...'race.winner@example.test'].map((char, position) => ((index >> position % 6) & 1 ? char.toUpperCase() : char)).join(''),
+          [...'race.winner@example.test'].map((char, position) => ((index >> (position % 6)) & 1 ? char.toUpperCase() : char)).join(''),
         );
         // Tokens first, so the registrations themselves start together; each from its own IP (throttle).
         const tokens = await Promise.all(variants.map(() => solveBotChallenge(raced.app)));
@@ -141,7 +144,11 @@ describe('registration', () => {
         expect(statuses.filter((status) => status === 201)).toHaveLength(1);
         expect(statuses.filter((status) => status === 422)).toHaveLength(49);
         for (const response of responses.filter((r) => r.status === 422)) expect(((await response.json()) as { message: string }).message).toBe(TAKEN);
-        const count = raced.db.select({ n: sql<number>`count(*)` }).from(users).where(sql`lower(${users.email}) = 'race.winner@example.test'`).get();
+        const count = raced.db
+          .select({ n: sql<number>`count(*)` })
+          .from(users)
+          .where(sql`lower(${users.email}) = 'race.winner@example.test'`)
+          .get();
         expect(count?.n).toBe(1);
         expect(readOutbox(raced.config.outboxDir)).toHaveLength(1);
       } finally {
@@ -163,7 +170,13 @@ describe('registration', () => {
       expect((await register(ctx.app, { email: 'first@example.test', g_token: token })).status).toBe(201);
       const replay = await errorsOf(await register(ctx.app, { email: 'second@example.test', g_token: token }));
       expect(replay.errors.g_token?.[0]).toBe('This bot check was already used. Please try again.');
-      expect(ctx.db.select().from(users).all().map((user) => user.email)).toEqual(['first@example.test']);
+      expect(
+        ctx.db
+          .select()
+          .from(users)
+          .all()
+          .map((user) => user.email),
+      ).toEqual(['first@example.test']);
     });
   });
 
@@ -181,7 +194,9 @@ describe('registration', () => {
       const refused = await register(throttled.app, { email: 'eleventh@example.test' });
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(3000);
-      expect(((await refused.json()) as { errors: Record<string, string[]> }).errors.email?.[0]).toMatch(/^Too many requests\. Please try again in \d+ seconds\.$/);
+      expect(((await refused.json()) as { errors: Record<string, string[]> }).errors.email?.[0]).toMatch(
+        /^Too many requests\. Please try again in \d+ seconds\.$/,
+      );
       throttled.advance(60 * 60 * 1000);
       expect((await register(throttled.app, { email: 'eleventh@example.test' })).status).toBe(201);
     } finally {

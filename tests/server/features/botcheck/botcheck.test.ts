@@ -46,7 +46,9 @@ function setup(options: { fakeClock?: boolean; env?: Record<string, string> } = 
     return c.json({ name: body.name });
   });
   const post = (path: string, body: unknown) =>
-    Promise.resolve(app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }));
+    Promise.resolve(
+      app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    );
   return { ctx, app, handled, post };
 }
 

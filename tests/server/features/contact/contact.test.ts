@@ -56,7 +56,9 @@ describe('POST /api/contact', () => {
     expect(((await missing.json()) as { errors: Record<string, string[]> }).errors.g_token).toEqual(['The bot check failed. Please try again.']);
 
     const challenge = await fetchBotChallenge(ctx.app);
-    const forged = Buffer.from(JSON.stringify({ challenge: { ...challenge, signature: '0'.repeat(64) }, solution: { counter: 1, derivedKey: 'ab' } })).toString('base64');
+    const forged = Buffer.from(JSON.stringify({ challenge: { ...challenge, signature: '0'.repeat(64) }, solution: { counter: 1, derivedKey: 'ab' } })).toString(
+      'base64',
+    );
     expect((await send({ ...valid, g_token: forged })).status).toBe(422);
 
     const token = await solveBotChallenge(ctx.app);

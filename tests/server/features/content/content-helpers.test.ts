@@ -39,7 +39,14 @@ describe('youTubeVideoId', () => {
   });
 
   it('refuses other hosts, other schemes and ids of the wrong shape', () => {
-    for (const link of ['https://youtube.com.evil.example/watch?v=dQw4w9WgXcQ', 'ftp://youtu.be/dQw4w9WgXcQ', 'https://youtu.be/dQw4w9WgXc', 'https://youtu.be/dQw4w9WgXcQQ', 'https://www.youtube.com/watch?v=dQw4w9WgX<Q', 'dQw4w9WgXcQ']) {
+    for (const link of [
+      'https://youtube.com.evil.example/watch?v=dQw4w9WgXcQ',
+      'ftp://youtu.be/dQw4w9WgXcQ',
+      'https://youtu.be/dQw4w9WgXc',
+      'https://youtu.be/dQw4w9WgXcQQ',
+      'https://www.youtube.com/watch?v=dQw4w9WgX<Q',
+      'dQw4w9WgXcQ',
+    ]) {
       expect(youTubeVideoId(link), link).toBeNull();
     }
   });
@@ -60,7 +67,12 @@ describe('timeAgo', () => {
 describe('mediaUrlToFile', () => {
   it('maps only our own variant names inside the route directories', () => {
     expect(mediaUrlToFile('/data/uploads', '/media/news/0123456789abcdef-thumb.webp')).toBe(path.join('/data/uploads', 'news', '0123456789abcdef-thumb.webp'));
-    for (const url of ['/media/news/../../etc/passwd', '/media/other/0123456789abcdef-thumb.webp', 'https://www.youtube-nocookie.com/embed/x', '/media/news/a/b-thumb.webp']) {
+    for (const url of [
+      '/media/news/../../etc/passwd',
+      '/media/other/0123456789abcdef-thumb.webp',
+      'https://www.youtube-nocookie.com/embed/x',
+      '/media/news/a/b-thumb.webp',
+    ]) {
       expect(mediaUrlToFile('/data/uploads', url), url).toBeNull();
     }
   });

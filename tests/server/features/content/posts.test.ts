@@ -39,7 +39,15 @@ describe.each(NAMESPACES)('posts in %s', (ns) => {
     const section = await makeSection(admin, ns);
     const before = t.publisher.reasons.length;
 
-    const created = await admin.request('POST', `/api/${ns}/store`, { title: 'Version 9 is out', body: 'Now **faster**.', section_id: section.id, published: 1, display_order: 3, uploaded_file_id: 0, id: '' });
+    const created = await admin.request('POST', `/api/${ns}/store`, {
+      title: 'Version 9 is out',
+      body: 'Now **faster**.',
+      section_id: section.id,
+      published: 1,
+      display_order: 3,
+      uploaded_file_id: 0,
+      id: '',
+    });
     expect(created.status).toBe(201);
     const { post } = await json<{ post: PostAnswer }>(created);
     expect(post).toMatchObject({
@@ -60,7 +68,15 @@ describe.each(NAMESPACES)('posts in %s', (ns) => {
     expect(list.sections).toHaveLength(1);
     expect(list.sections[0]?.posts.map((p) => p.id)).toEqual([post.id]);
 
-    const updated = await admin.request('PUT', `/api/${ns}/update`, { id: post.id, title: 'Version 9.1 is out', body: 'Fixed.', section_id: section.id, published: false, display_order: 1, uploaded_file_id: null });
+    const updated = await admin.request('PUT', `/api/${ns}/update`, {
+      id: post.id,
+      title: 'Version 9.1 is out',
+      body: 'Fixed.',
+      section_id: section.id,
+      published: false,
+      display_order: 1,
+      uploaded_file_id: null,
+    });
     expect(updated.status).toBe(200);
     const after = (await json<{ post: PostAnswer }>(updated)).post;
     expect(after).toMatchObject({ title: 'Version 9.1 is out', body: 'Fixed.', published: 0, display_order: 1 });
@@ -101,7 +117,14 @@ describe.each(NAMESPACES)('posts in %s', (ns) => {
     expect((await json<{ errors: Record<string, string[]> }>(foreign)).errors.section_id?.[0]).toBe('The selected section id is invalid.');
 
     const section = await makeSection(admin, ns);
-    const foreignFile = insertUploadedFile(t.ctx.db, other as 'news', { filename: 'a.pdf', stored_name: 'a'.repeat(32), description: '', mime_type: 'application/pdf', size: 1, sha256: '' });
+    const foreignFile = insertUploadedFile(t.ctx.db, other as 'news', {
+      filename: 'a.pdf',
+      stored_name: 'a'.repeat(32),
+      description: '',
+      mime_type: 'application/pdf',
+      size: 1,
+      sha256: '',
+    });
     const badFile = await admin.request('POST', `/api/${ns}/store`, { title: 'ok', body: 'b', section_id: section.id, uploaded_file_id: foreignFile.id });
     expect(badFile.status).toBe(422);
     expect((await json<{ errors: Record<string, string[]> }>(badFile)).errors.uploaded_file_id?.[0]).toBe('The selected file is invalid.');
@@ -116,7 +139,9 @@ describe.each(NAMESPACES)('posts in %s', (ns) => {
   it('refuses writes from anonymous visitors (401) and ordinary users (403) and changes nothing', async () => {
     const admin = await t.admin();
     const section = await makeSection(admin, ns);
-    const created = await json<{ post: PostAnswer }>(await admin.request('POST', `/api/${ns}/store`, { title: 'Keep me', body: 'b', section_id: section.id, published: 1 }));
+    const created = await json<{ post: PostAnswer }>(
+      await admin.request('POST', `/api/${ns}/store`, { title: 'Keep me', body: 'b', section_id: section.id, published: 1 }),
+    );
     const before = t.publisher.reasons.length;
     const payload = { id: created.post.id, title: 'Hacked', body: 'x', section_id: section.id, published: 1 };
     for (const [client, status] of [
@@ -136,7 +161,9 @@ describe.each(NAMESPACES)('posts in %s', (ns) => {
     const admin = await t.admin();
     const section = await makeSection(admin, ns, 'Guides');
     await admin.request('POST', `/api/${ns}/store`, { title: 'Public', body: 'p', section_id: section.id, published: 1 });
-    const draft = await json<{ post: PostAnswer }>(await admin.request('POST', `/api/${ns}/store`, { title: 'Draft', body: 'SECRET', section_id: section.id, published: 0 }));
+    const draft = await json<{ post: PostAnswer }>(
+      await admin.request('POST', `/api/${ns}/store`, { title: 'Draft', body: 'SECRET', section_id: section.id, published: 0 }),
+    );
     for (const client of [await t.anonymous(), await t.user()]) {
       for (const path of [`/api/${ns}/getposts`, `/api/${ns}/getPosts/${section.id}`, `/api/${ns}/getPosts/byslug/guides`, `/api/${ns}/getPosts/byslug/nope`]) {
         const text = await (await client.request('GET', path)).text();
@@ -161,12 +188,16 @@ describe('slugs', () => {
     expect([first.title_slug, second.title_slug]).toEqual(['same-title', 'same-title-2']);
     // The same title in another namespace is another scope.
     const docsSection = await makeSection(admin, 'documentation');
-    const docs = await json<{ post: PostAnswer }>(await admin.request('POST', '/api/documentation/store', { title: 'Same title', body: 'b', section_id: docsSection.id }));
+    const docs = await json<{ post: PostAnswer }>(
+      await admin.request('POST', '/api/documentation/store', { title: 'Same title', body: 'b', section_id: docsSection.id }),
+    );
     expect(docs.post.title_slug).toBe('same-title');
 
     const renamed = await json<{ post: PostAnswer }>(await admin.request('PUT', '/api/news/update', { ...second, title: 'Another name' }));
     expect(renamed.post.title_slug).toBe('same-title-2');
-    const regenerated = await json<{ post: PostAnswer }>(await admin.request('PUT', '/api/news/update', { ...second, title: 'Another name', regenerate_slug: true }));
+    const regenerated = await json<{ post: PostAnswer }>(
+      await admin.request('PUT', '/api/news/update', { ...second, title: 'Another name', regenerate_slug: true }),
+    );
     expect(regenerated.post.title_slug).toBe('another-name');
     // Asking again keeps its own slug rather than counting itself as taken.
     const again = await json<{ post: PostAnswer }>(await admin.request('PUT', '/api/news/update', { ...second, title: 'Another name', regenerate_slug: 1 }));
@@ -184,11 +215,15 @@ describe('reading', () => {
     await admin.request('POST', '/api/tutorials/store', { title: 'A1', body: 'b', section_id: later.id, published: 1 });
     const anonymous = await t.anonymous();
 
-    const known = await json<{ posts: PostAnswer[]; section_id: number; fallback: boolean }>(await anonymous.request('GET', '/api/tutorials/getPosts/byslug/advanced'));
+    const known = await json<{ posts: PostAnswer[]; section_id: number; fallback: boolean }>(
+      await anonymous.request('GET', '/api/tutorials/getPosts/byslug/advanced'),
+    );
     expect(known).toMatchObject({ section_id: later.id, fallback: false });
     expect(known.posts.map((p) => p.title)).toEqual(['A1']);
 
-    const unknown = await json<{ posts: PostAnswer[]; section_id: number; fallback: boolean; message: string }>(await anonymous.request('GET', '/api/tutorials/getPosts/byslug/no-such-section'));
+    const unknown = await json<{ posts: PostAnswer[]; section_id: number; fallback: boolean; message: string }>(
+      await anonymous.request('GET', '/api/tutorials/getPosts/byslug/no-such-section'),
+    );
     expect(unknown).toMatchObject({ section_id: first.id, fallback: true });
     expect(unknown.posts.map((p) => p.title)).toEqual(['B1', 'B2']);
     expect(unknown.message).toMatch(/first section/);
@@ -210,8 +245,23 @@ describe('reading', () => {
   it('shows the attached file of a post, and 404s updates of posts that do not exist', async () => {
     const admin = await t.admin();
     const section = await makeSection(admin, 'news');
-    const file = insertUploadedFile(t.ctx.db, 'news', { filename: 'notes.pdf', stored_name: 'b'.repeat(32), description: 'Release notes', mime_type: 'application/pdf', size: 1234, sha256: '' });
-    const created = await json<{ post: PostAnswer }>(await admin.request('POST', '/api/news/store', { title: 'With file', body: 'b', section_id: section.id, published: '1', uploaded_file_id: String(file.id) }));
+    const file = insertUploadedFile(t.ctx.db, 'news', {
+      filename: 'notes.pdf',
+      stored_name: 'b'.repeat(32),
+      description: 'Release notes',
+      mime_type: 'application/pdf',
+      size: 1234,
+      sha256: '',
+    });
+    const created = await json<{ post: PostAnswer }>(
+      await admin.request('POST', '/api/news/store', {
+        title: 'With file',
+        body: 'b',
+        section_id: section.id,
+        published: '1',
+        uploaded_file_id: String(file.id),
+      }),
+    );
     expect(created.post.uploaded_file).toEqual({ id: file.id, filename: 'notes.pdf', description: 'Release notes', size: 1234 });
     const before = t.publisher.reasons.length;
     expect((await admin.request('PUT', '/api/news/update', { id: 9999, title: 'x', body: 'y', section_id: section.id })).status).toBe(404);
@@ -225,7 +275,15 @@ describe('reading', () => {
     const admin = await t.admin();
     const section = await makeSection(admin, 'news');
     const form = new FormData();
-    for (const [key, value] of Object.entries({ title: 'From a form', body: 'b', section_id: String(section.id), published: '1', display_order: '2', uploaded_file_id: '' })) form.append(key, value);
+    for (const [key, value] of Object.entries({
+      title: 'From a form',
+      body: 'b',
+      section_id: String(section.id),
+      published: '1',
+      display_order: '2',
+      uploaded_file_id: '',
+    }))
+      form.append(key, value);
     const response = await admin.request('POST', '/api/news/store', form);
     expect(response.status).toBe(201);
     expect((await json<{ post: PostAnswer }>(response)).post).toMatchObject({ title: 'From a form', published: 1, display_order: 2, uploaded_file_id: null });

@@ -29,7 +29,9 @@ describe.each(NAMESPACES)('sections in %s', (ns) => {
     expect(updated.status).toBe(200);
     const section = (await json<{ section: SectionAnswer }>(updated)).section;
     expect(section).toMatchObject({ title: 'First steps', order: 9, title_slug: 'getting-started' });
-    const renamed = await json<{ section: SectionAnswer }>(await admin.request('PUT', `/api/${ns}/section/update`, { id: early.section.id, title: 'First steps', order: 9, regenerate_slug: 1 }));
+    const renamed = await json<{ section: SectionAnswer }>(
+      await admin.request('PUT', `/api/${ns}/section/update`, { id: early.section.id, title: 'First steps', order: 9, regenerate_slug: 1 }),
+    );
     expect(renamed.section.title_slug).toBe('first-steps');
 
     const deleted = await admin.request('DELETE', `/api/${ns}/section/delete`, { id: early.section.id });
@@ -77,7 +79,8 @@ describe('deleting a section that holds posts', () => {
     const admin = await t.admin();
     const old = (await json<{ section: SectionAnswer }>(await admin.request('POST', '/api/news/section/store', { title: 'Old', order: 0 }))).section;
     const target = (await json<{ section: SectionAnswer }>(await admin.request('POST', '/api/news/section/store', { title: 'Target', order: 1 }))).section;
-    const foreign = (await json<{ section: SectionAnswer }>(await admin.request('POST', '/api/documentation/section/store', { title: 'Docs', order: 1 }))).section;
+    const foreign = (await json<{ section: SectionAnswer }>(await admin.request('POST', '/api/documentation/section/store', { title: 'Docs', order: 1 })))
+      .section;
     await admin.request('POST', '/api/news/store', { title: 'P1', body: 'b', section_id: old.id, published: 1 });
     await admin.request('POST', '/api/news/store', { title: 'P2', body: 'b', section_id: old.id, published: 0 });
     const before = t.publisher.reasons.length;

@@ -168,7 +168,12 @@ describe('the limit through the real server', () => {
         path: '/api/downloads/store',
         method: 'POST',
         agent: false,
-        headers: { Cookie: limitedAdmin.cookieHeader, 'X-XSRF-TOKEN': limitedAdmin.xsrf ?? '', 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Transfer-Encoding': 'chunked' },
+        headers: {
+          Cookie: limitedAdmin.cookieHeader,
+          'X-XSRF-TOKEN': limitedAdmin.xsrf ?? '',
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Transfer-Encoding': 'chunked',
+        },
       });
       const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
         request.on('response', (response) => {
@@ -179,7 +184,9 @@ describe('the limit through the real server', () => {
         });
         request.on('error', reject);
       });
-      request.write(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nOver\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="over.bin"\r\n\r\n`);
+      request.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nOver\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="over.bin"\r\n\r\n`,
+      );
       let settled = false;
       void answer.finally(() => (settled = true));
       for (let i = 0; i < 16 && !settled; i++) {

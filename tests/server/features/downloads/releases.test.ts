@@ -47,7 +47,10 @@ async function sections(client = createClient(ctx.app)): Promise<ReleaseView[]> 
 describe('store', () => {
   it('creates a release with its file: stored under a random name, SHA-256 of the bytes, publish scheduled', async () => {
     const content = patternBytes(70_000, 3);
-    const { status, answer } = await store({ title: 'Inspector 4', body: '**new**', release: '4.0.0', is_current: '1', downloadable: '1' }, { name: 'inspector 4 é.exe', content });
+    const { status, answer } = await store(
+      { title: 'Inspector 4', body: '**new**', release: '4.0.0', is_current: '1', downloadable: '1' },
+      { name: 'inspector 4 é.exe', content },
+    );
     expect(status).toBe(201);
     expect(answer.message).toBe('Release created.');
     expect(answer.release).toMatchObject({
@@ -78,7 +81,16 @@ describe('store', () => {
   it('allows a release without a file only when it is not downloadable', async () => {
     const ok = await store({ title: 'Announcement only', release: '', downloadable: '0' });
     expect(ok.status).toBe(201);
-    expect(ok.answer.release).toMatchObject({ has_file: false, filename: null, download_url: null, size: 0, sha256: '', file_url: null, release: '0', is_current: 0 });
+    expect(ok.answer.release).toMatchObject({
+      has_file: false,
+      filename: null,
+      download_url: null,
+      size: 0,
+      sha256: '',
+      file_url: null,
+      release: '0',
+      is_current: 0,
+    });
 
     const refused = await store({ title: 'Missing file', downloadable: '1' });
     expect(refused.status).toBe(422);
@@ -180,7 +192,15 @@ describe('update', () => {
     const { status, answer } = await update(created.id, { title: 'New' });
     expect(status).toBe(200);
     expect(answer.message).toBe('Release updated.');
-    expect(answer.release).toMatchObject({ id: created.id, title: 'New', body: 'b', release: '1.0', downloadable: 1, filename: 'one.bin', sha256: created.sha256 });
+    expect(answer.release).toMatchObject({
+      id: created.id,
+      title: 'New',
+      body: 'b',
+      release: '1.0',
+      downloadable: 1,
+      filename: 'one.bin',
+      sha256: created.sha256,
+    });
     expect(publisher.reasons).toEqual([`download ${created.id} created`, `download ${created.id} updated`]);
   });
 
@@ -224,7 +244,10 @@ describe('is_current', () => {
   it('is held by one release at a time, whichever write sets it', async () => {
     const a = (await store({ title: 'A', is_current: '1' })).answer.release;
     const b = (await store({ title: 'B', is_current: 'true' })).answer.release;
-    const current = () => listDownloadItems(ctx.db).filter((item) => item.is_current === 1).map((item) => item.title);
+    const current = () =>
+      listDownloadItems(ctx.db)
+        .filter((item) => item.is_current === 1)
+        .map((item) => item.title);
     expect(current()).toEqual(['B']);
     await update(a.id, { is_current: 'on' });
     expect(current()).toEqual(['A']);
@@ -290,10 +313,20 @@ describe('reading releases', () => {
   });
 
   it('puts stored releases in the publish snapshot (the static page, feed and search), never the stored name', async () => {
-    const created = (await store({ title: 'For the feed', body: 'Notes', release: '9.1', downloadable: '1' }, { name: 'feed.bin', content: 'feed' })).answer.release;
+    const created = (await store({ title: 'For the feed', body: 'Notes', release: '9.1', downloadable: '1' }, { name: 'feed.bin', content: 'feed' })).answer
+      .release;
     const snapshot = exportSnapshot(ctx.db, ctx.config);
     expect(snapshot.downloads).toEqual([
-      expect.objectContaining({ id: created.id, title: 'For the feed', body: 'Notes', release: '9.1', downloadable: true, filename: 'feed.bin', size: 4, sha256: sha256Hex('feed') }),
+      expect.objectContaining({
+        id: created.id,
+        title: 'For the feed',
+        body: 'Notes',
+        release: '9.1',
+        downloadable: true,
+        filename: 'feed.bin',
+        size: 4,
+        sha256: sha256Hex('feed'),
+      }),
     ]);
     expect(JSON.stringify(snapshot)).not.toContain(getDownloadItemById(ctx.db, created.id)?.stored_name ?? 'missing');
   });

@@ -28,7 +28,11 @@ describe('upload limit', () => {
   });
 
   it('answers 413 one byte past it, leaving no row, no file, no temp file and no publish', async () => {
-    const response = await admin.request('POST', '/api/downloads/store', releaseForm({ title: 'Too big', downloadable: '1' }, { name: 'big.bin', content: patternBytes(LIMIT + 1) }));
+    const response = await admin.request(
+      'POST',
+      '/api/downloads/store',
+      releaseForm({ title: 'Too big', downloadable: '1' }, { name: 'big.bin', content: patternBytes(LIMIT + 1) }),
+    );
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ message: 'The file is larger than the limit of 4 KiB.' });
     expect(listDownloadItems(ctx.db)).toEqual([]);
@@ -37,10 +41,18 @@ describe('upload limit', () => {
   });
 
   it('answers 413 on update too, keeping the old file', async () => {
-    const created = await admin.request('POST', '/api/downloads/store', releaseForm({ title: 'R', downloadable: '1' }, { name: 'small.bin', content: 'small' }));
+    const created = await admin.request(
+      'POST',
+      '/api/downloads/store',
+      releaseForm({ title: 'R', downloadable: '1' }, { name: 'small.bin', content: 'small' }),
+    );
     const { release } = (await created.json()) as { release: { id: number } };
     const before = filesOnDisk(ctx.config);
-    const response = await admin.request('POST', `/api/downloads/update/${release.id}`, releaseForm({ title: 'R' }, { name: 'big.bin', content: patternBytes(LIMIT * 3) }));
+    const response = await admin.request(
+      'POST',
+      `/api/downloads/update/${release.id}`,
+      releaseForm({ title: 'R' }, { name: 'big.bin', content: patternBytes(LIMIT * 3) }),
+    );
     expect(response.status).toBe(413);
     expect(filesOnDisk(ctx.config)).toEqual(before);
     expect(listDownloadItems(ctx.db)[0]?.download_url).toBe('small.bin');
@@ -56,7 +68,12 @@ describe('upload limit', () => {
     });
     const response = await ctx.app.request('/api/downloads/store', {
       method: 'POST',
-      headers: { Cookie: admin.cookieHeader, 'X-XSRF-TOKEN': admin.xsrf ?? '', 'Content-Type': 'multipart/form-data; boundary=B', 'Content-Length': String(1024 ** 3) },
+      headers: {
+        Cookie: admin.cookieHeader,
+        'X-XSRF-TOKEN': admin.xsrf ?? '',
+        'Content-Type': 'multipart/form-data; boundary=B',
+        'Content-Length': String(1024 ** 3),
+      },
       body,
       duplex: 'half',
     } as RequestInit);

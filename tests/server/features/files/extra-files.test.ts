@@ -27,7 +27,13 @@ afterEach(() => t.ctx.cleanup());
 const privateFiles = (route: string) => filesUnder(path.join(t.ctx.config.privateFilesDir, route));
 const tempFiles = () => filesUnder(path.join(t.ctx.config.privateFilesDir, '.tmp'));
 
-async function uploadFile(admin: Awaited<ReturnType<ContentTest['admin']>>, route: string, content: Buffer | string, name: string, description = 'Sample data') {
+async function uploadFile(
+  admin: Awaited<ReturnType<ContentTest['admin']>>,
+  route: string,
+  content: Buffer | string,
+  name: string,
+  description = 'Sample data',
+) {
   const response = await admin.request('POST', `/api/${route}/extrafiles`, fileForm(content, name, 'application/pdf', { description }));
   expect(response.status).toBe(201);
   return (await json<{ file: FileAnswer }>(response)).file;
@@ -35,8 +41,12 @@ async function uploadFile(admin: Awaited<ReturnType<ContentTest['admin']>>, rout
 
 /** A section and a post offering `fileId` for download. */
 async function attach(admin: Awaited<ReturnType<ContentTest['admin']>>, route: string, fileId: number, published: boolean, title = 'Lesson 1') {
-  const { section } = await json<{ section: { id: number } }>(await admin.request('POST', `/api/${route}/section/store`, { title: `Section for ${title}`, order: 0 }));
-  const { post } = await json<{ post: { id: number } }>(await admin.request('POST', `/api/${route}/store`, { title, body: 'b', section_id: section.id, uploaded_file_id: fileId, published }));
+  const { section } = await json<{ section: { id: number } }>(
+    await admin.request('POST', `/api/${route}/section/store`, { title: `Section for ${title}`, order: 0 }),
+  );
+  const { post } = await json<{ post: { id: number } }>(
+    await admin.request('POST', `/api/${route}/store`, { title, body: 'b', section_id: section.id, uploaded_file_id: fileId, published }),
+  );
   return post;
 }
 
@@ -45,7 +55,13 @@ describe('uploading and listing', () => {
     const admin = await t.admin();
     const content = crypto.randomBytes(100_000);
     const file = await uploadFile(admin, 'tutorials', content, 'Übung 1 (final).pdf', 'Exercise files');
-    expect(file).toMatchObject({ filename: 'Übung 1 (final).pdf', description: 'Exercise files', size: content.length, mime_type: 'application/pdf', posts: [] });
+    expect(file).toMatchObject({
+      filename: 'Übung 1 (final).pdf',
+      description: 'Exercise files',
+      size: content.length,
+      mime_type: 'application/pdf',
+      posts: [],
+    });
     expect(file.sha256).toBe(crypto.createHash('sha256').update(content).digest('hex'));
     expect(file).not.toHaveProperty('stored_name');
     const stored = privateFiles('tutorials');
@@ -149,7 +165,9 @@ describe('downloading', () => {
     expect(response.headers.get('content-length')).toBe(String(content.length));
     expect(response.headers.get('content-type')).toBe('application/octet-stream');
     expect(response.headers.get('filename')).toBe(encodeURIComponent('Mess "bericht" €.pdf'));
-    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="Mess _bericht_ _.pdf"; filename*=UTF-8''Mess%20%22bericht%22%20%E2%82%AC.pdf`);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="Mess _bericht_ _.pdf"; filename*=UTF-8''Mess%20%22bericht%22%20%E2%82%AC.pdf`,
+    );
     expect(response.headers.get('cache-control')).toBe('private, no-store');
   });
 
@@ -183,7 +201,9 @@ describe('downloading', () => {
     // Admins may download anything.
     expect(await (await admin.request('POST', '/api/tutorials/extrafiles/download', { id: loose.id })).text()).toBe('loose data');
     // The other namespaces say the general message to anonymous visitors.
-    expect(await json(await anonymous.request('POST', '/api/news/extrafiles/download', { id: offered.id }))).toEqual({ message: 'You must be logged in to use download' });
+    expect(await json(await anonymous.request('POST', '/api/news/extrafiles/download', { id: offered.id }))).toEqual({
+      message: 'You must be logged in to use download',
+    });
   });
 });
 
@@ -209,7 +229,9 @@ describe('deleting', () => {
     const nothing = await admin.request('DELETE', '/api/news/extrafiles', { ids: [] });
     expect(nothing.status).toBe(422);
 
-    const { section } = await json<{ sections: { id: number }[] }>(await admin.request('GET', '/api/news/section/getSections')).then((r) => ({ section: r.sections[0] as { id: number } }));
+    const { section } = await json<{ sections: { id: number }[] }>(await admin.request('GET', '/api/news/section/getSections')).then((r) => ({
+      section: r.sections[0] as { id: number },
+    }));
     await admin.request('PUT', '/api/news/update', { id: post.id, title: 'Release notes', body: 'b', section_id: section.id, uploaded_file_id: 0 });
     const deleted = await admin.request('DELETE', '/api/news/extrafiles', { ids: [file.id, spare.id] });
     expect(deleted.status).toBe(200);

@@ -33,7 +33,11 @@ describe('home images', () => {
   it('uploads an image into a section with thumb and lg variants within HOME_IMAGE_VARIANTS', async () => {
     const admin = await t.admin();
     const section = await makeSection(admin, 'Welcome');
-    const response = await admin.request('POST', '/api/home/store/images', fileForm(await makePng(3000, 2000), 'probe.png', 'image/png', { home_section_id: String(section.id), alt: 'A probe' }));
+    const response = await admin.request(
+      'POST',
+      '/api/home/store/images',
+      fileForm(await makePng(3000, 2000), 'probe.png', 'image/png', { home_section_id: String(section.id), alt: 'A probe' }),
+    );
     expect(response.status).toBe(201);
     const { image, images } = await json<{ image: HomeImageAnswer; images: HomeImageAnswer[] }>(response);
     expect(image).toMatchObject({ title: 'probe', alt: 'A probe', home_section_id: section.id, order: 0 });
@@ -43,7 +47,11 @@ describe('home images', () => {
     expect(images.map((i) => i.id)).toEqual([image.id]);
 
     // Public slideshow of the section; the next upload goes last.
-    const second = (await json<{ image: HomeImageAnswer }>(await admin.request('POST', '/api/home/images', fileForm(await makePng(600, 400), 'b.png', 'image/png', { home_section_id: String(section.id) })))).image;
+    const second = (
+      await json<{ image: HomeImageAnswer }>(
+        await admin.request('POST', '/api/home/images', fileForm(await makePng(600, 400), 'b.png', 'image/png', { home_section_id: String(section.id) })),
+      )
+    ).image;
     expect(second.order).toBe(1);
     const slideshow = await json<{ images: HomeImageAnswer[] }>(await (await t.anonymous()).request('GET', `/api/home/section/${section.id}/images/`));
     expect(slideshow.images.map((i) => i.id)).toEqual([image.id, second.id]);
@@ -81,7 +89,9 @@ describe('home images', () => {
     const admin = await t.admin();
     const first = await makeSection(admin, 'First');
     const second = await makeSection(admin, 'Second');
-    const { image } = await json<{ image: HomeImageAnswer }>(await admin.request('POST', '/api/home/store/images', fileForm(await makePng(500, 300), 'x.png', 'image/png', { home_section_id: String(first.id) })));
+    const { image } = await json<{ image: HomeImageAnswer }>(
+      await admin.request('POST', '/api/home/store/images', fileForm(await makePng(500, 300), 'x.png', 'image/png', { home_section_id: String(first.id) })),
+    );
 
     const details = await admin.request('PUT', '/api/home/images/update', { id: image.id, title: 'Laser', alt: 'A laser scanner' });
     expect(details.status).toBe(200);
@@ -106,10 +116,14 @@ describe('home images', () => {
 
   it('serves the generic image paths with route "home" from the same library', async () => {
     const admin = await t.admin();
-    const { image } = await json<{ image: HomeImageAnswer }>(await admin.request('POST', '/api/home/images', fileForm(await makePng(200, 200), 'g.png', 'image/png')));
+    const { image } = await json<{ image: HomeImageAnswer }>(
+      await admin.request('POST', '/api/home/images', fileForm(await makePng(200, 200), 'g.png', 'image/png')),
+    );
     expect((await json<{ images: HomeImageAnswer[] }>(await admin.request('GET', '/api/home/images'))).images.map((i) => i.id)).toEqual([image.id]);
     expect((await json<{ image: HomeImageAnswer }>(await admin.request('PUT', `/api/home/image/update/${image.id}`, { alt: 'Alt' }))).image.alt).toBe('Alt');
-    const replaced = await json<{ image: HomeImageAnswer }>(await admin.request('POST', `/api/home/image/update-image/${image.id}`, fileForm(await makePng(900, 300), 'h.png', 'image/png')));
+    const replaced = await json<{ image: HomeImageAnswer }>(
+      await admin.request('POST', `/api/home/image/update-image/${image.id}`, fileForm(await makePng(900, 300), 'h.png', 'image/png')),
+    );
     expect(replaced.image.sizes.lg).toEqual({ width: 900, height: 300 });
     await vi.waitFor(() => expect(homeFiles()).toHaveLength(2));
     expect((await admin.request('DELETE', '/api/home/images/', { ids: [image.id] })).status).toBe(200);
@@ -118,7 +132,9 @@ describe('home images', () => {
 
   it('replacing the file rewrites the home sections that showed it, then removes the old files after the publish', async () => {
     const admin = await t.admin();
-    const { image } = await json<{ image: HomeImageAnswer }>(await admin.request('POST', '/api/home/images', fileForm(await makePng(300, 200), 'old.png', 'image/png')));
+    const { image } = await json<{ image: HomeImageAnswer }>(
+      await admin.request('POST', '/api/home/images', fileForm(await makePng(300, 200), 'old.png', 'image/png')),
+    );
     const section = await makeSection(admin, 'Showcase');
     const body = `![a](${image.urls.lg}) and ![b](${image.urls.thumb})`;
     expect((await admin.request('PUT', '/api/home/update', { id: section.id, title: 'Showcase', body, order: 0 })).status).toBe(200);
@@ -136,7 +152,9 @@ describe('home images', () => {
   it('refuses every write by anonymous visitors and ordinary users and changes nothing', async () => {
     const admin = await t.admin();
     const section = await makeSection(admin, 'S');
-    const { image } = await json<{ image: HomeImageAnswer }>(await admin.request('POST', '/api/home/store/images', fileForm(await makePng(100, 100), 'x.png', 'image/png', { home_section_id: String(section.id) })));
+    const { image } = await json<{ image: HomeImageAnswer }>(
+      await admin.request('POST', '/api/home/store/images', fileForm(await makePng(100, 100), 'x.png', 'image/png', { home_section_id: String(section.id) })),
+    );
     const before = t.publisher.reasons.length;
     const png = await makePng(50, 50);
     for (const [client, status] of [

@@ -7,7 +7,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listUploadedImages } from '../../../../server/features/images/queries.ts';
 import { insertHomeSection } from '../../../../server/db/queries/home.ts';
 import type { TestClient } from '../../../helpers/auth.ts';
-import { fileForm, filesUnder, json, makeJpegWithGps, makePixelBombPng, makePng, mediaFile, setupContentTest, type ContentTest } from '../../content/helpers.ts';
+import {
+  fileForm,
+  filesUnder,
+  json,
+  makeJpegWithGps,
+  makePixelBombPng,
+  makePng,
+  mediaFile,
+  setupContentTest,
+  type ContentTest,
+} from '../../content/helpers.ts';
 
 interface ImageAnswer {
   id: number;
@@ -38,7 +48,12 @@ describe('uploading an image', () => {
     const { image } = await json<{ image: ImageAnswer }>(response);
     expect(image).toMatchObject({ title: 'gauge', alt: 'A gauge', is_video: 0 });
     expect(Object.keys(image.image_url).sort()).toEqual(['fallback', 'image', 'lg', 'thumb']);
-    expect(image.sizes).toEqual({ thumb: { width: 400, height: 200 }, image: { width: 1200, height: 600 }, lg: { width: 2000, height: 1000 }, fallback: { width: 1200, height: 600 } });
+    expect(image.sizes).toEqual({
+      thumb: { width: 400, height: 200 },
+      image: { width: 1200, height: 600 },
+      lg: { width: 2000, height: 1000 },
+      fallback: { width: 1200, height: 600 },
+    });
     for (const [variant, url] of Object.entries(image.image_url)) {
       expect(url).toMatch(new RegExp(`^/media/news/[0-9a-f]{32}-${variant}\\.(webp|png)$`));
       const metadata = await sharp(mediaFile(t.ctx, url)).metadata();
@@ -234,13 +249,20 @@ describe('managing images', () => {
     const admin = await t.admin();
     const { image } = await json<{ image: ImageAnswer }>(await upload(admin, 'news', await makePng(640, 480), 'chart.png'));
     const { section } = await json<{ section: { id: number } }>(await admin.request('POST', '/api/news/section/store', { title: 'S', order: 0 }));
-    await admin.request('POST', '/api/news/store', { title: 'Quarterly results', body: `See ![chart](${image.image_url.image})`, section_id: section.id, published: 0 });
+    await admin.request('POST', '/api/news/store', {
+      title: 'Quarterly results',
+      body: `See ![chart](${image.image_url.image})`,
+      section_id: section.id,
+      published: 0,
+    });
     insertHomeSection(t.ctx.db, { title: 'Welcome', body: `<img src="${image.image_url.thumb}">`, order: 0 });
     const before = t.publisher.reasons.length;
 
     const refused = await admin.request('DELETE', `/api/news/images/${image.id}`);
     expect(refused.status).toBe(409);
-    const answer = await json<{ message: string; report: { id: number; used_in: { posts: { title: string }[]; home_sections: { title: string }[] } }[] }>(refused);
+    const answer = await json<{ message: string; report: { id: number; used_in: { posts: { title: string }[]; home_sections: { title: string }[] } }[] }>(
+      refused,
+    );
     expect(answer.message).toContain('the post "Quarterly results" (news, not published)');
     expect(answer.message).toContain('the home section "Welcome"');
     expect(answer.report[0]?.used_in.posts.map((p) => p.title)).toEqual(['Quarterly results']);
@@ -260,7 +282,12 @@ describe('managing images', () => {
     const { image } = await json<{ image: ImageAnswer }>(await upload(admin, 'documentation', await makePng(640, 480)));
     const { section } = await json<{ section: { id: number } }>(await admin.request('POST', '/api/documentation/section/store', { title: 'S', order: 0 }));
     const { post } = await json<{ post: { id: number } }>(
-      await admin.request('POST', '/api/documentation/store', { title: 'Setup', body: `![a](${image.image_url.image}) and ![b](${image.image_url.lg})`, section_id: section.id, published: 1 }),
+      await admin.request('POST', '/api/documentation/store', {
+        title: 'Setup',
+        body: `![a](${image.image_url.image}) and ![b](${image.image_url.lg})`,
+        section_id: section.id,
+        published: 1,
+      }),
     );
     const before = t.publisher.reasons.length;
 
@@ -271,7 +298,11 @@ describe('managing images', () => {
     expect(bad.status).toBe(422);
     expect(uploadsOf('documentation')).toHaveLength(4);
 
-    const replaced = await admin.request('POST', `/api/documentation/image/update-image/${image.id}`, fileForm(await makePng(1000, 500), 'new.png', 'image/png'));
+    const replaced = await admin.request(
+      'POST',
+      `/api/documentation/image/update-image/${image.id}`,
+      fileForm(await makePng(1000, 500), 'new.png', 'image/png'),
+    );
     expect(replaced.status).toBe(200);
     const answer = await json<{ image: ImageAnswer; updated_posts: number[] }>(replaced);
     expect(answer.image.id).toBe(image.id);
@@ -298,23 +329,33 @@ describe('video items', () => {
     const response = await admin.request('POST', '/api/news/images', { video_url: link });
     expect(response.status).toBe(201);
     const { image } = await json<{ image: ImageAnswer }>(response);
-    expect(image).toMatchObject({ is_video: 1, image_url: { video: 'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ' }, title: 'YouTube video dQw4w9WgXcQ' });
+    expect(image).toMatchObject({
+      is_video: 1,
+      image_url: { video: 'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ' },
+      title: 'YouTube video dQw4w9WgXcQ',
+    });
     expect(t.publisher.reasons).toHaveLength(1);
   });
 
-  it.each([['https://vimeo.com/12345'], ['https://www.youtube.com/watch?v=short'], ['javascript:alert(1)'], ['https://evil.example/embed/dQw4w9WgXcQ'], ['not a link']])(
-    'refuses %s with 422',
-    async (link) => {
-      const admin = await t.admin();
-      const form = new FormData();
-      form.append('video_url', link);
-      const response = await admin.request('POST', '/api/news/images', form);
-      expect(response.status).toBe(422);
-      expect(await json(response)).toEqual({ message: 'The link is not a YouTube video link.', errors: { video_url: ['The link is not a YouTube video link.'] } });
-      expect(listUploadedImages(t.ctx.db, 'news')).toEqual([]);
-      expect(t.publisher.reasons).toHaveLength(0);
-    },
-  );
+  it.each([
+    ['https://vimeo.com/12345'],
+    ['https://www.youtube.com/watch?v=short'],
+    ['javascript:alert(1)'],
+    ['https://evil.example/embed/dQw4w9WgXcQ'],
+    ['not a link'],
+  ])('refuses %s with 422', async (link) => {
+    const admin = await t.admin();
+    const form = new FormData();
+    form.append('video_url', link);
+    const response = await admin.request('POST', '/api/news/images', form);
+    expect(response.status).toBe(422);
+    expect(await json(response)).toEqual({
+      message: 'The link is not a YouTube video link.',
+      errors: { video_url: ['The link is not a YouTube video link.'] },
+    });
+    expect(listUploadedImages(t.ctx.db, 'news')).toEqual([]);
+    expect(t.publisher.reasons).toHaveLength(0);
+  });
 
   it('refuses to replace the file of a video item', async () => {
     const admin = await t.admin();

@@ -74,22 +74,45 @@ describe('resolveLicenseDates', () => {
     expect(activated.activatedNow).toBe(true);
     expect(activated.dates.activated_at).toBe('2024-02-20T09:30:00.000Z');
 
-    const deactivated = resolveLicenseDates({ kind: 'perpetual', active: false, expireDays: 0, previous: { active: 1, activated_at: '2024-01-01T00:00:00.000Z' }, now });
+    const deactivated = resolveLicenseDates({
+      kind: 'perpetual',
+      active: false,
+      expireDays: 0,
+      previous: { active: 1, activated_at: '2024-01-01T00:00:00.000Z' },
+      now,
+    });
     expect(deactivated).toEqual({ activatedNow: false, dates: { active: 0, expire: 0, activated_at: null, expire_date: null } });
   });
 
   it('keeps an active license active when Active is not sent, without a second grant', () => {
-    const result = resolveLicenseDates({ kind: 'perpetual', active: undefined, expireDays: 0, previous: { active: 1, activated_at: '2023-12-31T23:00:00.000Z' }, now });
+    const result = resolveLicenseDates({
+      kind: 'perpetual',
+      active: undefined,
+      expireDays: 0,
+      previous: { active: 1, activated_at: '2023-12-31T23:00:00.000Z' },
+      now,
+    });
     expect(result).toEqual({ activatedNow: false, dates: { active: 1, expire: 0, activated_at: '2023-12-31T23:00:00.000Z', expire_date: null } });
   });
 
   it('turns a perpetual license into a trial: active from its original activation, now with an expiry', () => {
-    const result = resolveLicenseDates({ kind: 'trial', active: false, expireDays: 14, previous: { active: 1, activated_at: '2025-12-25T00:00:00.000Z' }, now });
+    const result = resolveLicenseDates({
+      kind: 'trial',
+      active: false,
+      expireDays: 14,
+      previous: { active: 1, activated_at: '2025-12-25T00:00:00.000Z' },
+      now,
+    });
     expect(result.dates).toEqual({ active: 1, expire: 14, activated_at: '2025-12-25T00:00:00.000Z', expire_date: '2026-01-08T00:00:00.000Z' });
   });
 
   it('treats other types like perpetual for Active and like a trial for expiry', () => {
-    expect(resolveLicenseDates({ kind: 'other', active: false, expireDays: 10, previous: null, now }).dates).toEqual({ active: 0, expire: 10, activated_at: null, expire_date: null });
+    expect(resolveLicenseDates({ kind: 'other', active: false, expireDays: 10, previous: null, now }).dates).toEqual({
+      active: 0,
+      expire: 10,
+      activated_at: null,
+      expire_date: null,
+    });
     expect(resolveLicenseDates({ kind: 'other', active: true, expireDays: 10, previous: null, now }).dates.expire_date).toBe('2024-03-01T09:30:00.000Z');
   });
 });

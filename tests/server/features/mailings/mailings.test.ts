@@ -11,7 +11,11 @@ import { createFlakySmtp, type FlakySmtp } from '../../../helpers/flaky-smtp.ts'
 import { linksIn, parseMail, readOutbox } from '../../../helpers/mail.ts';
 import { createAdminFixture, json, type AdminFixture } from '../../admin/admin-fixture.ts';
 
-type Summary = { id: number; counts: { pending: number; sent: number; failed: number; skipped: number; total: number }; recent_failures: Array<Record<string, unknown>> };
+type Summary = {
+  id: number;
+  counts: { pending: number; sent: number; failed: number; skipped: number; total: number };
+  recent_failures: Array<Record<string, unknown>>;
+};
 
 let fixture: AdminFixture;
 let worker: MailingWorker | null = null;
@@ -26,7 +30,17 @@ afterEach(async () => {
 
 /** Users straight into the database (no password hashing: these never log in). */
 function addUsers(count: number, prefix: string, extra: Partial<typeof users.$inferInsert> = {}): number[] {
-  return Array.from({ length: count }, (_unused, index) => insertUser(fixture.ctx.db, { name: `${prefix} ${index}`, email: `${prefix}${index}@example.test`, password_hash: 'x', email_verified_at: '2025-01-01T00:00:00.000Z', ...extra }).id);
+  return Array.from(
+    { length: count },
+    (_unused, index) =>
+      insertUser(fixture.ctx.db, {
+        name: `${prefix} ${index}`,
+        email: `${prefix}${index}@example.test`,
+        password_hash: 'x',
+        email_verified_at: '2025-01-01T00:00:00.000Z',
+        ...extra,
+      }).id,
+  );
 }
 
 const rows = () => fixture.ctx.db.select().from(mailingRecipients).all();
@@ -40,13 +54,21 @@ describe('POST /api/admin/sendmailing', () => {
     const ids = addUsers(3, 'reader');
     const [unsubscribed] = addUsers(1, 'gone', { unsubscribed_at: '2025-06-01T00:00:00.000Z' });
     const [banned] = addUsers(1, 'banned', { is_banned: 1 });
-    const response = await fixture.admin.request('POST', '/api/admin/sendmailing', { users: [...ids, ids[0], unsubscribed, banned], title: 'News', body: '**Hello**' });
+    const response = await fixture.admin.request('POST', '/api/admin/sendmailing', {
+      users: [...ids, ids[0], unsubscribed, banned],
+      title: 'News',
+      body: '**Hello**',
+    });
     expect(response.status).toBe(202);
     const body = await json<{ message: string; mailing: Summary; skipped: object }>(response);
     expect(body.message).toBe('Mailing queued for 3 recipients.');
     expect(body.mailing.counts).toEqual({ pending: 3, sent: 0, failed: 0, skipped: 0, total: 3 });
     expect(body.skipped).toEqual({ unsubscribed: 1, banned: 1 });
-    expect(rows().map((row) => row.user_id).sort((a, b) => a - b)).toEqual(ids);
+    expect(
+      rows()
+        .map((row) => row.user_id)
+        .sort((a, b) => a - b),
+    ).toEqual(ids);
   });
 
   it('accepts the ids as a JSON string, and "all-verified" for every verified, mailable user', async () => {
@@ -55,7 +77,9 @@ describe('POST /api/admin/sendmailing', () => {
     addUsers(1, 'gone', { unsubscribed_at: '2025-06-01T00:00:00.000Z' });
     const asString = await fixture.admin.request('POST', '/api/admin/sendmailing', { users: JSON.stringify(ids.map(String)), title: 'T', body: 'B' });
     expect((await json<{ message: string }>(asString)).message).toBe('Mailing queued for 2 recipients.');
-    const all = await json<{ message: string }>(await fixture.admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' }));
+    const all = await json<{ message: string }>(
+      await fixture.admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' }),
+    );
     // boss, ann and the two readers are verified; the unverified and the unsubscribed are not mailed.
     expect(all.message).toBe('Mailing queued for 4 recipients.');
   });
@@ -86,7 +110,11 @@ describe('the mailing worker', () => {
     fixture = await createAdminFixture({ fakeClock: true, env: { SMTP_URL: smtp.url } });
     const { ctx, admin } = fixture;
     const ids = addUsers(50, 'reader');
-    const queued = await admin.request('POST', '/api/admin/sendmailing', { users: ids, title: 'Release 9 is out', body: 'Read the **notes** at [the news](/news/releases).' });
+    const queued = await admin.request('POST', '/api/admin/sendmailing', {
+      users: ids,
+      title: 'Release 9 is out',
+      body: 'Read the **notes** at [the news](/news/releases).',
+    });
     expect((await json<{ message: string }>(queued)).message).toBe('Mailing queued for 50 recipients.');
     worker = startMailingWorker(ctx, { intervalMs: 0 });
 
@@ -161,7 +189,9 @@ describe('the mailing worker', () => {
     expect(detailResponse.status).toBe(200);
     const detail = await json<{ mailing: Summary & { body: string }; recipients: Array<Record<string, unknown>> }>(detailResponse);
     expect(detail.mailing).toMatchObject({ body: 'B', counts: { failed: 1, sent: 0 } });
-    expect(detail.recipients).toEqual([expect.objectContaining({ user_id: id, status: 'failed', attempts: 1, last_error: 'EENVELOPE: 550 No such user', next_attempt_at: null, sent_at: null })]);
+    expect(detail.recipients).toEqual([
+      expect.objectContaining({ user_id: id, status: 'failed', attempts: 1, last_error: 'EENVELOPE: 550 No such user', next_attempt_at: null, sent_at: null }),
+    ]);
     const list = await json<{ mailings: Summary[] }>(await admin.request('GET', '/api/admin/mailings'));
     expect(list.mailings[0]?.recent_failures).toEqual([expect.objectContaining({ user_id: id, status: 'failed', last_error: 'EENVELOPE: 550 No such user' })]);
     expect((await admin.request('GET', `/api/admin/mailings/${mailing.id}?status=sent`)).status).toBe(200);
@@ -229,7 +259,12 @@ describe('GET /api/mailing/unsubscribe', () => {
     if (!link) throw new Error('no unsubscribe link');
     const url = new URL(link);
     const anonymous = (path: string) => ctx.app.request(path);
-    const stored = (userId: number | undefined) => ctx.db.select().from(users).where(eq(users.id, userId ?? 0)).get();
+    const stored = (userId: number | undefined) =>
+      ctx.db
+        .select()
+        .from(users)
+        .where(eq(users.id, userId ?? 0))
+        .get();
 
     const tampered = new URL(url);
     tampered.searchParams.set('user', String(other));

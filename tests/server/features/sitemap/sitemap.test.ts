@@ -45,7 +45,11 @@ describe('the sitemap API', () => {
     expect(none).toMatchObject({ build_id: null, xml: null, entries: [], message: 'The site has not been built yet.', publish: { state: 'idle' } });
     fs.mkdirSync(buildDir(), { recursive: true });
     status.currentBuildId = BUILD_ID;
-    expect(await json(await fixture.admin.request('GET', '/api/admin/sitemap'))).toMatchObject({ build_id: BUILD_ID, xml: null, message: 'The live site has no sitemap yet.' });
+    expect(await json(await fixture.admin.request('GET', '/api/admin/sitemap'))).toMatchObject({
+      build_id: BUILD_ID,
+      xml: null,
+      message: 'The live site has no sitemap yet.',
+    });
   });
 
   it('answers the live build’s sitemap.xml as text and as entries', async () => {

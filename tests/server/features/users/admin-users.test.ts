@@ -49,7 +49,9 @@ describe('GET /api/license/getAll', () => {
     expect(elapsed).toBeLessThan(2_000);
 
     const pageStarted = performance.now();
-    const page = await json<{ users: unknown[]; total: number }>(await fixture.admin.request('GET', '/api/admin/users?query=company%2042&sort=name&dir=desc&limit=50'));
+    const page = await json<{ users: unknown[]; total: number }>(
+      await fixture.admin.request('GET', '/api/admin/users?query=company%2042&sort=name&dir=desc&limit=50'),
+    );
     expect(page.total).toBeGreaterThan(100);
     expect(page.users).toHaveLength(50);
     expect(performance.now() - pageStarted).toBeLessThan(500);
@@ -125,7 +127,14 @@ describe('GET /api/admin/users', () => {
 describe('PUT /api/user/update/{id} by an admin', () => {
   it('edits any user’s profile, role, verification and license request, answering the admin user', async () => {
     const { admin, user } = fixture;
-    const response = await admin.request('PUT', `/api/user/update/${user.user.id}`, { ...user.user, name: 'Annie', companyName: 'Ann Ltd', role: 'admin', email_verified_at: null, license_request: 1 });
+    const response = await admin.request('PUT', `/api/user/update/${user.user.id}`, {
+      ...user.user,
+      name: 'Annie',
+      companyName: 'Ann Ltd',
+      role: 'admin',
+      email_verified_at: null,
+      license_request: 1,
+    });
     expect(response.status).toBe(200);
     const body = await json<{ message: string; user: Record<string, unknown> }>(response);
     expect(body.message).toBe('User updated.');
@@ -133,9 +142,13 @@ describe('PUT /api/user/update/{id} by an admin', () => {
     expect(fixture.stored(user.user.id)).toMatchObject({ name: 'Annie', role: 'admin', email_verified_at: null });
 
     // Toggling verification back on stamps it now; echoing the stamp later keeps it.
-    const verified = await json<{ user: { email_verified_at: string } }>(await admin.request('PUT', `/api/user/update/${user.user.id}`, { email_verified_at: true }));
+    const verified = await json<{ user: { email_verified_at: string } }>(
+      await admin.request('PUT', `/api/user/update/${user.user.id}`, { email_verified_at: true }),
+    );
     expect(verified.user.email_verified_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    const echoed = await json<{ user: { email_verified_at: string } }>(await admin.request('PUT', `/api/user/update/${user.user.id}`, { email_verified_at: verified.user.email_verified_at }));
+    const echoed = await json<{ user: { email_verified_at: string } }>(
+      await admin.request('PUT', `/api/user/update/${user.user.id}`, { email_verified_at: verified.user.email_verified_at }),
+    );
     expect(echoed.user.email_verified_at).toBe(verified.user.email_verified_at);
   });
 
