@@ -15,6 +15,7 @@ import { startServing, type Serving } from '../../../server/serving.ts';
 import { createUser, DEFAULT_TEST_PASSWORD } from '../../helpers/auth.ts';
 import { createControlledRunner } from '../../helpers/controlled-runner.ts';
 import { freePort } from '../../helpers/fetch-client.ts';
+import { readOutbox } from '../../helpers/mail.ts';
 import type { PinnedConnection } from '../../helpers/pinned-connection.ts';
 import { connectTo } from '../../helpers/pinned-connection.ts';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
@@ -198,6 +199,22 @@ describe('the product with WEB_WORKERS=1', () => {
     }
   });
 
+  it('sends a mailing queued through the other process from the primary alone, once', async () => {
+    const admin = await connectTo(port, 'worker-1');
+    try {
+      expect((await login(admin)).status).toBe(200);
+      const me = JSON.parse((await admin.api('GET', '/api/user')).text) as { user: { id: number } };
+      const queued = await admin.api('POST', '/api/admin/sendmailing', { users: [me.user.id], title: 'Only the primary sends', body: 'Hello' });
+      expect([queued.status, queued.servedBy]).toEqual([202, 'worker-1']);
+    } finally {
+      admin.close();
+    }
+    // The primary's mailing worker looks every 5 s; the other process runs none (its lines carry its name).
+    await vi.waitFor(() => expect(output).toMatch(/mailing: 1 sent/), { timeout: 15_000, interval: 200 });
+    expect(output).not.toMatch(/worker \d+: mailing:/);
+    expect(readOutbox(path.join(dataDir, 'outbox')).filter((mail) => mail.subject === 'Only the primary sends')).toHaveLength(1);
+  });
+
   it('refuses a second server on the same data directory, on another port, with a clear message', async () => {
     const second = spawn(process.execPath, ['server/index.ts'], {
       cwd: projectRoot,
@@ -292,6 +309,8 @@ describe('publishing with another serving process', () => {
       build.succeed();
       await vi.waitFor(async () => expect(await publishState(admin)).toBe('idle'), { timeout: 10_000, interval: 100 });
       expect(runner.builds).toHaveLength(1);
+      // No other process built anything of its own: the only build directory is the primary's.
+      expect(fs.readdirSync(ctx.config.buildsDir).filter((name) => /^\d{8}T/.test(name))).toEqual([build.job.id]);
       for (const connection of [admin, observer]) expect((await connection.request('GET', '/')).text).toContain('Seen through every process');
     } finally {
       admin.close();
