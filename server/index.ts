@@ -12,6 +12,7 @@ import { seedDatabase } from './db/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createMailer } from './mail/transport.ts';
+import { backfillLicenseKeys } from './features/licensing/keys.ts';
 import { startMailingWorker } from './features/mailings/worker.ts';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from './process/instance-lock.ts';
 import { runWorker } from './process/worker.ts';
@@ -67,6 +68,8 @@ async function runPrimary(): Promise<void> {
   const lock: InstanceLock = acquireInstanceLock(config.dataDir);
   const db = openDatabase(config.databaseFile);
 
+  const keyed = backfillLicenseKeys(db);
+  if (keyed > 0) log.info(`gave ${keyed} license${keyed === 1 ? '' : 's'} made before license keys a key`);
   const seed = await seedDatabase({ config, db, log });
   if (seed.generatedAdmin) printGeneratedAdmin(seed.generatedAdmin);
   await removeUnfinishedUploads(config, log);

@@ -88,9 +88,78 @@ export const licenses = sqliteTable(
     expire: integer('expire').notNull().default(0),
     activated_at: text('activated_at'),
     expire_date: text('expire_date'),
+    /**
+     * What the owner types into the software (docs/licensing.md): `DCTL-` and six groups of five
+     * Crockford base-32 characters, 150 random bits. Null only between the migration that added the column
+     * and the start-up backfill that gives every older license one (server/features/licensing/keys.ts).
+     */
+    key: text('key'),
+    /** Machines that may be activated at once. */
+    max_machines: integer('max_machines').notNull().default(1),
+    /** 1: the software is told SUSPENDED whatever the dates say. */
+    suspended: integer('suspended').notNull().default(0),
     ...timestamps,
   },
-  (table) => [index('licenses_user_idx').on(table.user_id)],
+  (table) => [index('licenses_user_idx').on(table.user_id), uniqueIndex('licenses_key_idx').on(table.key)],
+);
+
+/** A machine a license is activated on (POST /api/licensing/v1/activate); one row per fingerprint. */
+export const licenseMachines = sqliteTable(
+  'license_machines',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    license_id: integer('license_id')
+      .notNull()
+      .references(() => licenses.id, { onDelete: 'cascade' }),
+    fingerprint: text('fingerprint').notNull(),
+    name: text('name'),
+    platform: text('platform'),
+    activated_at: text('activated_at').notNull(),
+    /** The last activation or check-in (a repeated activate). */
+    last_check_in_at: text('last_check_in_at').notNull(),
+    /** The lease of the last machine-bound file issued: the file's `exp` is no later. */
+    lease_expires_at: text('lease_expires_at').notNull(),
+  },
+  (table) => [uniqueIndex('license_machines_license_fingerprint_idx').on(table.license_id, table.fingerprint)],
+);
+
+/** Every change of a license, for the admins: who (an admin, the owner, the software, the system), what, when. */
+export const licenseEvents = sqliteTable(
+  'license_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    license_id: integer('license_id')
+      .notNull()
+      .references(() => licenses.id, { onDelete: 'cascade' }),
+    actor_user_id: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    actor_kind: text('actor_kind', { enum: ['admin', 'user', 'software', 'system'] }).notNull(),
+    /** e.g. created, updated, suspended, unsuspended, extended, machine_activated, machine_deactivated, reminder_sent. */
+    action: text('action').notNull(),
+    /** JSON with what changed (never the key). */
+    detail: text('detail').notNull().default('{}'),
+    created_at: text('created_at').notNull().default(nowIso),
+  },
+  (table) => [index('license_events_license_idx').on(table.license_id, table.created_at)],
+);
+
+/**
+ * Expiry reminders, one row per (license, kind), inserted in the transaction that decides to send it, so
+ * a reminder is never sent twice, also across restarts (docs/engineering.md, scheduled work).
+ */
+export const licenseReminders = sqliteTable(
+  'license_reminders',
+  {
+    license_id: integer('license_id')
+      .notNull()
+      .references(() => licenses.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['expires_in_7_days', 'expires_in_1_day', 'expired'] }).notNull(),
+    /** When the scheduler claimed it. */
+    created_at: text('created_at').notNull().default(nowIso),
+    /** When the mail went out; null while it is being sent or after a send failed (retried later). */
+    sent_at: text('sent_at'),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.license_id, table.kind] })],
 );
 
 export const bannedDomains = sqliteTable('banned_domains', {

@@ -3,6 +3,7 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { preparedFor } from '../prepared.ts';
 import { licenseTypes, licenses, type License } from '../schema.ts';
+import { generateLicenseKey } from '../../features/licensing/keys.ts';
 
 export type LicenseWithType = License & { license_type: { name: string } };
 export type NewLicense = typeof licenses.$inferInsert;
@@ -44,8 +45,13 @@ export function getLicenseWithType(db: Db, id: number): LicenseWithType | undefi
   return selectLicensesWithType(db, eq(licenses.id, id))[0];
 }
 
+/** Every new license gets its key here (server/features/licensing/keys.ts), whoever creates it. */
 export function insertLicense(db: Db, license: NewLicense): License {
-  return db.insert(licenses).values(license).returning().get();
+  return db
+    .insert(licenses)
+    .values({ ...license, key: license.key ?? generateLicenseKey() })
+    .returning()
+    .get();
 }
 
 export function updateLicense(db: Db, id: number, fields: Partial<NewLicense>): License | undefined {
