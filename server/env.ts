@@ -56,6 +56,10 @@ const envSchema = z.object({
   SERVED_BY_HEADER: booleanFlag.default(false),
   // Slowloris guard: a request's headers must all arrive within this.
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  // The Ed25519 key that signs license files, as a PKCS#8 PEM; without it one is made in $DATA_DIR/secrets.
+  LICENSE_SIGNING_KEY: optionalText,
+  // How long a machine-bound license file stays valid without a check-in.
+  LICENSE_LEASE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -102,6 +106,10 @@ export interface Config {
   webWorkers: number;
   /** Headers of a request must all arrive within this many milliseconds, in every serving process. */
   headersTimeoutMs: number;
+  /** PEM of the key that signs license files; undefined: the newest key in $DATA_DIR/secrets/license-signing. */
+  licenseSigningKey: string | undefined;
+  /** Days a machine-bound license file is valid without a check-in. */
+  licenseLeaseDays: number;
   /** Debug aid for tests and benchmarks: an X-Served-By header names the process that answered. */
   servedByHeader: boolean;
   projectRoot: string;
@@ -157,6 +165,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webWorkers: env.WEB_WORKERS === 'auto' ? autoWebWorkers() : Number(env.WEB_WORKERS),
     servedByHeader: env.SERVED_BY_HEADER,
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+    licenseSigningKey: env.LICENSE_SIGNING_KEY?.replace(/\\n/g, '\n'),
+    licenseLeaseDays: env.LICENSE_LEASE_DAYS,
     projectRoot,
   };
 }

@@ -1,0 +1,124 @@
+// The keys that sign license files (docs/licensing.md). Ed25519, one PKCS#8 PEM file per key in
+// $DATA_DIR/secrets/license-signing/ (directory 0700, files 0600), named `<UTC time>-<kid>.pem` so the
+// newest sorts last and signs; older keys stay to be published, so every file signed before a rotation
+// still verifies. LICENSE_SIGNING_KEY (a PEM) may supply the signing key instead, for deployments that
+// keep secrets out of the disk. Private keys are never served, logged or put in the database.
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../../env.ts';
+
+export interface PublicJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid: string;
+  alg: 'EdDSA';
+  use: 'sig';
+}
+
+export interface SigningKey {
+  kid: string;
+  privateKey: KeyObject;
+  publicJwk: PublicJwk;
+}
+
+export interface Keyring {
+  /** The key new files are signed with. */
+  current: SigningKey;
+  /** Every public key, current first: what GET /api/licensing/v1/keys publishes. */
+  published: PublicJwk[];
+}
+
+export class SigningKeyError extends Error {}
+
+export function signingKeysDir(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'secrets', 'license-signing');
+}
+
+/** RFC 7638 thumbprint of the public key: the same key always has the same kid, in any language. */
+function publicJwkOf(privateKey: KeyObject): PublicJwk {
+  const { x } = createPublicKey(privateKey).export({ format: 'jwk' });
+  if (typeof x !== 'string') throw new SigningKeyError('not an Ed25519 key');
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
+    .digest('base64url');
+  return { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' };
+}
+
+function toSigningKey(privateKey: KeyObject): SigningKey {
+  if (privateKey.asymmetricKeyType !== 'ed25519') throw new SigningKeyError('license signing keys must be Ed25519');
+  const publicJwk = publicJwkOf(privateKey);
+  return { kid: publicJwk.kid, privateKey, publicJwk };
+}
+
+function keyFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.pem'))
+    .sort();
+}
+
+/** Makes a new key, the one new files are signed with from now on; returns its kid. */
+export function addSigningKey(config: Pick<Config, 'dataDir'>, now = new Date()): string {
+  const dir = signingKeysDir(config);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const key = toSigningKey(privateKey);
+  const stamp = now.toISOString().replace(/[-:.]/g, '');
+  const file = path.join(dir, `${stamp}-${key.kid}.pem`);
+  // Written under a temporary name and renamed, so a crash never leaves a half key that would sort last.
+  const partial = `${file}.tmp`;
+  fs.writeFileSync(partial, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  fs.renameSync(partial, file);
+  return key.kid;
+}
+
+/** Reads every key; makes the first one when there is none and LICENSE_SIGNING_KEY does not give one. */
+export function loadKeyring(config: Pick<Config, 'dataDir' | 'licenseSigningKey'>): Keyring {
+  const dir = signingKeysDir(config);
+  if (!config.licenseSigningKey && keyFiles(dir).length === 0) addSigningKey(config);
+  const fromFiles = keyFiles(dir).map((name) => {
+    try {
+      return toSigningKey(createPrivateKey(fs.readFileSync(path.join(dir, name), 'utf8')));
+    } catch (error) {
+      throw new SigningKeyError(`license signing key ${path.join(dir, name)} cannot be read: ${(error as Error).message}`);
+    }
+  });
+  let current = fromFiles.at(-1);
+  if (config.licenseSigningKey) {
+    try {
+      current = toSigningKey(createPrivateKey(config.licenseSigningKey));
+    } catch (error) {
+      throw new SigningKeyError(`LICENSE_SIGNING_KEY is not an Ed25519 private key in PEM: ${(error as Error).message}`);
+    }
+  }
+  if (!current) throw new SigningKeyError('no license signing key');
+  const published = [current.publicJwk, ...fromFiles.reverse().map((key) => key.publicJwk)].filter(
+    (jwk, index, all) => all.findIndex((other) => other.kid === jwk.kid) === index,
+  );
+  return { current, published };
+}
+
+/**
+ * The keyring as each process sees it: read at first use and again whenever the key directory changes
+ * (a rotation by `npm run license-keys -- rotate` while the server runs takes effect at once).
+ */
+export function createKeyringSource(config: Pick<Config, 'dataDir' | 'licenseSigningKey'>): () => Keyring {
+  let cached: { keyring: Keyring; stamp: string } | null = null;
+  const stampOf = () => {
+    try {
+      const stat = fs.statSync(signingKeysDir(config));
+      return `${stat.mtimeMs}:${stat.ino}`;
+    } catch {
+      return 'none';
+    }
+  };
+  return () => {
+    const stamp = stampOf();
+    if (!cached || cached.stamp !== stamp) cached = { keyring: loadKeyring(config), stamp: stampOf() };
+    return cached.keyring;
+  };
+}
