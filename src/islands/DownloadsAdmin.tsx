@@ -9,11 +9,11 @@ import { ApiError } from '../lib/api-client.ts';
 import { ensureAccountRoot } from '../scripts/account-root.ts';
 import { loadStylesheet } from '../scripts/load-stylesheet.ts';
 import { AdminReleaseList } from './downloads/AdminReleaseList.tsx';
-import { PublishStatus } from './downloads/PublishStatus.tsx';
+import { PublishState } from './ui/PublishState.tsx';
 import { collectStaticBodies, type StaticBodies } from './downloads/ReleaseBody.tsx';
 import { ReleaseForm, type FormFocus } from './downloads/ReleaseForm.tsx';
 import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseInput } from './downloads/downloads-api.ts';
-import { usePublishStatus } from './downloads/use-publish-status.ts';
+import { followPublish } from '../stores/publish-status.ts';
 import { CONNECTION_ERROR, type FormMessage } from './ui/form-errors.ts';
 // Only the URL: an imported sheet would be linked from every page (see load-stylesheet.ts).
 import adminStylesUrl from '../styles/downloads-admin.css?url';
@@ -38,7 +38,6 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
   // A new key remounts the form: each mode starts from its release's values.
   const [form, setForm] = useState<{ key: number; focus: FormFocus }>({ key: 0, focus: null });
   const [notice, setNotice] = useState<FormMessage | null>(null);
-  const publish = usePublishStatus();
   const noticeId = useId();
 
   const reload = useCallback(async () => {
@@ -76,7 +75,7 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
 
   const save = async (id: number | null, input: ReleaseInput) => {
     const answer = await saveRelease(id, input);
-    publish.follow();
+    followPublish();
     setNotice({ text: answer.message, tone: 'success' });
     switchForm(null, 'notice');
     await reload();
@@ -86,7 +85,7 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
     if (!window.confirm(deleteConfirmation(release))) return;
     try {
       const answer = await deleteRelease(release.id);
-      publish.follow();
+      followPublish();
       setNotice({ text: answer.message, tone: 'success' });
       if (editing?.id === release.id) switchForm(null, null);
       await reload();
@@ -100,7 +99,7 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
   return (
     <>
       <section className="downloads-admin" aria-label="Manage releases">
-        <PublishStatus phase={publish.phase} />
+        <PublishState />
         <ReleaseForm
           key={form.key}
           editing={editing}

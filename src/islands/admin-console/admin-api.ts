@@ -4,12 +4,12 @@
 import { api } from '../../lib/api-client.ts';
 import type { AdminUser } from '../../../server/admin/admin-user.ts';
 import type { SitemapEntry } from '../../../server/admin/sitemap-file.ts';
-import type { presentPublishStatus } from '../../../server/routes/publish.ts';
+import type { PublishStatus } from '../../lib/publish-status.ts';
 import type { LicenseView } from '../../stores/session.ts';
 
 export type { AdminUser, SitemapEntry };
 export type License = LicenseView;
-export type PublishStatus = ReturnType<typeof presentPublishStatus>;
+export type { PublishStatus };
 
 export interface LicenseType {
   id: number;
@@ -107,12 +107,6 @@ export const sendMailing = (data: { users: number[] | typeof ALL_VERIFIED; title
 export const listMailings = () => api.get<{ mailings: MailingSummary[] }>('/api/admin/mailings', { loading: false });
 
 // Publishing and the sitemap
-export const fetchPublishStatus = () => api.get<PublishStatus>('/api/admin/publish', { loading: false });
 export const publishNow = () => api.post<PublishStatus>('/api/admin/publish', undefined, { loading: false });
 export const regenerateSitemap = () => api.post<{ message: string; publish: PublishStatus }>('/api/admin/sitemap', undefined, { loading: false });
 export const fetchSitemap = () => api.get<SitemapAnswer>('/api/admin/sitemap', { loading: false });
-
-/** Done means nothing is building and nothing is queued: the live site is the newest it will be. */
-export function publishSettled(status: PublishStatus): boolean {
-  return status.state !== 'building' && !status.pending;
-}

@@ -15,9 +15,9 @@ import { HomePageDom } from './home-page-dom.ts';
 import { HomeSectionForm } from './HomeSectionForm.tsx';
 import { HomeSectionText } from './HomeSectionText.tsx';
 import { failureNotice, successNotice } from './notices.ts';
-import { PublishState } from './PublishState.tsx';
+import { PublishState } from '../ui/PublishState.tsx';
 import { HARD_DELETE_WARNING, useConfirm } from './use-confirm.tsx';
-import { followPublish, usePublishPhase } from './use-publish-status.ts';
+import { followPublish } from '../../stores/publish-status.ts';
 
 const LOAD_FAILED = 'The home sections could not be loaded from the server; the page shows what readers see. Reload the page to try again.';
 
@@ -36,7 +36,6 @@ export function HomeOverlay({ dom }: { dom: HomePageDom }) {
   const [images, setImages] = useState<{ open: boolean; filter: HomeImageFilter }>({ open: false, filter: 'all' });
   const [notice, setNotice] = useState<FormMessage | null>(null);
   const { confirm, dialog: confirmDialog } = useConfirm();
-  const publish = usePublishPhase();
 
   const reload = useCallback(
     () =>
@@ -104,7 +103,7 @@ export function HomeOverlay({ dom }: { dom: HomePageDom }) {
           <button type="button" className="button button--small button--secondary" onClick={() => openImages('all')} aria-haspopup="dialog">
             Manage images
           </button>
-          <PublishState phase={publish} />
+          <PublishState />
         </div>
         <div className="content-admin__notice" id={noticeId} tabIndex={-1}>
           <Message message={notice} />

@@ -16,10 +16,10 @@ import { failureNotice, successNotice } from './notices.ts';
 import { PostAdminBar } from './PostAdminBar.tsx';
 import { PostForm } from './PostForm.tsx';
 import { PostsPageDom } from './posts-page-dom.ts';
-import { PublishState } from './PublishState.tsx';
+import { PublishState } from '../ui/PublishState.tsx';
 import { SectionPanel } from './SectionPanel.tsx';
 import { HARD_DELETE_WARNING, useConfirm } from './use-confirm.tsx';
-import { followPublish, usePublishPhase } from './use-publish-status.ts';
+import { followPublish } from '../../stores/publish-status.ts';
 
 const LOAD_FAILED = 'The posts could not be loaded from the server; the page shows what readers see. Reload the page to try again.';
 
@@ -54,7 +54,6 @@ export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
   const [files, setFiles] = useState<ExtraFile[]>([]);
   const focusPost = useRef<number | null>(null);
   const { confirm, dialog: confirmDialog } = useConfirm();
-  const publish = usePublishPhase();
 
   const reload = useCallback(
     () =>
@@ -158,7 +157,7 @@ export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
           <button type="button" className="button button--small" onClick={() => openForm(null)} disabled={sections === null}>
             Add Post
           </button>
-          <PublishState phase={publish} />
+          <PublishState />
         </div>
         <div className="content-admin__notice" id={noticeId} tabIndex={-1}>
           <Message message={notice} />

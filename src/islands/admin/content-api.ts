@@ -112,14 +112,6 @@ export interface ImageUsageReport {
   used_in?: { posts: { id: number; namespace: string; title: string; published: number }[]; home_sections: { id: number; title: string }[] };
 }
 
-export interface PublishStatusAnswer {
-  state: 'idle' | 'building' | 'failed';
-  pending: boolean;
-  current_build_id: string | null;
-  last_success: { at: string; duration_ms: number; build_id: string } | null;
-  last_failure: { at: string; duration_ms: number; log: string } | null;
-}
-
 interface Message {
   message: string;
 }
@@ -261,10 +253,4 @@ export function assignHomeImage(image: Pick<HomeImage, 'id' | 'home_section_id'>
 export function deleteHomeImages(ids: number[], force = false): Promise<Message & { ids: number[] }> {
   if (ids.length === 1) return api.delete('/api/home/delete/image', { id: ids[0], force: force ? 1 : 0 });
   return api.delete('/api/home/images/', { ids, force: force ? 1 : 0 });
-}
-
-// ---------- Publishing ----------
-
-export function fetchPublishStatus(): Promise<PublishStatusAnswer> {
-  return api.get<PublishStatusAnswer>('/api/admin/publish', { loading: false });
 }

@@ -3,10 +3,8 @@
 // through uploadWithProgress so the loading modal shows the upload's progress (SPEC.md 4 'Upload').
 import { api, uploadWithProgress } from '../../lib/api-client.ts';
 import type { ReleaseView } from '../../../server/routes/downloads-present.ts';
-import type { presentPublishStatus } from '../../../server/routes/publish.ts';
 
 export type Release = ReleaseView;
-export type PublishStatusAnswer = ReturnType<typeof presentPublishStatus>;
 
 /** The form's fields, in the order SPEC.md 5 lists their error slots. */
 export const RELEASE_FIELDS = ['title', 'body', 'release', 'is_current', 'downloadable', 'file'] as const;
@@ -41,10 +39,6 @@ export function saveRelease(id: number | null, input: ReleaseInput): Promise<{ m
 
 export function deleteRelease(id: number): Promise<{ message: string; id: number }> {
   return api.delete('/api/downloads/delete', { id });
-}
-
-export function fetchPublishStatus(): Promise<PublishStatusAnswer> {
-  return api.get<PublishStatusAnswer>('/api/admin/publish', { loading: false });
 }
 
 /** SPEC.md 2.6: the release number is hidden when it is '0' (or empty). */

@@ -2,10 +2,11 @@
 // GET /api/admin/publish, the section panel's title and picker labels, and what the image manager
 // inserts into the text for an image and a video item.
 import { describe, expect, it } from 'vitest';
-import type { PageImage, PublishStatusAnswer } from '../../../../src/islands/admin/content-api.ts';
+import type { PageImage } from '../../../../src/islands/admin/content-api.ts';
+import type { PublishStatus as PublishStatusAnswer } from '../../../../src/lib/publish-status.ts';
 import { insertionFor } from '../../../../src/islands/admin/PageImageManager.tsx';
 import { sectionOptionLabel, sectionPanelTitle } from '../../../../src/islands/admin/SectionPanel.tsx';
-import { publishOutcome } from '../../../../src/islands/admin/use-publish-status.ts';
+import { publishOutcome } from '../../../../src/stores/publish-status.ts';
 
 const status = (state: PublishStatusAnswer['state'], extra: Partial<PublishStatusAnswer> = {}): PublishStatusAnswer => ({
   state,
