@@ -15,6 +15,7 @@ import { ReleaseForm, type FormFocus } from './downloads/ReleaseForm.tsx';
 import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseInput } from './downloads/downloads-api.ts';
 import { followPublish } from '../stores/publish-status.ts';
 import { CONNECTION_ERROR, type FormMessage } from './ui/form-errors.ts';
+import { HARD_DELETE_WARNING, useConfirm } from './ui/use-confirm.tsx';
 // Only the URL: an imported sheet would be linked from every page (see load-stylesheet.ts).
 import adminStylesUrl from '../styles/downloads-admin.css?url';
 
@@ -22,7 +23,7 @@ const LOAD_FAILED = 'The releases could not be loaded from the server; the list 
 
 /** SPEC.md 4: deletes need an Ok/Cancel confirmation; the wording follows SPEC.md 8's hard-delete warning. */
 export function deleteConfirmation(release: Pick<Release, 'title'>): string {
-  return `Delete the release "${release.title}" and its file? This operation will hard delete data from database!!!`;
+  return `Delete the release "${release.title}" and its file? ${HARD_DELETE_WARNING}`;
 }
 
 interface DownloadsAdminProps {
@@ -31,14 +32,10 @@ interface DownloadsAdminProps {
   onListShown: () => void;
 }
 
-export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProps) {
+/** The releases from the API (null until they are in); once shown, the static list is hidden. */
+function useReleases(onListShown: () => void): { releases: Release[] | null; loadFailed: boolean; reload: () => Promise<void> } {
   const [releases, setReleases] = useState<Release[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
-  const [editing, setEditing] = useState<Release | null>(null);
-  // A new key remounts the form: each mode starts from its release's values.
-  const [form, setForm] = useState<{ key: number; focus: FormFocus }>({ key: 0, focus: null });
-  const [notice, setNotice] = useState<FormMessage | null>(null);
-  const noticeId = useId();
 
   const reload = useCallback(async () => {
     try {
@@ -68,6 +65,18 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
     if (listShown) onListShown();
   }, [listShown, onListShown]);
 
+  return { releases, loadFailed, reload };
+}
+
+export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProps) {
+  const { releases, loadFailed, reload } = useReleases(onListShown);
+  const { confirm, dialog: confirmDialog } = useConfirm();
+  const [editing, setEditing] = useState<Release | null>(null);
+  // A new key remounts the form: each mode starts from its release's values.
+  const [form, setForm] = useState<{ key: number; focus: FormFocus }>({ key: 0, focus: null });
+  const [notice, setNotice] = useState<FormMessage | null>(null);
+  const noticeId = useId();
+
   const switchForm = (release: Release | null, focus: FormFocus) => {
     setEditing(release);
     setForm((previous) => ({ key: previous.key + 1, focus }));
@@ -82,7 +91,7 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
   };
 
   const remove = async (release: Release) => {
-    if (!window.confirm(deleteConfirmation(release))) return;
+    if (!(await confirm({ title: 'Delete release', message: deleteConfirmation(release), confirmLabel: 'Delete' }))) return;
     try {
       const answer = await deleteRelease(release.id);
       followPublish();
@@ -116,6 +125,7 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
           {LOAD_FAILED}
         </p>
       )}
+      {confirmDialog}
       {releases && <AdminReleaseList releases={releases} staticBodies={staticBodies} onEdit={(release) => switchForm(release, 'title')} onDelete={(release) => void remove(release)} onDownloaded={() => void reload()} />}
     </>
   );

@@ -11,7 +11,7 @@ import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import { CONNECTION_ERROR, firstFieldErrors, generalMessage, type FormMessage } from '../ui/form-errors.ts';
 import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from './admin-api.ts';
-import type { ConfirmRequest } from './ConfirmDialog.tsx';
+import type { Confirm } from '../ui/use-confirm.tsx';
 
 function When({ value }: { value: string }) {
   return <time dateTime={value}>{formatAdminDate(value, true) ?? value}</time>;
@@ -48,7 +48,7 @@ function addedMessage(message: string, domain: BannedDomain): string {
 }
 
 interface BannedDomainsProps {
-  confirm: (request: ConfirmRequest) => Promise<boolean>;
+  confirm: Confirm;
 }
 
 function BannedDomains({ confirm }: BannedDomainsProps) {

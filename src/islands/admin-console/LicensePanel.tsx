@@ -8,7 +8,7 @@ import { YesNo } from '../users/YesNo.tsx';
 import { Message } from '../ui/Message.tsx';
 import { CONNECTION_ERROR, type FormMessage } from '../ui/form-errors.ts';
 import { deleteLicense, type AdminUser, type License, type LicenseAnswer, type LicenseType } from './admin-api.ts';
-import type { ConfirmRequest } from './ConfirmDialog.tsx';
+import type { Confirm } from '../ui/use-confirm.tsx';
 import { HARD_DELETE_WARNING } from './messages.ts';
 import { LicenseFormDialog, type LicenseFormMode } from './LicenseFormDialog.tsx';
 
@@ -21,7 +21,7 @@ interface LicensePanelProps {
   user: AdminUser;
   licenses: readonly License[];
   types: readonly LicenseType[];
-  confirm: (request: ConfirmRequest) => Promise<boolean>;
+  confirm: Confirm;
   onLicense: (license: License) => void;
   onLicenseRemoved: (id: number) => void;
   onUser: (user: AdminUser) => void;

@@ -10,7 +10,7 @@ import { UserCard } from '../users/UserCard.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
 import { $user } from '../../stores/session.ts';
 import type { AdminUser } from './admin-api.ts';
-import type { ConfirmRequest } from './ConfirmDialog.tsx';
+import type { Confirm } from '../ui/use-confirm.tsx';
 import { LicensePanel } from './LicensePanel.tsx';
 import { Pagination } from './Pagination.tsx';
 import { UserEditDialog } from './UserEditDialog.tsx';
@@ -24,7 +24,7 @@ interface UsersSectionProps {
   visible: readonly Column[];
   selected: ReadonlySet<number>;
   onSelectedChange: (next: Set<number>) => void;
-  confirm: (request: ConfirmRequest) => Promise<boolean>;
+  confirm: Confirm;
   currentUserId: number | undefined;
 }
 

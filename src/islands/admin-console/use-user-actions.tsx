@@ -5,12 +5,12 @@ import { useCallback, useState } from 'react';
 import { ApiError } from '../../lib/api-client.ts';
 import { CONNECTION_ERROR, type FormMessage } from '../ui/form-errors.ts';
 import { deleteUser, setBanned, type AdminUser } from './admin-api.ts';
-import type { ConfirmRequest } from './ConfirmDialog.tsx';
+import type { Confirm } from '../ui/use-confirm.tsx';
 import { banQuestion, HARD_DELETE_WARNING } from './messages.ts';
 import type { RowActions } from './UserRow.tsx';
 
 interface Options {
-  confirm: (request: ConfirmRequest) => Promise<boolean>;
+  confirm: Confirm;
   putUser: (user: AdminUser) => void;
   removeUser: (id: number) => void;
   /** Where the outcome is reported; `moveFocus` when the control that had focus is gone. */

@@ -9,7 +9,7 @@ import type { FormMessage } from '../ui/form-errors.ts';
 import { deleteFiles, downloadFile, uploadFile, type ExtraFile, type Namespace } from './content-api.ts';
 import { failureNotice, successNotice } from './notices.ts';
 import { FILE_NOT_SELECTED, NOTHING_SELECTED } from './PageImageManager.tsx';
-import { HARD_DELETE_WARNING, type Confirm } from './use-confirm.tsx';
+import { HARD_DELETE_WARNING, type Confirm } from '../ui/use-confirm.tsx';
 import { withTicked } from './RefusedDeletions.tsx';
 
 interface FilesManagerProps {

@@ -10,7 +10,7 @@ import { ImageItem } from './ImageItem.tsx';
 import { RefusedDeletions, withTicked, type RefusedDeletion } from './RefusedDeletions.tsx';
 import { failureNotice, isConflict, reportOf, successNotice } from './notices.ts';
 import { FILE_NOT_SELECTED, NOTHING_SELECTED } from './PageImageManager.tsx';
-import { HARD_DELETE_WARNING, type Confirm } from './use-confirm.tsx';
+import { HARD_DELETE_WARNING, type Confirm } from '../ui/use-confirm.tsx';
 
 /** 'all', or a section id (0: images assigned to no section). */
 export type HomeImageFilter = 'all' | number;

@@ -16,7 +16,7 @@ import { HomeSectionForm } from './HomeSectionForm.tsx';
 import { HomeSectionText } from './HomeSectionText.tsx';
 import { failureNotice, successNotice } from './notices.ts';
 import { PublishState } from '../ui/PublishState.tsx';
-import { HARD_DELETE_WARNING, useConfirm } from './use-confirm.tsx';
+import { HARD_DELETE_WARNING, useConfirm } from '../ui/use-confirm.tsx';
 import { followPublish } from '../../stores/publish-status.ts';
 
 const LOAD_FAILED = 'The home sections could not be loaded from the server; the page shows what readers see. Reload the page to try again.';

@@ -11,7 +11,7 @@ import { ImageItem, type LibraryItem } from './ImageItem.tsx';
 import { imageMarkdown, videoEmbed } from './markdown-edits.ts';
 import { failureNotice, isConflict, reportOf, successNotice } from './notices.ts';
 import { RefusedDeletions, withTicked, type RefusedDeletion } from './RefusedDeletions.tsx';
-import { HARD_DELETE_WARNING, type Confirm } from './use-confirm.tsx';
+import { HARD_DELETE_WARNING, type Confirm } from '../ui/use-confirm.tsx';
 
 export const FILE_NOT_SELECTED = 'File not selected';
 export const NOTHING_SELECTED = 'Nothing selected!';

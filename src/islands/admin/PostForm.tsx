@@ -13,7 +13,7 @@ import { MarkdownEditor, type MarkdownEditorHandle } from './MarkdownEditor.tsx'
 import { formFailure } from './notices.ts';
 import { PageImageManager } from './PageImageManager.tsx';
 import { sectionOptionLabel } from './SectionPanel.tsx';
-import type { Confirm } from './use-confirm.tsx';
+import type { Confirm } from '../ui/use-confirm.tsx';
 
 const FIELDS = ['title', 'body', 'order', 'section_id', 'uploaded_file_id', 'published'] as const;
 

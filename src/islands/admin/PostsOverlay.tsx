@@ -18,7 +18,7 @@ import { PostForm } from './PostForm.tsx';
 import { PostsPageDom } from './posts-page-dom.ts';
 import { PublishState } from '../ui/PublishState.tsx';
 import { SectionPanel } from './SectionPanel.tsx';
-import { HARD_DELETE_WARNING, useConfirm } from './use-confirm.tsx';
+import { HARD_DELETE_WARNING, useConfirm } from '../ui/use-confirm.tsx';
 import { followPublish } from '../../stores/publish-status.ts';
 
 const LOAD_FAILED = 'The posts could not be loaded from the server; the page shows what readers see. Reload the page to try again.';

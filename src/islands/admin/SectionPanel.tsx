@@ -9,7 +9,7 @@ import { Message } from '../ui/Message.tsx';
 import type { FieldErrors, FormMessage } from '../ui/form-errors.ts';
 import { deleteSection, saveSection, type Namespace, type Section } from './content-api.ts';
 import { formFailure, successNotice } from './notices.ts';
-import { HARD_DELETE_WARNING, type Confirm } from './use-confirm.tsx';
+import { HARD_DELETE_WARNING, type Confirm } from '../ui/use-confirm.tsx';
 
 /**
  * SPEC.md 2.5 titles the panel 'Add/edit/delete Tutorial Sections' on every posts screen (the original
