@@ -2,8 +2,7 @@
 // first with SPEC.md 8's words, then call the API and report the server's answer, refusals included
 // ('You cannot ban yourself.', 'The last admin cannot be deleted.').
 import { useCallback, useState } from 'react';
-import { ApiError } from '../../lib/api-client.ts';
-import { CONNECTION_ERROR, type FormMessage } from '../ui/form-errors.ts';
+import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
 import { deleteUser, setBanned, type AdminUser } from './admin-api.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 import { banQuestion, HARD_DELETE_WARNING } from './messages.ts';
@@ -18,7 +17,7 @@ interface Options {
 }
 
 function failure(error: unknown): FormMessage {
-  return { text: error instanceof ApiError ? error.message : CONNECTION_ERROR, tone: 'error' };
+  return { text: serverMessage(error), tone: 'error' };
 }
 
 export function useUserActions({ confirm, putUser, removeUser, report }: Options): RowActions & { editing: AdminUser | null; stopEditing: () => void } {

@@ -72,3 +72,52 @@ export function Checkbox({ label, name, checked, onChange }: CheckboxProps) {
     </div>
   );
 }
+
+interface SelectFieldProps {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly { value: string | number; label: string }[];
+  error?: string | undefined;
+  /** An option shown first, with the value '' (e.g. 'Choose a type…', 'No file'). */
+  emptyOption?: string;
+  /** Focused when the surrounding dialog opens. */
+  autoFocusOnOpen?: boolean;
+  className?: string;
+}
+
+/** A labelled select with its first server error underneath, tied together like Field's. */
+export function SelectField({ label, name, value, onChange, options, error, emptyOption, autoFocusOnOpen, className }: SelectFieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className={[error ? 'field field--invalid' : 'field', className].filter(Boolean).join(' ')}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        className="field__control"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        data-autofocus={autoFocusOnOpen ? '' : undefined}
+      >
+        {emptyOption !== undefined && <option value="">{emptyOption}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p className="field__error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
