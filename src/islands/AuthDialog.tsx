@@ -33,7 +33,7 @@ interface Credentials {
 const EMPTY: Credentials = { name: '', email: '', password: '', confirmation: '' };
 
 async function logIn({ email, password }: Credentials, remember: boolean, g_token: string, state: AuthState) {
-  // SPEC.md 7: the anti-forgery cookie is fetched before every login.
+  // The anti-forgery cookie is fetched before every login (docs/decisions/0004-auth-core.md).
   await fetchCsrfCookie();
   const answer = await api.post<AccountAnswer>('/api/auth/login', { email, password, remember_me: remember, g_token });
   setSession(answer);

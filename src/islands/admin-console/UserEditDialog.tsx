@@ -1,7 +1,8 @@
 // 'Edit User' on the admin screen: the profile fields of the dashboard's form (users/ProfileFields.tsx),
 // plus what only an admin may change: the e-mail address, the role and whether the address counts as
-// verified. Unlike the spec's original, which ignored save failures (SPEC.md 5), the server's answer is
-// shown: per field, and refusals such as 'You cannot remove your own admin role.' as the form's message.
+// verified. Unlike the original product, which ignored save failures, the server's answer is shown
+// (docs/admin-api.md): per field, and refusals such as 'You cannot remove your own admin role.' as the
+// form's message.
 import { useRef, useState } from 'react';
 import { PROFILE_FIELD_NAMES, ProfileFields, profileOf, type Profile } from '../users/ProfileFields.tsx';
 import { Dialog } from '../ui/Dialog.tsx';

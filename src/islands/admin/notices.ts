@@ -1,7 +1,7 @@
 // What the admin tools show after a call that is not a form submit (a delete, a reorder, an upload): the
-// server's message as a notice, successes in the success style and failures always in the error style
-// (SPEC.md 8 says "error style if field errors exist, otherwise ok style", which read literally would show
-// a refused delete in green; successes are the "otherwise"). Form submits go through ui/use-form-submit.ts.
+// server's message as a notice, successes in the success style and failures always in the error style,
+// even a refusal without field errors (docs/decisions/0015-content-admin-overlay.md, 'Refusals are
+// errors'). Form submits go through ui/use-form-submit.ts.
 import { ApiError } from '../../lib/api-client.ts';
 import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
 
