@@ -3,7 +3,7 @@
 // for admins by src/scripts/downloads-page.ts (its own chunk: readers never download it). The static list
 // stays visible until the API's list is here, then the island's list takes its place; after each write
 // the list is read again from the API and the publish that brings readers the change is followed.
-import { StrictMode, useCallback, useEffect, useId, useState } from 'react';
+import { StrictMode, useEffect, useId, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from '../lib/api-client.ts';
 import { ensureAccountRoot } from '../scripts/account-root.ts';
@@ -16,6 +16,7 @@ import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseIn
 import { followPublish } from '../stores/publish-status.ts';
 import { CONNECTION_ERROR, type FormMessage } from './ui/form-errors.ts';
 import { HARD_DELETE_WARNING, useConfirm } from './ui/use-confirm.tsx';
+import { useLoaded } from './ui/use-loaded.ts';
 // Only the URL: an imported sheet would be linked from every page (see load-stylesheet.ts).
 import adminStylesUrl from '../styles/downloads-admin.css?url';
 
@@ -33,38 +34,12 @@ interface DownloadsAdminProps {
 }
 
 /** The releases from the API (null until they are in); once shown, the static list is hidden. */
-function useReleases(onListShown: () => void): { releases: Release[] | null; loadFailed: boolean; reload: () => Promise<void> } {
-  const [releases, setReleases] = useState<Release[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-
-  const reload = useCallback(async () => {
-    try {
-      setReleases(await fetchReleases());
-      setLoadFailed(false);
-    } catch (error) {
-      console.error('Could not load the releases', error);
-      setLoadFailed(true);
-    }
-  }, []);
-
-  useEffect(() => {
-    let current = true;
-    fetchReleases()
-      .then((list) => current && setReleases(list))
-      .catch((error: unknown) => {
-        console.error('Could not load the releases', error);
-        if (current) setLoadFailed(true);
-      });
-    return () => {
-      current = false;
-    };
-  }, []);
-
+function useReleases(onListShown: () => void) {
+  const { value: releases, failed: loadFailed, reload } = useLoaded(fetchReleases, 'the releases');
   const listShown = releases !== null;
   useEffect(() => {
     if (listShown) onListShown();
   }, [listShown, onListShown]);
-
   return { releases, loadFailed, reload };
 }
 

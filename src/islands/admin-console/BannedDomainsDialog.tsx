@@ -2,7 +2,7 @@
 // banned domains (ID, Domain, Date Banned, Date Updated, Delete Domain). The server normalises what was
 // typed ('@Spam.COM' → 'spam.com') and refuses duplicates and non-domains with a message under the field.
 // A ban does not touch existing accounts, so the users a ban covers are listed for the admin to act on.
-import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useRef, useState } from 'react';
 import { formatAdminDate } from './dates.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
@@ -10,6 +10,7 @@ import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import { serverMessage } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
+import { useLoaded } from '../ui/use-loaded.ts';
 import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from './admin-api.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 
@@ -49,43 +50,6 @@ function addedMessage(message: string, domain: BannedDomain): string {
 
 interface BannedDomainsProps {
   confirm: Confirm;
-}
-
-interface DomainList {
-  domains: BannedDomain[] | null;
-  setDomains: Dispatch<SetStateAction<BannedDomain[] | null>>;
-  loadFailed: boolean;
-  load: () => Promise<void>;
-}
-
-function useBannedDomains(): DomainList {
-  const [domains, setDomains] = useState<BannedDomain[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
-      setDomains(await listBannedDomains());
-      setLoadFailed(false);
-    } catch (failure) {
-      console.error('Could not load the banned domains', failure);
-      setLoadFailed(true);
-    }
-  }, []);
-
-  useEffect(() => {
-    let current = true;
-    listBannedDomains()
-      .then((list) => current && setDomains(list))
-      .catch((failure: unknown) => {
-        console.error('Could not load the banned domains', failure);
-        if (current) setLoadFailed(true);
-      });
-    return () => {
-      current = false;
-    };
-  }, []);
-
-  return { domains, setDomains, loadFailed, load };
 }
 
 function DomainsTable({ domains, onRemove }: { domains: BannedDomain[]; onRemove: (domain: BannedDomain) => void }) {
@@ -132,7 +96,7 @@ function DomainsTable({ domains, onRemove }: { domains: BannedDomain[]; onRemove
 }
 
 function BannedDomains({ confirm }: BannedDomainsProps) {
-  const { domains, setDomains, loadFailed, load } = useBannedDomains();
+  const { value: domains, setValue: setDomains, failed: loadFailed, reload: load } = useLoaded(listBannedDomains, 'the banned domains');
   const [input, setInput] = useState('');
   // After a refusal, and after a delete took the pressed button away, focus goes back to the input.
   const formRef = useRef<HTMLFormElement>(null);
