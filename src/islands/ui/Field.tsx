@@ -17,11 +17,32 @@ interface FieldProps {
   hint?: string;
 }
 
+/** The ids a control's aria-describedby names: its hint and its error, where present. */
+export function describedByOf(id: string, hint: string | undefined, error: string | undefined): string | undefined {
+  return [hint ? `${id}-hint` : undefined, error ? `${id}-error` : undefined].filter(Boolean).join(' ') || undefined;
+}
+
+/** The hint and the first server error under a control, with the ids describedByOf names. */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: string | undefined; error?: string | undefined }) {
+  return (
+    <>
+      {hint && (
+        <p className="field__hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
 export function Field({ label, name, value, onChange, error, type = 'text', multiline = false, autoComplete, autoFocusOnOpen, inputMode, hint }: FieldProps) {
   const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [hint ? hintId : undefined, error ? errorId : undefined].filter(Boolean).join(' ') || undefined;
+  const describedBy = describedByOf(id, hint, error);
   const common = {
     id,
     name,
@@ -42,16 +63,7 @@ export function Field({ label, name, value, onChange, error, type = 'text', mult
       ) : (
         <input {...common} type={type} inputMode={inputMode} onChange={(event) => onChange(event.target.value)} />
       )}
-      {hint && (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field__error" id={errorId}>
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -90,7 +102,6 @@ interface SelectFieldProps {
 /** A labelled select with its first server error underneath, tied together like Field's. */
 export function SelectField({ label, name, value, onChange, options, error, emptyOption, autoFocusOnOpen, className }: SelectFieldProps) {
   const id = useId();
-  const errorId = `${id}-error`;
   return (
     <div className={[error ? 'field field--invalid' : 'field', className].filter(Boolean).join(' ')}>
       <label className="field__label" htmlFor={id}>
@@ -103,7 +114,7 @@ export function SelectField({ label, name, value, onChange, options, error, empt
         value={value}
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={describedByOf(id, undefined, error)}
         data-autofocus={autoFocusOnOpen ? '' : undefined}
       >
         {emptyOption !== undefined && <option value="">{emptyOption}</option>}
@@ -113,11 +124,7 @@ export function SelectField({ label, name, value, onChange, options, error, empt
           </option>
         ))}
       </select>
-      {error && (
-        <p className="field__error" id={errorId}>
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} error={error} />
     </div>
   );
 }
