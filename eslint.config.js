@@ -20,7 +20,7 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    // The browser bundle must never pull server code (DESIGN.md habit 5): only `import type` may cross.
+    // The browser bundle must never pull server code (docs/engineering.md#habits, habit 5): only `import type` may cross.
     files: ['src/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'src/ may import server code only with `import type`.', allowTypeImports: true }] }],

@@ -16,7 +16,7 @@ import { measureScriptBytes } from './js-bytes.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// DESIGN.md: without these Chromium floods the closed network with refused connections.
+// docs/engineering.md#known-traps: without these Chromium floods the closed network with refused connections.
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const TARGETS: Record<(typeof CATEGORIES)[number], number> = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 };

@@ -10,24 +10,24 @@ import { apiSecurityHeaders } from './http/security-headers.ts';
 import { compressJson } from './http/compress-json.ts';
 import { csrfCookieRoutes, csrfProtection, originCheck } from './auth/csrf.ts';
 import { loadSession } from './auth/session-middleware.ts';
-import { authRoutes } from './routes/auth.ts';
-import { userRoutes } from './routes/user.ts';
-import { homeRoutes } from './routes/home.ts';
-import { publishRoutes } from './routes/publish.ts';
-import { botcheckRoutes } from './routes/botcheck.ts';
-import { registrationRoutes } from './routes/registration.ts';
-import { emailVerificationRoutes } from './routes/email-verification.ts';
-import { passwordResetRoutes } from './routes/password-reset.ts';
-import { accountRoutes } from './routes/account.ts';
-import { contactRoutes } from './routes/contact.ts';
-import { contentRoutes } from './routes/content.ts';
-import { adminUserListRoutes, adminUserRoutes } from './routes/admin-users.ts';
-import { licenseRoutes } from './routes/licenses.ts';
-import { bannedDomainRoutes } from './routes/banned-domains.ts';
-import { mailingRoutes } from './routes/mailings.ts';
-import { mailingUnsubscribeRoutes } from './routes/mailing-unsubscribe.ts';
-import { sitemapRoutes } from './routes/sitemap.ts';
-import { downloadsRoutes } from './routes/downloads.ts';
+import { authRoutes } from './features/accounts/auth.ts';
+import { userRoutes } from './features/accounts/user.ts';
+import { homeRoutes } from './features/home/routes.ts';
+import { publishRoutes } from './features/publish/routes.ts';
+import { botcheckRoutes } from './features/botcheck/routes.ts';
+import { registrationRoutes } from './features/accounts/registration.ts';
+import { emailVerificationRoutes } from './features/accounts/email-verification.ts';
+import { passwordResetRoutes } from './features/accounts/password-reset.ts';
+import { accountRoutes } from './features/accounts/account.ts';
+import { contactRoutes } from './features/contact/routes.ts';
+import { contentRoutes } from './features/content/routes.ts';
+import { adminUserListRoutes, adminUserRoutes } from './features/users/routes.ts';
+import { licenseRoutes } from './features/licenses/routes.ts';
+import { bannedDomainRoutes } from './features/banned-domains/routes.ts';
+import { mailingRoutes } from './features/mailings/routes.ts';
+import { mailingUnsubscribeRoutes } from './features/mailings/unsubscribe.ts';
+import { sitemapRoutes } from './features/sitemap/routes.ts';
+import { downloadsRoutes } from './features/downloads/routes.ts';
 
 export type App = Hono<AppEnv>;
 
@@ -65,11 +65,11 @@ export function createApp(ctx: AppContext): App {
 
   app.notFound((c) => {
     if (c.req.path.startsWith('/api/')) return errorResponse(c, 404, 'Not found.');
-    // SPEC.md 2.5: an unknown section slug goes to the first section, which /{namespace} shows (the
+    // docs/product/reading.md#posts-screens: an unknown section slug goes to the first section, which /{namespace} shows (the
     // page then sets the first post's #hash). Known sections are static pages and never get here.
     const posts = /^\/(news|documentation|tutorials)\/./.exec(c.req.path);
     if (posts) return c.redirect(`/${posts[1]}`, 302);
-    // SPEC.md 2.1: any other path redirects to home.
+    // docs/product/routes.md#route-table: any other path redirects to home.
     return c.redirect('/', 302);
   });
 

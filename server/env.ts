@@ -1,4 +1,4 @@
-// The only reader of process.env (DESIGN.md). Everything the server can be configured with is parsed,
+// The only reader of process.env (docs/engineering.md#habits, habit 11). Everything the server can be configured with is parsed,
 // validated and defaulted here once, so a wrong value stops the start with a message naming it.
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,7 @@ const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
-/** More static workers than this only add memory (each holds the whole site) on any machine we target. */
+/** More serving processes than this only add memory (each holds the whole site) on any machine we target. */
 const MAX_WEB_WORKERS = 8;
 
 const envSchema = z.object({
@@ -45,6 +45,8 @@ const envSchema = z.object({
     .refine((value) => value === 'auto' || (/^\d+$/.test(value) && Number(value) <= MAX_WEB_WORKERS), `must be 'auto' or a whole number from 0 to ${MAX_WEB_WORKERS}`)
     .default('auto'),
   SERVED_BY_HEADER: booleanFlag.default(false),
+  // Slowloris guard: a request's headers must all arrive within this.
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -85,10 +87,12 @@ export interface Config {
    */
   trustProxy: boolean;
   /**
-   * Extra processes serving the static site on the same port (SO_REUSEPORT), forwarding everything else
-   * to this one over a unix socket (docs/decisions/0014-web-workers.md). 0: this process alone.
+   * Extra serving processes, each answering the static site and the whole API on the same port
+   * (SO_REUSEPORT; docs/decisions/0022-one-process-model.md). 0: the primary alone.
    */
   webWorkers: number;
+  /** Headers of a request must all arrive within this many milliseconds, in every serving process. */
+  headersTimeoutMs: number;
   /** Debug aid for tests and benchmarks: an X-Served-By header names the process that answered. */
   servedByHeader: boolean;
   projectRoot: string;
@@ -143,12 +147,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     webWorkers: env.WEB_WORKERS === 'auto' ? autoWebWorkers() : Number(env.WEB_WORKERS),
     servedByHeader: env.SERVED_BY_HEADER,
+    headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
     projectRoot,
   };
 }
 
 /**
- * One static worker per core beyond the first (the main process serves too). SO_REUSEPORT spreads
+ * One more serving process per core beyond the first (the primary serves too). SO_REUSEPORT spreads
  * connections over the processes only on Linux; elsewhere Node refuses the option, so auto means none.
  */
 function autoWebWorkers(): number {

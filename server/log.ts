@@ -26,3 +26,13 @@ export function createLogger(level: Config['logLevel']): Logger {
     debug: (m, d) => emit('debug', m, d),
   };
 }
+
+/** The same logger with every message prefixed (e.g. `worker 1: `, read per message: a process learns its name after it starts), so a process's lines can be told apart. */
+export function withPrefix(inner: Logger, prefix: () => string): Logger {
+  return {
+    error: (message, detail) => inner.error(prefix() + message, detail),
+    warn: (message, detail) => inner.warn(prefix() + message, detail),
+    info: (message, detail) => inner.info(prefix() + message, detail),
+    debug: (message, detail) => inner.debug(prefix() + message, detail),
+  };
+}

@@ -15,7 +15,7 @@ export interface PageWeight {
 }
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// DESIGN.md: without these Chromium floods the closed network with refused connections.
+// docs/engineering.md#known-traps: without these Chromium floods the closed network with refused connections.
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export function launchChromium(): Promise<Browser> {

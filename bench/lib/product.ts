@@ -83,16 +83,17 @@ function descendantsPeakRss(pid: number): Map<number, number> {
   return result;
 }
 
-function isWebWorker(pid: number): boolean {
+/** The other serving processes run the server's own entry point (docs/decisions/0022-one-process-model.md). */
+function isServingProcess(pid: number): boolean {
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('web-worker.ts');
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server/index.ts');
   } catch {
     return false;
   }
 }
 
 /**
- * Samples the build processes under `pid` (everything it spawned but its static web workers: the warm
+ * Samples the build processes under `pid` (everything it spawned but its other serving processes: the warm
  * Astro process and Pagefind) every `everyMs` until stopped, and returns the peak of the sum of their
  * high-water marks: what the machine needs for a publish. A high-water mark cannot miss a short peak
  * between samples; the warm process's mark covers its earlier builds too, and summing can only overstate.
@@ -104,7 +105,7 @@ export function samplePeakChildMemory(pid: number, everyMs = 100): { stop(): num
     let total = 0;
     for (const [child, bytes] of descendantsPeakRss(pid)) {
       if (workers.has(child)) continue;
-      if (isWebWorker(child)) {
+      if (isServingProcess(child)) {
         workers.add(child);
         continue;
       }

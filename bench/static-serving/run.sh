@@ -6,7 +6,7 @@
 #
 # Needs Debian's nginx-light and wrk: apt-get install -y nginx-light wrk.
 # Usage: bench/static-serving/run.sh [seconds per run, default 8] [rounds, default 3] [build dir]
-#   Without a build dir the page is a generated 30 KB HTML file (DESIGN.md's figures were measured with it).
+#   Without a build dir the page is a generated 30 KB HTML file (the figures of docs/engineering.md#speed-notes were measured with it).
 #   With one (e.g. data/builds/current) the build is copied and PAGE (default /news/) is requested.
 #   REFERENCES=1 adds Hono answering from memory and a bare node server (servers.ts), single processes.
 set -euo pipefail
@@ -82,12 +82,12 @@ if [ "${REFERENCES:-0}" = 1 ]; then
   ports+=(8091 8092)
 fi
 
-# Ready: every server answers the page, and every web worker of the auto product says it is serving.
+# Ready: every server answers the page, and every serving process of the auto product says it is serving.
 workers=$(node -e "const os=require('os');console.log(process.platform==='linux'?Math.min(8,Math.max(0,os.availableParallelism()-1)):0)")
 for _ in $(seq 1 300); do
   ok=1
   for port in "${ports[@]}"; do curl -sf -m 2 -o /dev/null "http://127.0.0.1:$port$PAGE" || ok=0; done
-  [ "$(grep -c 'web worker .* serving' "$WORK/auto.log" || true)" -ge "$workers" ] || ok=0
+  [ "$(grep -c 'worker [0-9]* (pid [0-9]*) serving' "$WORK/auto.log" || true)" -ge "$workers" ] || ok=0
   [ "$ok" = 1 ] && break
   sleep 0.2
 done
@@ -98,7 +98,7 @@ if [ "$ok" != 1 ]; then
   exit 1
 fi
 
-echo "page $PAGE ($(curl -s "http://127.0.0.1:8088$PAGE" | wc -c) bytes), ${WRK[*]} -d${DURATION}s, $(nproc) cores, $workers web worker(s) for auto"
+echo "page $PAGE ($(curl -s "http://127.0.0.1:8088$PAGE" | wc -c) bytes), ${WRK[*]} -d${DURATION}s, $(nproc) cores, $workers extra serving process(es) for auto"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for port in "${ports[@]}"; do "${WRK[@]}" -d2s "http://127.0.0.1:$port$PAGE" >/dev/null; done
 

@@ -1,6 +1,6 @@
 // Contenders for the static-serving benchmark (run.sh): `node servers.ts <fast|hono|raw> <port> <site dir>`.
-// fast = our createHttpServer fast path; hono = Hono answering the same bytes from memory (DESIGN.md's
-// 0.5x reference); raw = the smallest possible node listener, the ceiling for a single Node process.
+// fast = our createHttpServer fast path; hono = Hono answering the same bytes from memory (the 0.5x
+// reference of docs/engineering.md#speed-notes); raw = the smallest possible node listener, the ceiling for a single Node process.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// For the one state-changing GET the spec keeps (GET /api/user/request-license/{id}, SPEC.md 7).
+// For the one state-changing GET the spec keeps (GET /api/user/request-license/{id}, docs/product/api.md).
 // csrfProtection guards only unsafe methods, and SameSite=Lax cookies still ride along on a top-level
 // cross-site navigation (a link or a redirect to this URL). Requiring X-Requested-With closes that: the
 // spec's client sends it on every call, and no link, form, image or redirect can add a header, while a

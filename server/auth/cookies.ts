@@ -1,7 +1,7 @@
 // The cookies of the auth core, in one place so their attributes agree:
 // - the session cookie: HttpOnly (scripts never see the token), SameSite=Lax, Secure over https;
 // - `signed_in=1`: a non-secret hint readable by page scripts, so static pages can skip the /api/user
-//   call for anonymous readers (DESIGN.md "Keeping public pages light"). It grants nothing.
+//   call for anonymous readers (docs/engineering.md#keeping-public-pages-light). It grants nothing.
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';

@@ -1,7 +1,7 @@
-// Cross-site request forgery defences for a JSON API used by our own pages (SPEC.md 7: the client
+// Cross-site request forgery defences for a JSON API used by our own pages (docs/product/api.md: the client
 // fetches GET /sanctum/csrf-cookie, then echoes the XSRF-TOKEN cookie in X-XSRF-TOKEN):
 // 1. originCheck: a browser always sends Origin on cross-origin fetches and on every POST; if it names a
-//    foreign site, refuse. Hono's csrf() helper is not enough: it ignores JSON requests (DESIGN.md traps).
+//    foreign site, refuse. Hono's csrf() helper is not enough: it ignores JSON requests (docs/engineering.md#known-traps).
 // 2. csrfProtection (double submit): a foreign page cannot read our cookie, so it cannot put the value in
 //    a header; and a custom header cannot be sent cross-origin without a CORS preflight we never grant.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -19,7 +19,7 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'X-XSRF-TOKEN';
 export const CSRF_MISMATCH_MESSAGE = 'CSRF token mismatch.';
 export const FOREIGN_ORIGIN_MESSAGE = 'Cross-origin request refused.';
-/** Laravel's "page expired" status, which the client treats like 401 (SPEC.md 4). */
+/** Laravel's "page expired" status, which the client treats like 401 (docs/product/states.md). */
 const CSRF_STATUS = 419 as ContentfulStatusCode;
 // As long as the longest session: a token that vanished before the session would make the next write
 // answer 419 and log a still-valid user out on the client.

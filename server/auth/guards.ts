@@ -1,4 +1,4 @@
-// Route guards (SPEC.md 6): 401 when nobody is logged in, 403 when the user lacks the right.
+// Route guards (docs/product/roles.md): 401 when nobody is logged in, 403 when the user lacks the right.
 // They read the user that the session middleware (server/auth/session-middleware.ts) put on the context.
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context.ts';

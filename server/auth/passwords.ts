@@ -1,4 +1,4 @@
-// Password hashing: argon2id with the OWASP Password Storage Cheat Sheet parameters (DESIGN.md decisions).
+// Password hashing: argon2id with the OWASP Password Storage Cheat Sheet parameters (docs/engineering.md#technology-choices).
 // Async on purpose: @node-rs/argon2 runs the ~10 ms hash on libuv's thread pool, not the event loop.
 import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 

@@ -1,6 +1,6 @@
 // The user fields no profile edit may change (issue 3: never role, ban state, verification, license
 // fields; the e-mail and password have their own flows). Clients send the whole user object back
-// (SPEC.md 7), so a field equal to its stored value is an echo, not an attempt, and passes.
+// (docs/product/api.md), so a field equal to its stored value is an echo, not an attempt, and passes.
 import type { User } from '../db/schema.ts';
 
 /** Fields compared with the stored value: sending them unchanged is fine. */

@@ -1,4 +1,4 @@
-// The user object clients receive (SPEC.md 3 'User'). An allowlist, not a denylist: a column added to
+// The user object clients receive (docs/product/data-model.md#user). An allowlist, not a denylist: a column added to
 // the users table later stays private until someone decides to publish it here. Never the password
 // hash, session data or the mailing-unsubscribe internals.
 import type { Db } from '../db/client.ts';
@@ -35,7 +35,7 @@ export function toPublicUser(user: User): PublicUser {
   return publicUser as PublicUser;
 }
 
-/** The `{ user, licenses }` answer of login and GET /api/user (SPEC.md 7). */
+/** The `{ user, licenses }` answer of login and GET /api/user (docs/product/api.md). */
 export function accountPayload(db: Db, user: User): { user: PublicUser; licenses: LicenseWithType[] } {
   return { user: toPublicUser(user), licenses: getLicensesOfUser(db, user.id) };
 }

@@ -1,14 +1,15 @@
 // A sliding-window limiter: at most `limit` hits per key within any `windowMs`. Used for logins,
 // registrations, the contact form, verification and reset mails.
 //
-// The counters live in SQLite, not in memory: every serving process answers API requests
-// (docs/decisions/0023-process-model.md), and a limit that each process counted on its own would let a
+// The counters live in SQLite, not in memory, so every process that opens the database counts against
+// the same limits. That matters once every serving process answers API requests
+// (docs/decisions/0022-one-process-model.md): a limit that each process counted on its own would let a
 // client multiply it by the number of processes just by opening new connections. Each decision is one
 // short synchronous transaction, so two processes counting the same key cannot both take the last slot.
 //
 // Everything is in milliseconds from the injected clock; only retryAfterSeconds, meant for the
 // Retry-After header, is in seconds (Lucia's token bucket mixed the two units: keep them apart and test
-// with a fake clock, docs/engineering.md).
+// with a fake clock, docs/engineering.md#known-traps).
 import type { Db } from '../db/client.ts';
 import { writeTransaction } from '../db/client.ts';
 import { deleteExpiredRateLimitHits, deleteRateLimitHits, getRateLimitHits, putRateLimitHits } from '../db/queries/rate-limits.ts';

@@ -1,4 +1,4 @@
-// Sessions the way Lucia's current guide teaches (DESIGN.md): the cookie holds a random token, the
+// Sessions the way Lucia's current guide teaches (docs/engineering.md#technology-choices): the cookie holds a random token, the
 // database holds only its SHA-256, so a leaked database (or backup) cannot be replayed as cookies.
 // Expiry slides: a session in use is extended once less than half its lifetime remains, which keeps
 // active users signed in while writing to the database at most once per half-lifetime.

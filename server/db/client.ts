@@ -1,4 +1,4 @@
-// Opens the SQLite database with the pragmas DESIGN.md asks for and applies pending migrations.
+// Opens the SQLite database with the pragmas of docs/engineering.md#speed-notes and applies pending migrations.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -19,7 +19,7 @@ export function openDatabase(file: string): Db {
   sqlite.pragma('busy_timeout = 5000');
   // WAL makes NORMAL durable against application crashes; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
-  // Measured: the default 2 MB page cache makes random reads about 3x slower (DESIGN.md speed notes).
+  // Measured: the default 2 MB page cache makes random reads about 3x slower (docs/engineering.md#speed-notes).
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
   sqlite.pragma('temp_store = MEMORY');
@@ -51,7 +51,7 @@ function reportFailedCommitsOfSingleRowWrites(sqlite: Database.Database): void {
 }
 
 /**
- * Runs `work` inside BEGIN IMMEDIATE so a read-then-write cannot race another writer (DESIGN.md habit 4).
+ * Runs `work` inside BEGIN IMMEDIATE so a read-then-write cannot race another writer (docs/engineering.md#habits, habit 4).
  * `work` must be synchronous: better-sqlite3 transactions cannot span an await.
  */
 export function writeTransaction<T>(db: Db, work: () => T): T {

@@ -1,5 +1,5 @@
 // Demo content seeded on the first start, so a newcomer sees a complete site. Every body exercises the
-// markdown features of SPEC.md section 1: inline and block math, emoji shortcodes, ==highlight==, bare
+// markdown features of docs/product/reading.md#markdown: inline and block math, emoji shortcodes, ==highlight==, bare
 // URL autolinks, typographic quotes and dashes, and embedded HTML.
 import type { Namespace } from './schema.ts';
 

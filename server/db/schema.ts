@@ -1,5 +1,5 @@
-// One table per entity of SPEC.md section 3. Column property names follow the field names the API
-// sends (SPEC.md uses snake_case, with companyName as its one camelCase field), so rows serialise
+// One table per entity of docs/product/data-model.md. Column property names follow the field names the API
+// sends (docs/product/data-model.md: snake_case, with companyName as the one camelCase field), so rows serialise
 // without a mapping layer. Times are ISO-8601 strings in UTC: sortable, and what the clients read.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
@@ -116,7 +116,7 @@ export const homeImages = sqliteTable(
     // JSON: { thumb: url, lg: url } plus their pixel sizes, made by sharp at upload.
     urls: text('urls').notNull(),
     sizes: text('sizes').notNull().default('{}'),
-    // 0 means not assigned to any section (SPEC.md 3).
+    // 0 means not assigned to any section (docs/product/data-model.md).
     home_section_id: integer('home_section_id').notNull().default(0),
     order: integer('order').notNull().default(0),
     ...timestamps,
@@ -204,7 +204,7 @@ export const downloadItems = sqliteTable('download_items', {
   release: text('release').notNull().default('0'),
   is_current: integer('is_current').notNull().default(0),
   downloadable: integer('downloadable').notNull().default(0),
-  // The file name offered to the downloader (SPEC.md 3: download_url is used as the file name).
+  // The file name offered to the downloader (docs/product/data-model.md: download_url is used as the file name).
   download_url: text('download_url'),
   stored_name: text('stored_name'),
   size: integer('size').notNull().default(0),
@@ -302,7 +302,7 @@ export const botcheckSpent = sqliteTable(
 
 /**
  * Rate-limit counters (server/auth/rate-limit.ts), in the database so that every serving process counts
- * against the same limits (docs/decisions/0023-process-model.md). One row per limiter and key: the times
+ * against the same limits (docs/decisions/0022-one-process-model.md). One row per limiter and key: the times
  * of its hits still inside the window, oldest first, never more than the limit.
  */
 export const rateLimitHits = sqliteTable(

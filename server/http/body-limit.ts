@@ -1,5 +1,5 @@
 // Bodies of the small JSON forms (login, registration, reset, contact, profile) are a few hundred bytes;
-// refusing anything far larger before parsing keeps a flood of big bodies cheap (DESIGN.md traps).
+// refusing anything far larger before parsing keeps a flood of big bodies cheap (docs/engineering.md#known-traps).
 import { bodyLimit } from 'hono/body-limit';
 import { errorResponse } from './errors.ts';
 

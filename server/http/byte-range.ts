@@ -1,4 +1,4 @@
-// HTTP range requests (RFC 9110 §14) for resumable downloads, and the headers that name a downloaded file.
+// HTTP range requests (RFC 9110 §14) for resumable downloads and /media (video players), and the headers that name a downloaded file.
 // One range per request: resuming (`bytes=N-`, what browsers and `curl -C -` send) and probing a tail
 // (`bytes=-N`) need no more, and multipart/byteranges answers are a rarely used complication.
 

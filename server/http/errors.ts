@@ -1,4 +1,4 @@
-// The one error shape every API answer uses (SPEC.md 5, DESIGN.md habit 2):
+// The one error shape every API answer uses (docs/product/messages.md#validation, docs/engineering.md#habits, habit 2):
 // { message, errors?: { field: [first message, …] } }.
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';

@@ -1,4 +1,4 @@
-// Content forms arrive as JSON from our own client, but SPEC.md 7 also names multipart bodies (the
+// Content forms arrive as JSON from our own client, but docs/product/api.md also names multipart bodies (the
 // section store) and older clients post forms: read any of the three into one plain object and
 // validate it with zod, answering 422 { message, errors } like validate() does for JSON bodies.
 import type { Context } from 'hono';
@@ -47,7 +47,7 @@ export async function readValidFields<Schema extends ZodType>(c: Context, schema
   return parseFields(schema, await readFields(c));
 }
 
-/** A 422 whose message is the first field message, the shape SPEC.md 5 reads. */
+/** A 422 whose message is the first field message, the shape docs/product/messages.md#validation reads. */
 export function unprocessable(errors: FieldErrors, message?: string): HttpError {
   const first = Object.values(errors).find((messages) => messages.length > 0)?.[0];
   return new HttpError(422, message ?? first ?? 'The given data was invalid.', errors);

@@ -1,5 +1,5 @@
 // Answers for rate-limited routes: 429 with Retry-After (seconds) and the wait in words, with the message
-// also under a field when the form shows only field errors (SPEC.md 5).
+// also under a field when the form shows only field errors (docs/product/messages.md#validation).
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context.ts';

@@ -1,6 +1,6 @@
 // Runs the static build of one publish in child processes: `astro build` into the build's fresh output
 // directory, in a warm build process kept between publishes (warm-astro.ts), then Pagefind over the
-// result (the search index is part of every publish, DESIGN.md).
+// result (the search index is part of every publish, docs/engineering.md#speed-notes).
 // The publisher only sees the BuildRunner type, so tests can swap in a fake with controllable timing.
 import { spawn } from 'node:child_process';
 import type { Logger } from '../log.ts';

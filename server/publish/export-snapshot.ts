@@ -1,36 +1,44 @@
-// Exports the public part of the database into the JSON snapshot the Astro build reads
-// (src/lib/snapshot-types.ts). Only published content is selected, so a build can never show a draft.
+// Exports the public part of the database into the JSON snapshot the Astro build reads. Its shape is
+// src/lib/snapshot-schema.ts, which the build parses with too: the export is parsed before anyone writes
+// it, so an exporter bug fails the publish with the path of the bad field instead of a broken site.
+// Only published content is selected, so a build can never show a draft.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ZodType } from 'zod';
 import type { Db } from '../db/client.ts';
-import { NAMESPACES, type DownloadItem } from '../db/schema.ts';
+import type { DownloadItem } from '../db/schema.ts';
 import { listHomeSectionsWithImages, type HomeSectionWithImages } from '../db/queries/home.ts';
 import { listSections } from '../db/queries/sections.ts';
-import { listDownloadsForSnapshot, listPublishedPostsForSnapshot, type PublishedPostRow } from '../db/queries/content-snapshot.ts';
+import { listDownloadsForSnapshot, listPublishedPostsForSnapshot } from '../db/queries/content-snapshot.ts';
 import type { Config } from '../env.ts';
 import { parseJsonObject } from '../http/json.ts';
 import {
-  SNAPSHOT_FILE,
+  imageUrlSchema,
+  imageVariantSizeSchema,
+  parseSnapshot,
   type DownloadEntry,
   type HomeSectionEntry,
-  type ImageVariantSize,
-  type Namespace,
   type PostEntry,
   type SectionEntry,
   type SiteSnapshot,
-} from '../../src/lib/snapshot-types.ts';
+} from '../../src/lib/snapshot-schema.ts';
+import { SNAPSHOT_FILE, type Namespace } from '../../src/lib/snapshot-types.ts';
 
+/**
+ * The snapshot of what is published now. Rows may carry columns the snapshot does not list (a post's
+ * section_id, a section's created_at): parsing keeps only what the schema names, so a column added to a
+ * query never reaches the build by accident. Throws, naming each bad field, when the export does not match.
+ */
 export function exportSnapshot(db: Db, config: Pick<Config, 'siteName' | 'siteUrl'>, now: Date = new Date()): SiteSnapshot {
-  const namespaces = {} as Record<Namespace, SectionEntry[]>;
-  for (const namespace of NAMESPACES) namespaces[namespace] = exportNamespace(db, namespace);
-  return {
+  const snapshot: SiteSnapshot = {
     generated_at: now.toISOString(),
     site: { name: config.siteName, url: config.siteUrl },
     home: listHomeSectionsWithImages(db).map(toHomeSectionEntry),
-    namespaces,
+    namespaces: { news: exportNamespace(db, 'news'), documentation: exportNamespace(db, 'documentation'), tutorials: exportNamespace(db, 'tutorials') },
     downloads: listDownloadsForSnapshot(db).map(toDownloadEntry),
   };
+  return parseSnapshot(snapshot, 'the exported snapshot');
 }
 
 /** Writes `<dir>/site.json` via a temp file and rename, so a reader never sees half a snapshot. */
@@ -50,48 +58,21 @@ export function writeSnapshot(dir: string, snapshot: SiteSnapshot): string {
 
 function exportNamespace(db: Db, namespace: Namespace): SectionEntry[] {
   const postsBySection = new Map<number, PostEntry[]>();
-  for (const row of listPublishedPostsForSnapshot(db, namespace)) {
-    let list = postsBySection.get(row.section_id);
-    if (!list) postsBySection.set(row.section_id, (list = []));
-    list.push(toPostEntry(row));
+  for (const post of listPublishedPostsForSnapshot(db, namespace)) {
+    let list = postsBySection.get(post.section_id);
+    if (!list) postsBySection.set(post.section_id, (list = []));
+    list.push(post);
   }
-  return listSections(db, namespace).map((section) => ({
-    id: section.id,
-    title: section.title,
-    title_slug: section.title_slug,
-    order: section.order,
-    updated_at: section.updated_at,
-    posts: postsBySection.get(section.id) ?? [],
-  }));
-}
-
-function toPostEntry(row: PublishedPostRow): PostEntry {
-  return {
-    id: row.id,
-    title: row.title,
-    title_slug: row.title_slug,
-    body: row.body,
-    display_order: row.display_order,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    author: row.author,
-    file: row.file,
-  };
+  return listSections(db, namespace).map((section) => ({ ...section, posts: postsBySection.get(section.id) ?? [] }));
 }
 
 function toHomeSectionEntry(section: HomeSectionWithImages): HomeSectionEntry {
   return {
-    id: section.id,
-    title: section.title,
-    body: section.body,
-    order: section.order,
-    updated_at: section.updated_at,
+    ...section,
     images: section.images.map((image) => ({
-      id: image.id,
-      title: image.title,
-      alt: image.alt,
-      urls: stringValues(parseJsonObject(image.urls)),
-      sizes: variantSizes(parseJsonObject(image.sizes)),
+      ...image,
+      urls: validEntries(parseJsonObject(image.urls), imageUrlSchema),
+      sizes: validEntries(parseJsonObject(image.sizes), imageVariantSizeSchema),
     })),
   };
 }
@@ -113,17 +94,12 @@ function toDownloadEntry(item: DownloadItem): DownloadEntry {
 }
 
 // The JSON columns are written by our own upload code, but a damaged value must not break a publish:
-// keep only entries of the expected shape.
-function stringValues(value: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-}
-
-function variantSizes(value: Record<string, unknown>): Record<string, ImageVariantSize> {
-  const sizes: Record<string, ImageVariantSize> = {};
-  for (const [variant, size] of Object.entries(value)) {
-    if (size === null || typeof size !== 'object') continue;
-    const { width, height } = size as Record<string, unknown>;
-    if (typeof width === 'number' && typeof height === 'number') sizes[variant] = { width, height };
+// keep only the entries of the expected shape.
+function validEntries<T>(value: Record<string, unknown>, schema: ZodType<T>): Record<string, T> {
+  const valid: Record<string, T> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const parsed = schema.safeParse(item);
+    if (parsed.success) valid[key] = parsed.data;
   }
-  return sizes;
+  return valid;
 }

@@ -21,6 +21,8 @@ export interface PublisherOptions {
   runBuild?: BuildRunner;
   /** Called with a finished build before it becomes `current`; the server loads it into memory here. Throwing fails the publish. */
   onLive: (buildDir: string, buildId: string) => void | Promise<void>;
+  /** Told every change of status() (a build queued, started, finished); the primary shares it with the other processes. */
+  onStatusChange?: (status: PublishStatus) => void;
   now?: () => number;
 }
 
@@ -43,6 +45,21 @@ export function createPublisher(options: PublisherOptions): Publisher {
   let lastSuccess: PublishStatus['lastSuccess'] = null;
   let lastFailure: PublishStatus['lastFailure'] = null;
 
+  const status = (): PublishStatus => ({
+    state: running ? 'building' : lastBuildFailed ? 'failed' : 'idle',
+    pending,
+    currentBuildId: current?.id ?? null,
+    lastSuccess,
+    lastFailure,
+  });
+  const reportStatus = () => {
+    try {
+      options.onStatusChange?.(status());
+    } catch (error) {
+      log.warn('publish: could not share the publish status', error);
+    }
+  };
+
   // Checking `pending` and clearing `running` happen in one synchronous step (the finally right after the
   // loop test), so a schedule() can never slip between them and be lost.
   async function drain(): Promise<void> {
@@ -54,6 +71,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
         pending = false;
         const why = reasons;
         reasons = [];
+        // This build takes up everything queued so far: nothing is pending behind it any more.
+        reportStatus();
         try {
           await publishOnce(why);
         } catch (error) {
@@ -62,9 +81,11 @@ export function createPublisher(options: PublisherOptions): Publisher {
           lastBuildFailed = true;
           lastFailure = { at: new Date(now()).toISOString(), durationMs: 0, log: error instanceof Error ? error.message : String(error) };
         }
+        reportStatus();
       }
     } finally {
       running = null;
+      reportStatus();
     }
   }
 
@@ -138,19 +159,12 @@ export function createPublisher(options: PublisherOptions): Publisher {
         pending = true;
         if (reasons.length < MAX_REASONS) reasons.push(reason);
         if (!running) running = drain();
+        reportStatus();
       } catch (error) {
         log.error('publish: could not schedule a build', error);
       }
     },
-    status() {
-      return {
-        state: running ? 'building' : lastBuildFailed ? 'failed' : 'idle',
-        pending,
-        currentBuildId: current?.id ?? null,
-        lastSuccess,
-        lastFailure,
-      };
-    },
+    status,
     async whenIdle() {
       while (running) await running;
     },

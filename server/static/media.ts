@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { contentRange, parseRangeHeader } from '../http/byte-range.ts';
 import { BASE_SECURITY_HEADERS } from '../http/security-headers.ts';
 import { contentTypeOf, isInlineMediaType } from './content-types.ts';
 import { sendNotFound, sendPlain } from './respond.ts';
@@ -62,18 +63,12 @@ export function createMediaHandler(mediaDir: string) {
       res.end();
       return;
     }
-    const range = parseRange(req.headers.range, stat.size);
+    // The same Range reading as downloads: a backwards range (5-3) is ignored, a start past the end is 416.
+    const range = parseRangeHeader(req.headers.range, stat.size);
     if (range === 'unsatisfiable') return sendPlain(res, 416, 'Range not satisfiable.\n', head, ['Content-Range', `bytes */${stat.size}`]);
-    const [start, end] = range ?? [0, stat.size - 1];
+    const { start, end } = range ?? { start: 0, end: stat.size - 1 };
     const length = stat.size === 0 ? 0 : end - start + 1;
-    res.writeHead(range ? 206 : 200, [
-      'Content-Type',
-      type,
-      'Content-Length',
-      String(length),
-      ...(range ? ['Content-Range', `bytes ${start}-${end}/${stat.size}`] : []),
-      ...common,
-    ]);
+    res.writeHead(range ? 206 : 200, ['Content-Type', type, 'Content-Length', String(length), ...(range ? ['Content-Range', contentRange(range, stat.size)] : []), ...common]);
     if (head || length === 0) {
       res.end();
       return;
@@ -83,24 +78,4 @@ export function createMediaHandler(mediaDir: string) {
     res.on('close', () => stream.destroy());
     stream.pipe(res);
   };
-}
-
-/** One `bytes=a-b` range (what video players send); several ranges are answered with the whole file. */
-function parseRange(header: string | undefined, size: number): [number, number] | 'unsatisfiable' | null {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (match[1] === '' && match[2] === '')) return null;
-  let start: number;
-  let end: number;
-  if (match[1] === '') {
-    const suffix = Number(match[2]);
-    if (suffix === 0) return 'unsatisfiable';
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  }
-  if (start >= size || start > end) return 'unsatisfiable';
-  return [start, end];
 }

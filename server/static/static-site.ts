@@ -1,10 +1,10 @@
-// The live build held in memory (DESIGN.md speed notes: stat-and-stream per request reached 0.08× nginx).
+// The live build held in memory (docs/engineering.md#speed-notes: stat-and-stream per request reached 0.08× nginx).
 // Every file is read once when a build goes live, its gzip and brotli forms are made once, and every
 // answer's header list is prepared, so serving a page is a map lookup and one write.
 //
-// The compressed forms are made once per build, by the main process, and written next to their files
-// (`page.html.br`, `page.html.gz`): web workers load the same build without compressing anything, and
-// nginx's gzip_static/brotli_static can serve the directory as it is (docs/decisions/0014-web-workers.md).
+// The compressed forms are made once per build, by the primary, and written next to their files
+// (`page.html.br`, `page.html.gz`): the other serving processes load the same build without compressing anything, and
+// nginx's gzip_static/brotli_static can serve the directory as it is (docs/decisions/0022-one-process-model.md).
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -50,10 +50,10 @@ export interface LoadOptions {
   previous?: StaticSite | null;
   /**
    * Make the compressed forms the directory does not hold yet (default true). Web workers pass false:
-   * they take only the forms the main process wrote, so brotli runs once per build, not once per process.
+   * they take only the forms the primary wrote, so brotli runs once per build, not once per process.
    */
   compress?: boolean;
-  /** Write the forms made here next to their files, atomically (default false; the main process: true). */
+  /** Write the forms made here next to their files, atomically (default false; the primary: true). */
   writeCompressed?: boolean;
   /** Told when a compressed form could not be written; the site still loads (workers then serve identity). */
   onWriteError?: (file: string, error: unknown) => void;

@@ -17,7 +17,7 @@ export function uploadTempDir(config: Pick<Config, 'privateFilesDir'>): string {
   return path.join(config.privateFilesDir, '.tmp');
 }
 
-/** A fresh random name: the user's file name never reaches the disk (DESIGN.md: no path tricks). */
+/** A fresh random name: the user's file name never reaches the disk (docs/engineering.md#technology-choices: no path tricks). */
 export function newStoredName(): string {
   return randomBytes(16).toString('hex');
 }

@@ -1,12 +1,13 @@
-// The login / registration modal of SPEC.md 2.3: one dialog titled 'Login Form' or 'Registration Form',
+// The login / registration modal of docs/product/routes.md#navigation-bar: one dialog titled 'Login Form' or 'Registration Form',
 // cleared on every opening, submitted through the invisible bot check. After a login the modal closes and
 // admins go to /admin, everyone else to /dashboard (or the opener's continuation runs instead). After a
 // registration the fields are cleared and the server's message shows in the success colour.
 import { useEffect, useRef, useState } from 'react';
-import { api, fetchCsrfCookie } from '../lib/api-client.ts';
+import { login, register } from '../lib/api/account.ts';
+import { fetchCsrfCookie } from '../lib/api/client.ts';
 import { preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { closeAccountDialog, showAccountDialog, type AccountDialogState } from '../stores/account-dialog.ts';
-import { isAdminUser, setSession, type CurrentUser, type LicenseView } from '../stores/session.ts';
+import { isAdminUser, setSession } from '../stores/session.ts';
 import { Dialog } from './ui/Dialog.tsx';
 import { Checkbox, Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
@@ -17,11 +18,6 @@ import { STAY_BUSY, useFormSubmit } from './ui/use-form-submit.ts';
 const FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
 
 type AuthState = AccountDialogState & { mode: 'login' | 'register' };
-
-interface AccountAnswer {
-  user: CurrentUser;
-  licenses: LicenseView[];
-}
 
 interface Credentials {
   name: string;
@@ -35,7 +31,7 @@ const EMPTY: Credentials = { name: '', email: '', password: '', confirmation: ''
 async function logIn({ email, password }: Credentials, remember: boolean, g_token: string, state: AuthState) {
   // The anti-forgery cookie is fetched before every login (docs/decisions/0004-auth-core.md).
   await fetchCsrfCookie();
-  const answer = await api.post<AccountAnswer>('/api/auth/login', { email, password, remember_me: remember, g_token });
+  const answer = await login({ email, password, remember_me: remember, g_token });
   setSession(answer);
   closeAccountDialog();
   if (state.onLoggedIn) return state.onLoggedIn(answer.user);
@@ -80,7 +76,7 @@ function AuthForm({ state }: { state: AuthState }) {
     progress(isLogin ? 'Logging in…' : 'Registering…');
     if (isLogin) return logIn(credentials, remember, g_token, state);
     const { name, email, password, confirmation } = credentials;
-    const answer = await api.post<{ message: string }>('/api/auth/create', { name, email, password, password_confirmation: confirmation, g_token });
+    const answer = await register({ name, email, password, password_confirmation: confirmation, g_token });
     setCredentials(EMPTY);
     return { text: answer.message, tone: 'success' };
   });
@@ -115,7 +111,7 @@ export function AuthDialog({ state }: { state: AccountDialogState | null }) {
   const authState = state && (state.mode === 'login' || state.mode === 'register') ? { ...state, mode: state.mode } : null;
   return (
     <Dialog title={authState?.mode === 'register' ? 'Registration Form' : 'Login Form'} open={authState !== null} onClose={closeAccountDialog}>
-      {/* A new key per opening: every field, error and message starts empty (SPEC.md 2.3). */}
+      {/* A new key per opening: every field, error and message starts empty (docs/product/routes.md#navigation-bar). */}
       {authState && <AuthForm key={authState.openedAt} state={authState} />}
     </Dialog>
   );

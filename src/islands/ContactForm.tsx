@@ -1,9 +1,9 @@
-// /contact (SPEC.md 2.9): Name, Email, Message and 'Send Email', behind the invisible bot check. The first
+// /contact (docs/product/accounts.md#contact-form): Name, Email, Message and 'Send Email', behind the invisible bot check. The first
 // error shows under name and under email, the general message below the message box; success says
-// 'Message sent.'. Every message clears after 5 s (SPEC.md 4 and 9).
+// 'Message sent.'. Every message clears after 5 s (docs/product/states.md, docs/product/constants.md).
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../lib/api-client.ts';
+import { sendContactMessage } from '../lib/api/account.ts';
 import { preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { $user } from '../stores/session.ts';
 import { Field } from './ui/Field.tsx';
@@ -42,7 +42,7 @@ export default function ContactForm() {
     await form.run(async (progress) => {
       const g_token = await solveBotCheck();
       progress('Sending…');
-      const answer = await api.post<{ message: string }>('/api/contact', { name: shownName, email: shownEmail, message: text, g_token });
+      const answer = await sendContactMessage({ name: shownName, email: shownEmail, message: text, g_token });
       setText('');
       return { text: answer.message, tone: 'success' };
     });

@@ -1,9 +1,10 @@
-// /dashboard (SPEC.md 2.8): the user card with Edit, the Request License button (only while nothing is
+// /dashboard (docs/product/accounts.md#dashboard): the user card with Edit, the Request License button (only while nothing is
 // requested and no license is active), the license cards, and the 'Request Sent' / 'Request Failed!'
 // alerts. The nav bar's script loads the user into $user; this island only reads it.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { api, ApiError } from '../lib/api-client.ts';
+import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
+import { ApiError } from '../lib/api/client.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { $licenses, $user, type CurrentUser } from '../stores/session.ts';
 import { Alert } from './ui/Alert.tsx';
@@ -47,7 +48,7 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
     setRequesting(true);
     setResult(null);
     try {
-      const answer = await api.get<{ user: CurrentUser }>(`/api/user/request-license/${user.id}`);
+      const answer = await sendLicenseRequest(user.id);
       $user.set(answer.user);
       setResult({ kind: 'sent', email: answer.user.email });
     } catch (error) {

@@ -1,18 +1,18 @@
-// The admin's downloads page (SPEC.md 2.6, issue 6 items 4-5): the add/edit form at the top and the
+// The admin's downloads page (docs/product/downloads.md#downloads-page, issue 6 items 4-5): the add/edit form at the top and the
 // releases from the API, with download counts and Edit / Delete / Download on every release. Loaded only
 // for admins by src/scripts/downloads-page.ts (its own chunk: readers never download it). The static list
 // stays visible until the API's list is here, then the island's list takes its place; after each write
 // the list is read again from the API and the publish that brings readers the change is followed.
 import { StrictMode, useEffect, useId, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ApiError } from '../lib/api-client.ts';
+import { ApiError } from '../lib/api/client.ts';
 import { ensureAccountRoot } from '../scripts/account-root.ts';
 import { loadStylesheet } from '../scripts/load-stylesheet.ts';
 import { AdminReleaseList } from './downloads/AdminReleaseList.tsx';
 import { PublishState } from './ui/PublishState.tsx';
 import { collectStaticBodies, type StaticBodies } from './downloads/ReleaseBody.tsx';
 import { ReleaseForm, type FormFocus } from './downloads/ReleaseForm.tsx';
-import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseInput } from './downloads/downloads-api.ts';
+import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseInput } from '../lib/api/downloads.ts';
 import { followPublish } from '../stores/publish-status.ts';
 import { CONNECTION_ERROR, type FormMessage } from './ui/form-errors.ts';
 import { HARD_DELETE_WARNING, useConfirm } from './ui/use-confirm.tsx';
@@ -22,7 +22,7 @@ import adminStylesUrl from '../styles/downloads-admin.css?url';
 
 const LOAD_FAILED = 'The releases could not be loaded from the server; the list below is the published one. Reload the page to try again.';
 
-/** SPEC.md 4: deletes need an Ok/Cancel confirmation; the wording follows SPEC.md 8's hard-delete warning. */
+/** docs/product/states.md: deletes need an Ok/Cancel confirmation; the wording follows the hard-delete warning of docs/product/messages.md#error-catalogue. */
 export function deleteConfirmation(release: Pick<Release, 'title'>): string {
   return `Delete the release "${release.title}" and its file? ${HARD_DELETE_WARNING}`;
 }

@@ -1,10 +1,11 @@
-// /email/verified (SPEC.md 2.10), where the verification link lands with validation (0 or 1), message
+// /email/verified (docs/product/accounts.md#e-mail-verification), where the verification link lands with validation (0 or 1), message
 // and email in the query. Without `validation` the visitor is sent to /. Success: the message and 'Go To
 // Dashboard'. Failure: the message and 'Re-Send Validation Link', which needs a session: a visitor who
 // is not logged in gets the login modal first and the link is sent right after logging in.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { api, ApiError } from '../lib/api-client.ts';
+import { resendVerificationMail } from '../lib/api/account.ts';
+import { ApiError } from '../lib/api/client.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { $user } from '../stores/session.ts';
 import { Message } from './ui/Message.tsx';
@@ -44,7 +45,7 @@ export default function EmailVerified() {
     setSending(true);
     setResendMessage(null);
     try {
-      const answer = await api.post<{ message: string }>('/api/auth/email/resend');
+      const answer = await resendVerificationMail();
       setResendMessage({ text: answer.message, tone: 'success' });
     } catch (error) {
       console.error('Resending the verification e-mail failed', error);

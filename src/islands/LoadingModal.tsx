@@ -1,4 +1,4 @@
-// The full-screen loading modal of SPEC.md 2.3 and 4, driven by the $loading store: a spinner while
+// The full-screen loading modal of docs/product/routes.md#navigation-bar, docs/product/states.md, driven by the $loading store: a spinner while
 // requests run and, for uploads and downloads, the file name, its size and a 0–100 progress bar.
 // A native modal <dialog> so it sits above any other open dialog (both live in the top layer, the
 // newest on top). Plain requests show it only after a short delay: most answer in a few milliseconds,

@@ -1,10 +1,10 @@
-// /reset-pasword/form (SPEC.md 2.11; the path is spelt as in the mails): token and email come from the
+// /reset-pasword/form (docs/product/accounts.md#password-reset; the path is spelt as in the mails): token and email come from the
 // query (either missing → /). Shows the e-mail, New Password, Confirm Password, Submit and a 'Send new
 // reset link' link. 422 and 500 show the field errors and the message; any other failure status shows
-// 'Unexpected error, please contact admin. Error code: {status}' (SPEC.md 8). Whoever arrives signed in
+// 'Unexpected error, please contact admin. Error code: {status}' (docs/product/messages.md#error-catalogue). Whoever arrives signed in
 // is logged out by the nav bar's script (the page carries data-sign-out-on-arrival).
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../lib/api-client.ts';
+import { setNewPassword } from '../lib/api/account.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
@@ -44,7 +44,7 @@ export default function NewPasswordForm() {
   if (!link) return null;
 
   const save = async () => {
-    const answer = await api.post<{ message: string }>('/api/auth/new-password', { token: link.token, email: link.email, password, password_confirmation: confirmation });
+    const answer = await setNewPassword({ token: link.token, email: link.email, password, password_confirmation: confirmation });
     setPassword('');
     setConfirmation('');
     setDone(true);

@@ -1,7 +1,7 @@
-// /reset-password (SPEC.md 2.11): 'Enter your email:' and 'Send Reset Link'. The server answers the same
-// for every well-formed address; a 422 shows its first email error (SPEC.md 8).
+// /reset-password (docs/product/accounts.md#password-reset): 'Enter your email:' and 'Send Reset Link'. The server answers the same
+// for every well-formed address; a 422 shows its first email error (docs/product/messages.md#error-catalogue).
 import { useRef, useState } from 'react';
-import { api } from '../lib/api-client.ts';
+import { requestPasswordReset } from '../lib/api/account.ts';
 import { Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
 import { SubmitButton } from './ui/SubmitButton.tsx';
@@ -17,7 +17,7 @@ export default function ResetPasswordRequest() {
   const form = useFormSubmit(formRef, { fields: ['email'], statusMessage: serverErrorFor5xx, busyLabel: 'Sending…' });
 
   const send = async () => {
-    const answer = await api.post<{ message?: string }>('/api/auth/reset-password', { email });
+    const answer = await requestPasswordReset(email);
     return { text: answer.message ?? RESET_SENT_MESSAGE, tone: 'success' } as const;
   };
 

@@ -1,4 +1,4 @@
-// 'Verification sent' (SPEC.md 2.3): shown after the unverified banner asked for a new link.
+// 'Verification sent' (docs/product/routes.md#navigation-bar): shown after the unverified banner asked for a new link.
 import { useStore } from '@nanostores/react';
 import { closeAccountDialog } from '../stores/account-dialog.ts';
 import { $user } from '../stores/session.ts';

@@ -1,4 +1,4 @@
-// The invisible bot check in the browser (SPEC.md 2.3 and 2.9, issue 3 item 1): on submit, fetch a fresh
+// The invisible bot check in the browser (docs/product/routes.md#navigation-bar, docs/product/accounts.md#contact-form, issue 3 item 1): on submit, fetch a fresh
 // challenge from our own server, solve it, and send the result as `g_token` with the form. Nothing is
 // fetched from anywhere else. The solver (altcha's proof-of-work code and its Web Worker) is a separate
 // chunk loaded on first use; call preloadBotCheck() when a form opens so it is ready by the time the
@@ -7,7 +7,7 @@
 // Usage in an island:
 //   const g_token = await solveBotCheck();          // throws BotCheckError when it cannot be done
 //   await apiRequest('POST', '/api/auth/login', { email, password, remember_me, g_token });
-// Each token works once: solve again for every submit (SPEC.md 4: "the bot check resets after each token").
+// Each token works once: solve again for every submit (docs/product/states.md: "the bot check resets after each token").
 import type { Challenge, Solution } from 'altcha/types';
 import type * as Solver from './botcheck-solver.ts';
 

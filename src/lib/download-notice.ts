@@ -1,4 +1,4 @@
-// Which notice an article's download area shows (SPEC.md 6): anonymous readers and unverified users get
+// Which notice an article's download area shows (docs/product/roles.md): anonymous readers and unverified users get
 // their message; a verified user (or an admin, who is verified) gets none and the download button instead.
 import type { CurrentUser } from '../stores/session.ts';
 

@@ -1,4 +1,4 @@
-// Titles, canonical links and descriptions for every page (SPEC.md 2.1: "<product> <year> …").
+// Titles, canonical links and descriptions for every page (docs/product/routes.md#route-table: "<product> <year> …").
 // Pure: used by the layout at build time and testable without Astro.
 
 /** "<site> <year> – <page>", the year being the build's. */

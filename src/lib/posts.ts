@@ -1,6 +1,7 @@
-// Ordering and routing rules of the posts screens (SPEC.md 2.5), kept out of the pages so they are
+// Ordering and routing rules of the posts screens (docs/product/reading.md#posts-screens), kept out of the pages so they are
 // testable without Astro.
-import type { Namespace, PostEntry, SectionEntry } from './snapshot-types.ts';
+import type { PostEntry, SectionEntry } from './snapshot-schema.ts';
+import type { Namespace } from './snapshot-types.ts';
 
 export const NAMESPACE_TITLES: Record<Namespace, string> = {
   news: 'News',

@@ -1,7 +1,7 @@
-// The reader-side business constants of SPEC.md section 9, in one place so the scripts, the styles'
+// The reader-side business constants of docs/product/constants.md, in one place so the scripts, the styles'
 // comments and the tests agree. Change a figure here and every behaviour that uses it follows.
 
-/** Home slideshow (SPEC.md 4 and 9). */
+/** Home slideshow (docs/product/states.md, docs/product/constants.md). */
 export const SLIDESHOW_TIMING = {
   /** After an image shows, wait this long before loading the next one (loading phase). */
   nextLoadDelayMs: 3000,
@@ -11,7 +11,7 @@ export const SLIDESHOW_TIMING = {
   displayMs: 5000,
 } as const;
 
-/** Clicking a post in the sidebar (SPEC.md 2.5 and 9). global.css uses the same 100 px as scroll-padding-top. */
+/** Clicking a post in the sidebar (docs/product/reading.md#posts-screens, docs/product/constants.md). global.css uses the same 100 px as scroll-padding-top. */
 export const POST_SCROLL = {
   durationMs: 500,
   offsetPx: 100,

@@ -1,4 +1,4 @@
-// "3 days ago" from an ISO date, computed when the page is read (DESIGN.md: a static page must not
+// "3 days ago" from an ISO date, computed when the page is read (docs/engineering.md#keeping-public-pages-light: a static page must not
 // freeze relative times). Pure, so it is tested without a browser.
 
 const UNITS: ReadonlyArray<readonly [Intl.RelativeTimeFormatUnit, number]> = [

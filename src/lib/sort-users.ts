@@ -1,6 +1,6 @@
-// Sorting the admin users table (SPEC.md 2.7): clicking a header sorts by that field and toggles the
+// Sorting the admin users table (docs/product/admin.md#admin-screen): clicking a header sorts by that field and toggles the
 // direction between 1 and -1; text compares case-insensitively, numbers numerically. The rules match the
-// server's keyset listing (server/db/queries/user-list.ts) so the table orders rows the same way whether it
+// server's keyset listing (server/features/users/queries.ts) so the table orders rows the same way whether it
 // sorts in the browser or the server does: empty values first, ties broken by id in the same direction.
 // Pure and DOM-free, so it is unit-tested on its own (tests/src/lib/sort-users.test.ts).
 

@@ -1,8 +1,8 @@
-// The admin users table's columns (SPEC.md 2.7): the column set comes from the first user's fields, all
+// The admin users table's columns (docs/product/admin.md#admin-screen): the column set comes from the first user's fields, all
 // visible at first; the 'Table Display Filter' hides some, and the browser remembers the choice. Pure
 // helpers (storage is passed in) so they are unit-tested without a DOM.
 
-/** Labels of the known fields, in the words of SPEC.md 2.8's user card where it names them. */
+/** Labels of the known fields, in the words of the user card (docs/product/accounts.md#dashboard) where it names them. */
 const LABELS: Readonly<Record<string, string>> = {
   id: 'ID',
   name: 'Name',
@@ -26,7 +26,7 @@ const LABELS: Readonly<Record<string, string>> = {
   updated_at: 'Updated',
 };
 
-/** 0/1 fields shown as YES / NO (SPEC.md 2.8). */
+/** 0/1 fields shown as YES / NO (docs/product/accounts.md#dashboard). */
 const FLAG_FIELDS: ReadonlySet<string> = new Set(['license_request', 'license_granted', 'is_banned']);
 
 export type ColumnKind = 'flag' | 'date' | 'number' | 'text';
@@ -55,7 +55,7 @@ function kindOf(key: string, sample: unknown): ColumnKind {
   return typeof sample === 'number' ? 'number' : 'text';
 }
 
-/** SPEC.md 2.7: one column per field of the first user, in the order the server sends them. */
+/** docs/product/admin.md#admin-screen: one column per field of the first user, in the order the server sends them. */
 export function columnsFromUser(user: Record<string, unknown> | undefined): Column[] {
   if (!user) return [];
   return Object.keys(user)

@@ -1,9 +1,8 @@
-// The nav bar's account area (SPEC.md 2.3) without React: Login and Register buttons, or the user's name
+// The nav bar's account area (docs/product/routes.md#navigation-bar) without React: Login and Register buttons, or the user's name
 // and Logout. Anonymous readers (no `signed_in` hint cookie) get their buttons at once and no API call;
-// the modal's React code is fetched only when they hover, focus or click one (DESIGN.md "Keeping public
-// pages light"). The same script runs the current-user check for every page, so islands read $user from
-// the store instead of asking again, and applies the navigation guard of SPEC.md 2.2.
-import { loadCurrentUser, logout } from '../lib/api-client.ts';
+// the modal's React code is fetched only when they hover, focus or click one (docs/engineering.md#keeping-public-pages-light). The same script runs the current-user check for every page, so islands read $user from
+// the store instead of asking again, and applies the navigation guard of docs/product/routes.md#navigation-guard.
+import { loadCurrentUser, logout } from '../lib/api/session.ts';
 import { readCookie } from '../lib/cookies.ts';
 import { $user, isAdminUser, setSession, type CurrentUser } from '../stores/session.ts';
 import { ensureAccountRoot, openAccountDialog, preloadAccountRoot } from './account-root.ts';
@@ -50,13 +49,13 @@ function renderArea(area: HTMLElement, user: CurrentUser | null | undefined): vo
   name.textContent = user.name;
   const logoutButton = button('Logout', () => {
     logoutButton.disabled = true;
-    // SPEC.md 8: a failed logout is only logged; the user goes home either way.
+    // docs/product/messages.md#error-catalogue: a failed logout is only logged; the user goes home either way.
     void logout().finally(() => window.location.assign('/'));
   });
   area.replaceChildren(name, logoutButton);
 }
 
-/** SPEC.md 2.2 on arrival: /admin needs the admin role, /dashboard a user; others go home. */
+/** docs/product/routes.md#navigation-guard on arrival: /admin needs the admin role, /dashboard a user; others go home. */
 function guardRoute(path: string, user: CurrentUser | null): boolean {
   const segment = path.split('/')[1] ?? '';
   const refused = (segment === 'admin' && !isAdminUser(user)) || (segment === 'dashboard' && !user);
@@ -71,7 +70,7 @@ async function resolveUser(root: Document): Promise<void> {
     setSession(null);
     return;
   }
-  // The new-password page logs out whoever arrives signed in (SPEC.md 2.11), before anything shows them.
+  // The new-password page logs out whoever arrives signed in (docs/product/accounts.md#password-reset), before anything shows them.
   if (root.querySelector('[data-sign-out-on-arrival]')) {
     await logout();
     return;

@@ -1,6 +1,6 @@
 // Loads the React side of the account UI on demand: the login/registration modal, the 'Verification
 // sent' notice and the full-screen loading modal, all in one React root appended to <body>. Public pages
-// pay for React only when the reader asks for one of these (DESIGN.md "Keeping public pages light"); pages
+// pay for React only when the reader asks for one of these (docs/engineering.md#keeping-public-pages-light); pages
 // that hydrate islands anyway mount it early so requests can show the loading modal.
 import { showAccountDialog, type AccountDialogMode, type AccountDialogOptions } from '../stores/account-dialog.ts';
 // Only the URL: importing the sheet itself would make Astro add it to every page that has the nav bar.

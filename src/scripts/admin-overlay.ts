@@ -1,5 +1,5 @@
 // Starts the admin overlay on the reading pages that have one (the posts screens and home) when, and only
-// when, the current user is an admin (SPEC.md 2.4, 2.5 admin side; DESIGN.md habit 6). It asks nothing
+// when, the current user is an admin (docs/product/reading.md#home-for-admins, docs/product/reading.md#posts-screens-for-admins; docs/engineering.md#habits, habit 6). It asks nothing
 // itself: the nav bar's account script decides who is reading (no request at all without the signed_in
 // hint cookie, GET /api/user otherwise) and puts the answer in the $user store. Only for an admin is the
 // overlay's chunk imported, so readers and other users download none of its code.

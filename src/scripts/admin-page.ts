@@ -1,6 +1,6 @@
 // /admin's loader: the console (React and every admin tool, its own chunk) is fetched only once the
 // current-user check says an admin is here; anyone else is sent home by the navigation guard
-// (account-area.ts, SPEC.md 2.2) and never downloads it. If the admin's session ends while the page is
+// (account-area.ts, docs/product/routes.md#navigation-guard) and never downloads it. If the admin's session ends while the page is
 // open (logged out elsewhere, banned, expired: any 401), the console goes and a login button takes its
 // place; logging in again as an admin brings the console back.
 import { openAccountDialog } from './account-root.ts';

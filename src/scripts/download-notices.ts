@@ -1,4 +1,4 @@
-// The notice in an article's download area follows who is reading (SPEC.md 6): the static page carries
+// The notice in an article's download area follows who is reading (docs/product/roles.md): the static page carries
 // the anonymous text; a signed-in but unverified reader gets 'Only verified user can use download!';
 // for a verified reader the notice goes, and the download work puts its button into the empty
 // [data-download-action] container next to it. The user comes from the shared session store that the

@@ -1,4 +1,4 @@
-// The downloads page's behaviour (SPEC.md 2.6, issue 6 item 4) without React for readers: the static
+// The downloads page's behaviour (docs/product/downloads.md#downloads-page, issue 6 item 4) without React for readers: the static
 // page is what an anonymous visitor needs, so this only adapts it to whoever is signed in, using the
 // user the nav bar's account script already loaded (no extra API call):
 // - the warning stays for anonymous visitors, gains 'Only verified user can use download!' for

@@ -1,4 +1,4 @@
-// The home sections' image slideshows (SPEC.md 2.4, 4 and 9) over the static figure lists of
+// The home sections' image slideshows (docs/product/reading.md#home, docs/product/states.md, docs/product/constants.md) over the static figure lists of
 // HomeFigures.astro. Until the script runs, CSS already shows one frame of fixed proportions with the
 // first image (other images are display:none, so the browser does not load them). When the section
 // scrolls into view the show starts: each next image loads 3 s after the current one shows, replaces it
@@ -192,7 +192,7 @@ function enhance(root: HTMLElement): () => void {
     updateRunning();
   });
 
-  // SPEC.md 4: nothing starts (and no further image loads) before the section is in view.
+  // docs/product/states.md: nothing starts (and no further image loads) before the section is in view.
   const observer = new IntersectionObserver(
     (entries) => {
       if (!entries.some((entry) => entry.isIntersecting)) return;

@@ -1,16 +1,16 @@
-// The Download button of an article's attached file (SPEC.md 2.5 'download area', 6; issue 5 item 4) for
+// The Download button of an article's attached file (docs/product/reading.md#posts-screens 'download area', docs/product/roles.md; issue 5 item 4) for
 // verified readers, without React: it goes into the empty [data-download-action] container that
 // src/components/PostDownload.astro leaves (download-notices.ts hides the notice for the same readers).
 // The file comes through POST /api/{ns}/extrafiles/download with the loading modal's progress; the
 // server checks the permission again. Admins download from the admin overlay's bar instead.
-import { downloadWithProgress } from '../lib/api-client.ts';
-import { NAMESPACE_LIST } from '../lib/snapshot-types.ts';
+import { downloadFile } from '../lib/api/files.ts';
+import { NAMESPACE_LIST, type Namespace } from '../lib/snapshot-types.ts';
 import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
 import { ensureAccountRoot } from './account-root.ts';
 import { downloadButton, downloadErrorElement } from './download-button.ts';
 import { onEveryPage } from './page-lifecycle.ts';
 
-function downloadControl(container: HTMLElement, id: number, namespace: string): HTMLElement {
+function downloadControl(container: HTMLElement, id: number, namespace: Namespace): HTMLElement {
   const filename = container.closest('[data-post-download]')?.querySelector('.post-download__name')?.textContent?.trim() || `file-${id}`;
   const wrapper = document.createElement('div');
   wrapper.className = 'download-action';
@@ -18,7 +18,7 @@ function downloadControl(container: HTMLElement, id: number, namespace: string):
   const download = () =>
     ensureAccountRoot()
       .catch((failure: unknown) => console.error('Could not load the loading modal', failure))
-      .then(() => downloadWithProgress(`/api/${namespace}/extrafiles/download`, { id }, filename));
+      .then(() => downloadFile(namespace, { id, filename }));
   const button = downloadButton({ label: `Download ${filename}`, className: 'button button--small', error, download });
   wrapper.append(button, error);
   return wrapper;

@@ -1,6 +1,6 @@
-// Reader behaviour of the posts screens (SPEC.md 2.5) over the static page. The address always names a
+// Reader behaviour of the posts screens (docs/product/reading.md#posts-screens) over the static page. The address always names a
 // post: a missing or unknown #hash becomes the first post's slug. Clicking a post in the sidebar scrolls
-// to it in 0.5 s with a 100 px offset (SPEC.md 9) and then sets the hash. While the reader scrolls, the
+// to it in 0.5 s with a 100 px offset (docs/product/constants.md) and then sets the hash. While the reader scrolls, the
 // address follows the article being read (scroll-spy) with replaceState, so scrolling adds no history.
 import { POST_SCROLL } from '../lib/reading-constants';
 import { onEveryPage, prefersReducedMotion } from './page-lifecycle';

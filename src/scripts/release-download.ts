@@ -1,12 +1,12 @@
 // How the downloads page fetches a release file (issue 6 item 4), shared by the readers' buttons
 // (downloads-page.ts) and the admin island. Two ways, chosen by size:
 // - below NATIVE_DOWNLOAD_FROM_BYTES: POST /api/downloads/download {id} read as a stream, with the loading
-//   modal's file name, size and percentage (SPEC.md 2.3, 4). The bytes collect in memory before the
+//   modal's file name, size and percentage (docs/product/routes.md#navigation-bar, docs/product/states.md). The bytes collect in memory before the
 //   browser saves them, which is fine for installers of some megabytes;
 // - from that size on: a plain link to the gated GET /api/downloads/file/{id}. The browser streams it to
 //   disk with its own progress and can resume a cut download; holding a gigabyte in a tab's memory could not.
-import { ApiError, downloadWithProgress, fetchCsrfCookie } from '../lib/api-client.ts';
-import { readCookie } from '../lib/cookies.ts';
+import { ApiError } from '../lib/api/client.ts';
+import { downloadReleaseFile } from '../lib/api/downloads.ts';
 import { ensureAccountRoot } from './account-root.ts';
 
 export const NATIVE_DOWNLOAD_FROM_BYTES = 200 * 1024 * 1024;
@@ -26,7 +26,7 @@ export function prefersNativeDownload(size: number): boolean {
   return size >= NATIVE_DOWNLOAD_FROM_BYTES;
 }
 
-/** What the reader sees when a download fails: the server's own words (SPEC.md 6's 401/403 messages). */
+/** What the reader sees when a download fails: the server's own words (the 401/403 messages of docs/product/roles.md). */
 export function downloadErrorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.status === 0 || !error.body.message ? `The download failed (status ${error.status}). Please try again.` : error.body.message;
   return 'The download failed: the connection was lost. Please try again.';
@@ -40,7 +40,6 @@ export async function downloadRelease(target: DownloadTarget): Promise<void> {
   } catch (error) {
     console.error('Could not load the loading modal', error);
   }
-  // A POST without the XSRF cookie answers 419; a reader whose cookie expired gets a fresh one first.
-  if (!readCookie('XSRF-TOKEN')) await fetchCsrfCookie();
-  await downloadWithProgress('/api/downloads/download', { id: target.id }, target.filename || `release-${target.id}`);
+  // The client fetches a fresh XSRF cookie first when the reader's has expired (a POST without it answers 419).
+  await downloadReleaseFile(target);
 }

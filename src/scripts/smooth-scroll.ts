@@ -1,4 +1,4 @@
-// A window scroll animated with requestAnimationFrame, so its length is exactly SPEC.md 9's 0.5 s (the
+// A window scroll animated with requestAnimationFrame, so its length is exactly the 0.5 s of docs/product/constants.md (the
 // browser's own smooth scrolling picks its own speed). The reader can take over: a wheel, touch or key
 // stops the animation where it is.
 

@@ -1,6 +1,7 @@
-// The banner for a signed-in user whose e-mail is not verified (SPEC.md 2.3), in plain DOM: it shows on
+// The banner for a signed-in user whose e-mail is not verified (docs/product/routes.md#navigation-bar), in plain DOM: it shows on
 // every page, including static ones that have no React. Re-sending opens the 'Verification sent' modal.
-import { api, ApiError, loadCurrentUser } from '../lib/api-client.ts';
+import { api, ApiError } from '../lib/api/client.ts';
+import { loadCurrentUser } from '../lib/api/session.ts';
 import type { CurrentUser } from '../stores/session.ts';
 import { openAccountDialog } from './account-root.ts';
 
@@ -40,7 +41,7 @@ function buildBanner(root: Document): HTMLElement {
         await openAccountDialog('verification-sent');
       })
       .catch((error: unknown) => {
-        // SPEC.md 8: the banner flow only logs failures. A throttle answer is shown too: it tells the
+        // docs/product/messages.md#error-catalogue: the banner flow only logs failures. A throttle answer is shown too: it tells the
         // user when trying again will work, which beats a button that silently does nothing.
         console.error('Resending the verification e-mail failed', error);
         if (error instanceof ApiError && error.status === 429) status.textContent = error.message;

@@ -1,4 +1,4 @@
-// Which account dialog is open (SPEC.md 2.3): the login/registration modal or the 'Verification sent'
+// Which account dialog is open (docs/product/routes.md#navigation-bar): the login/registration modal or the 'Verification sent'
 // notice. A store rather than component state because the openers are plain scripts (the nav bar's
 // account area, the unverified banner) and islands on other React roots (/email/verified, the reset form).
 import { atom } from 'nanostores';

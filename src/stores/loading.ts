@@ -1,5 +1,5 @@
-// The full-screen loading modal of SPEC.md 2.3: a spinner, and for uploads/downloads the file name,
-// its size and a 0–100 progress bar (SPEC.md 4 'Loading flag').
+// The full-screen loading modal of docs/product/routes.md#navigation-bar: a spinner, and for uploads/downloads the file name,
+// its size and a 0–100 progress bar (docs/product/states.md#loading).
 import { atom } from 'nanostores';
 
 export interface LoadingState {

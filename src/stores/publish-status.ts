@@ -8,8 +8,8 @@
 // another reading page (only <main> is swapped) and the island there is a new component.
 import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
-import { ApiError } from '../lib/api-client.ts';
-import { fetchPublishStatus, publishSettled, type PublishStatus } from '../lib/publish-status.ts';
+import { ApiError } from '../lib/api/client.ts';
+import { fetchPublishStatus, publishSettled, type PublishStatus } from '../lib/api/publish.ts';
 import { createPolledStore } from './polled-store.ts';
 
 export type PublishPhase = { kind: 'none' } | { kind: 'publishing' } | { kind: 'live'; at: string | null } | { kind: 'failed'; log: string } | { kind: 'unknown' };

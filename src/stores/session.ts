@@ -1,19 +1,10 @@
-// Client-wide state of SPEC.md section 3 (last bullet), shared by every island on a page.
+// Client-wide state (docs/product/data-model.md#client-wide-state), shared by every island on a page.
 import { atom } from 'nanostores';
 import type { PublicUser } from '../../server/auth/public-user.ts';
+import type { SessionAnswer } from '../lib/api/account.ts';
 
-export interface LicenseView {
-  id: number;
-  license_type_id: number;
-  user_id: number;
-  active: number;
-  expire: number;
-  activated_at: string | null;
-  expire_date: string | null;
-  license_type: { name: string } | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A license as the server sends it with the user (GET /api/user, login). */
+export type LicenseView = SessionAnswer['licenses'][number];
 
 export type CurrentUser = PublicUser;
 

@@ -1,4 +1,4 @@
-// Under 800 px: the hamburger menu and the login modal (SPEC.md 2.3, 9), and the modal's keyboard
+// Under 800 px: the hamburger menu and the login modal (docs/product/routes.md#navigation-bar, docs/product/constants.md), and the modal's keyboard
 // behaviour (Escape closes it and focus goes back to a visible control).
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './env.ts';
@@ -12,7 +12,7 @@ test('the hamburger opens the menu, Login opens a modal that fits the phone, and
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
   const loginButton = page.getByRole('navigation', { name: /main/i }).getByRole('button', { name: 'Login' });
   await loginButton.click();
-  // Choosing a button closes the menu (SPEC.md 2.3).
+  // Choosing a button closes the menu (docs/product/routes.md#navigation-bar).
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
 
   const dialog = page.getByRole('dialog', { name: 'Login Form' });

@@ -1,6 +1,6 @@
 // The accounts flows as a visitor meets them in the browser (issue 3, "Tests that must exist"): register,
 // verify through the mailed link, log in with Remember me, use the dashboard, log out; forgotten password;
-// the contact form; the guards of SPEC.md 2.1/2.2.
+// the contact form; the guards of docs/product/routes.md#route-table, docs/product/routes.md#navigation-guard.
 import { expect, test } from '@playwright/test';
 import { NEW_PASSWORD, PASSWORD, pathOf, registerAccount, uniqueEmail, waitForMailLink } from './accounts-support.ts';
 
@@ -17,7 +17,7 @@ test('register, verify by the mailed link, log in remembered, edit the profile, 
   await registration.getByLabel('Confirm password').fill(PASSWORD);
   await registration.getByRole('button', { name: 'Register', exact: true }).click();
   await expect(registration.getByText(/Registration successful/)).toBeVisible();
-  // SPEC.md 4: the form is cleared after a successful registration.
+  // docs/product/states.md: the form is cleared after a successful registration.
   await expect(registration.getByLabel('Email')).toHaveValue('');
   await expect(registration.getByLabel('User name')).toHaveValue('');
   await page.keyboard.press('Escape');
@@ -141,7 +141,7 @@ test('the contact form shows field errors, then sends and clears its message aft
   await expect(sent).toBeVisible();
   await expect(page.getByLabel('Email')).not.toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Message')).toHaveValue('');
-  // SPEC.md 9: messages clear after 5000 ms.
+  // docs/product/constants.md: messages clear after 5000 ms.
   await expect(sent).toBeHidden({ timeout: 8_000 });
 });
 

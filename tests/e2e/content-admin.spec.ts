@@ -72,7 +72,7 @@ test('an admin creates a section and writes a post with the toolbar, an uploaded
   const tools = page.getByRole('region', { name: 'Manage Tutorials' });
   await expect(tools).toBeVisible();
 
-  // The section panel (SPEC.md 2.5), titled as the spec has it on the tutorials screen.
+  // The section panel (docs/product/reading.md#posts-screens), titled as the spec has it on the tutorials screen.
   await tools.getByRole('button', { name: 'Add Section' }).click();
   const panel = page.getByRole('dialog', { name: 'Add/edit/delete Tutorial Sections' });
   await expect(panel).toBeVisible();
@@ -93,7 +93,7 @@ test('an admin creates a section and writes a post with the toolbar, an uploaded
   await expect(form.getByLabel('Title', { exact: true })).toBeFocused();
   await form.getByLabel('Section', { exact: true }).selectOption({ label: `${SECTION.title} - order: ${SECTION.order}` });
 
-  // Errors come back per field (SPEC.md 5), the message as an error notice.
+  // Errors come back per field (docs/product/messages.md#validation), the message as an error notice.
   await form.getByRole('button', { name: 'Save post' }).click();
   await expect(form.getByLabel('Title', { exact: true })).toHaveAccessibleDescription('The title field is required.');
   await expect(form.getByLabel('Title', { exact: true })).toBeFocused();

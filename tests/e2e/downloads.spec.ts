@@ -31,7 +31,7 @@ async function loginThroughUi(page: Page, account: { email: string; password: st
   await dialog.getByLabel('Email', { exact: true }).fill(account.email);
   await dialog.getByLabel('Password', { exact: true }).fill(account.password);
   await dialog.getByRole('button', { name: 'Login' }).click();
-  // Admins land on /admin, everyone else on /dashboard (SPEC.md 2.3).
+  // Admins land on /admin, everyone else on /dashboard (docs/product/routes.md#navigation-bar).
   await page.waitForURL(/\/(admin|dashboard)$/);
 }
 
@@ -167,7 +167,7 @@ test('an anonymous reader sees the warning and no working download', async ({ pa
   await expect(main.getByRole('link', { name: /Download/ })).toHaveCount(0);
   await expect(page.locator('[data-downloads-page] form')).toHaveCount(0);
 
-  // And the endpoints themselves refuse, with SPEC.md 6's message.
+  // And the endpoints themselves refuse, with the message of docs/product/roles.md.
   const id = Number(await card.getAttribute('data-download-id'));
   await page.request.get('/sanctum/csrf-cookie');
   const post = await page.request.post('/api/downloads/download', { data: { id }, headers: await clientHeaders(page.request) });

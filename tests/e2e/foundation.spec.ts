@@ -1,5 +1,5 @@
 // The foundation as a reader meets it: the seeded home page and nav bar, the hamburger below 800 px,
-// and the redirect of unknown paths to home (SPEC.md 2.1, 2.3, 2.4).
+// and the redirect of unknown paths to home (docs/product/routes.md#route-table, docs/product/routes.md#navigation-bar, docs/product/reading.md#home).
 import { expect, test } from '@playwright/test';
 
 test('home shows the seeded sections and the navigation bar', async ({ page }) => {

@@ -1,4 +1,4 @@
-// DESIGN.md "Keeping public pages light": an anonymous reader of a news page downloads no React and no
+// docs/engineering.md#keeping-public-pages-light: an anonymous reader of a news page downloads no React and no
 // login code until they interact with the nav bar; clicking Login then loads the modal's chunk.
 import { expect, test, type Request } from '@playwright/test';
 

@@ -20,7 +20,7 @@ async function shownImage(page: Page): Promise<number> {
 }
 
 test.describe('home', () => {
-  test('renders the sections and the slideshow advances with the timing of SPEC.md 9', async ({ page }) => {
+  test('renders the sections and the slideshow advances with the timing of docs/product/constants.md', async ({ page }) => {
     await stopTime(page);
     await page.goto('/');
     await expect(page.locator('.home-section')).toHaveCount(3);

@@ -1,7 +1,7 @@
 // A small, known set of content for publish tests: a home section with an image, two sections of news
 // with published and unpublished posts, an attached file, and two download releases.
 import type { Db } from '../../server/db/client.ts';
-import { insertDownloadItem } from '../../server/db/queries/downloads.ts';
+import { insertDownloadItem } from '../../server/features/downloads/queries.ts';
 import { insertHomeImage, insertHomeSection } from '../../server/db/queries/home.ts';
 import { insertPost } from '../../server/db/queries/posts.ts';
 import { insertSection } from '../../server/db/queries/sections.ts';

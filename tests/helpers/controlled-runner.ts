@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { vi } from 'vitest';
 import type { BuildJob, BuildResult, BuildRunner } from '../../server/publish/build-runner.ts';
-import { SNAPSHOT_FILE, type SiteSnapshot } from '../../src/lib/snapshot-types.ts';
+import { parseSnapshot, type SiteSnapshot } from '../../src/lib/snapshot-schema.ts';
+import { SNAPSHOT_FILE } from '../../src/lib/snapshot-types.ts';
 
 export interface HeldBuild {
   job: BuildJob;
@@ -32,7 +33,8 @@ export function createControlledRunner(): ControlledRunner {
   const builds: HeldBuild[] = [];
   const runBuild: BuildRunner = (job) =>
     new Promise<BuildResult>((resolve, reject) => {
-      const snapshot = JSON.parse(fs.readFileSync(path.join(job.contentDir, SNAPSHOT_FILE), 'utf8')) as SiteSnapshot;
+      const file = path.join(job.contentDir, SNAPSHOT_FILE);
+      const snapshot = parseSnapshot(JSON.parse(fs.readFileSync(file, 'utf8')), file);
       builds.push({
         job,
         snapshot,

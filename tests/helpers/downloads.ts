@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../server/context.ts';
-import { insertDownloadItem } from '../../server/db/queries/downloads.ts';
+import { insertDownloadItem } from '../../server/features/downloads/queries.ts';
 import type { DownloadItem } from '../../server/db/schema.ts';
 import { newStoredName, releaseFilePath, uploadTempDir } from '../../server/storage/release-files.ts';
-import type { ReleaseView } from '../../server/routes/downloads-present.ts';
+import type { ReleaseView } from '../../server/features/downloads/present.ts';
 
 export type ReleaseFields = Partial<Record<'title' | 'body' | 'release' | 'is_current' | 'downloadable', string>>;
 

@@ -1,7 +1,8 @@
-// One keep-alive connection to a server that runs web workers (SERVED_BY_HEADER on), answered by a
-// process of our choosing: the kernel picks the process per connection, so we open connections until
+// One keep-alive connection to a server that runs several serving processes (SERVED_BY_HEADER on), answered
+// by a process of our choosing: the kernel picks the process per connection, so we open connections until
 // the one we want answers, and then send every request on it. A cookie jar makes it a small browser.
 import http from 'node:http';
+import type net from 'node:net';
 import type { Readable } from 'node:stream';
 import { BOTCHECK_CHALLENGE_PATH, encodeBotToken, solveFetchedChallenge } from './botcheck.ts';
 
@@ -10,7 +11,7 @@ export interface PinnedAnswer {
   headers: http.IncomingHttpHeaders;
   body: Buffer;
   text: string;
-  /** X-Served-By: `main`, `worker-1`, or `main via worker-1` for an answer a worker forwarded. */
+  /** X-Served-By: `main` or `worker-1`, the process that answered. */
   servedBy: string;
 }
 
@@ -25,7 +26,7 @@ export class PinnedConnection {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
   readonly port: number;
-  /** The process whose answers (or forwards) this connection carries; every answer is checked against it. */
+  /** The process that holds this connection; every answer is checked against it. */
   readonly answeredBy: string;
 
   constructor(port: number, answeredBy: string) {
@@ -35,7 +36,7 @@ export class PinnedConnection {
 
   async request(method: string, target: string, options: PinnedRequest = {}): Promise<PinnedAnswer> {
     const answer = await this.send(method, target, options);
-    if (answer.servedBy !== this.answeredBy && !answer.servedBy.endsWith(` via ${this.answeredBy}`)) {
+    if (answer.servedBy !== this.answeredBy) {
       throw new Error(`${method} ${target} was answered by ${answer.servedBy}, not on the connection to ${this.answeredBy}`);
     }
     return answer;
@@ -83,6 +84,11 @@ export class PinnedConnection {
 
   close(): void {
     this.agent.destroy();
+  }
+
+  /** The open connection between requests (for raw writes, or to watch it close), if the server kept it. */
+  socket(): net.Socket | undefined {
+    return Object.values(this.agent.freeSockets).flat()[0];
   }
 
   send(method: string, target: string, options: PinnedRequest = {}): Promise<PinnedAnswer> {

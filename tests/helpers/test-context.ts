@@ -1,4 +1,4 @@
-// Builds a real app on a fresh SQLite file in a temp DATA_DIR, as DESIGN.md asks: no mocks of our own
+// Builds a real app on a fresh SQLite file in a temp DATA_DIR, as docs/engineering.md#technology-choices asks: no mocks of our own
 // database. The publisher is a recorder unless a test passes its own.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +29,8 @@ export function createRecordingPublisher(): RecordingPublisher {
 export interface TestContext extends AppContext {
   app: App;
   dataDir: string;
+  /** The environment the configuration was read from (what another serving process of this test must read). */
+  env: Record<string, string>;
   /** Moves the fake clock forward (only when the test asked for one). */
   advance(ms: number): void;
   cleanup(): void;
@@ -40,7 +42,7 @@ export function makeTempDir(prefix = 'site-test-'): string {
 
 export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, string>>; publisher?: Publisher; fakeClock?: boolean } = {}): TestContext {
   const dataDir = makeTempDir();
-  const config = loadConfig({
+  const env: Record<string, string> = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     CONTENT_DIR: path.join(dataDir, 'content'),
@@ -49,7 +51,8 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     // Proof of work stays real but cheap: each solve takes milliseconds.
     BOTCHECK_COST: '1',
     ...options.env,
-  });
+  };
+  const config = loadConfig(env);
   const db = openDatabase(config.databaseFile);
   let clock = Date.UTC(2026, 0, 1);
   const now = options.fakeClock ? () => clock : () => Date.now();
@@ -67,6 +70,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     ...ctx,
     app,
     dataDir,
+    env,
     advance: (ms) => {
       clock += ms;
     },

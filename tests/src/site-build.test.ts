@@ -7,10 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SiteSnapshot } from '../../src/lib/snapshot-types.ts';
+import { parseSnapshot } from '../../src/lib/snapshot-schema.ts';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-const fixture = JSON.parse(fs.readFileSync(path.join(projectRoot, 'tests/fixtures/snapshot.json'), 'utf8')) as SiteSnapshot;
+const fixtureFile = path.join(projectRoot, 'tests/fixtures/snapshot.json');
+const fixture = parseSnapshot(JSON.parse(fs.readFileSync(fixtureFile, 'utf8')), fixtureFile);
 const year = new Date().getFullYear();
 
 let tempDir: string;

@@ -1,4 +1,4 @@
-// Banned e-mail domains (SPEC.md 2.7, 3). Registration refuses an address whose domain, or any parent of
+// Banned e-mail domains (docs/product/admin.md#admin-screen, docs/product/data-model.md). Registration refuses an address whose domain, or any parent of
 // it, is listed: banning `spam.com` also bans `mail.spam.com`.
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';

@@ -1,21 +1,12 @@
 // Named queries the publish pipeline reads the public site from. They return published content only:
-// whatever is not selected here can never reach static HTML (DESIGN.md: unpublished posts stay private).
+// whatever is not selected here can never reach static HTML (docs/engineering.md#unpublished-content-stays-private).
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { downloadItems, posts, uploadedFiles, users, type DownloadItem, type Namespace } from '../schema.ts';
+import type { PostEntry } from '../../../src/lib/snapshot-schema.ts';
 
-export interface PublishedPostRow {
-  id: number;
-  section_id: number;
-  title: string;
-  title_slug: string;
-  body: string;
-  display_order: number;
-  created_at: string;
-  updated_at: string;
-  author: { name: string; role: string } | null;
-  file: { id: number; filename: string; description: string; size: number } | null;
-}
+/** A post as the snapshot holds it, with the section it belongs in. */
+export type PublishedPostRow = PostEntry & { section_id: number };
 
 /** Published posts of one namespace with their author and attached file, by section, display_order, id. */
 export function listPublishedPostsForSnapshot(db: Db, namespace: Namespace): PublishedPostRow[] {
@@ -40,7 +31,7 @@ export function listPublishedPostsForSnapshot(db: Db, namespace: Namespace): Pub
     .all();
 }
 
-/** Download items, the current release first, then newest first (SPEC.md 2.6 cards, then the table). */
+/** Download items, the current release first, then newest first (docs/product/downloads.md#downloads-page cards, then the table). */
 export function listDownloadsForSnapshot(db: Db): DownloadItem[] {
   return db
     .select()

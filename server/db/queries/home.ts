@@ -1,4 +1,4 @@
-// Named queries for home sections and their images (SPEC.md 3 'Home section', 'Home image').
+// Named queries for home sections and their images (docs/product/data-model.md#home-section, docs/product/data-model.md#home-image).
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { homeImages, homeSections, type HomeImage, type HomeSection } from '../schema.ts';
@@ -34,7 +34,7 @@ export function updateHomeSection(db: Db, id: number, input: HomeSectionInput): 
     .get();
 }
 
-/** Deletes the section; its images stay in the library, unassigned (home_section_id 0 per SPEC.md 3). */
+/** Deletes the section; its images stay in the library, unassigned (home_section_id 0 per docs/product/data-model.md). */
 export function deleteHomeSection(db: Db, id: number): boolean {
   db.update(homeImages).set({ home_section_id: 0 }).where(eq(homeImages.home_section_id, id)).run();
   return db.delete(homeSections).where(eq(homeSections.id, id)).run().changes > 0;

@@ -1,4 +1,4 @@
-// Named queries for licenses (SPEC.md 3 'License'): clients read the type's name as `license_type.name`.
+// Named queries for licenses (docs/product/data-model.md#license): clients read the type's name as `license_type.name`.
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { preparedFor } from '../prepared.ts';

@@ -15,7 +15,7 @@ export interface PostInput {
   user_id: number | null;
 }
 
-/** A post with what SPEC.md 3 shows beside it: its section, its attached file and its author. */
+/** A post with what docs/product/data-model.md shows beside it: its section, its attached file and its author. */
 export interface PostWithRelations extends Post {
   section: { id: number; title: string; title_slug: string; order: number };
   uploaded_file: { id: number; filename: string; description: string; size: number } | null;

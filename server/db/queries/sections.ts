@@ -10,7 +10,7 @@ export interface SectionInput {
   order: number;
 }
 
-/** Sections ascending by order (SPEC.md 3), ties by id so the order is stable. */
+/** Sections ascending by order (docs/product/data-model.md), ties by id so the order is stable. */
 export function listSections(db: Db, namespace: Namespace): Section[] {
   return db.select().from(sections).where(eq(sections.namespace, namespace)).orderBy(asc(sections.order), asc(sections.id)).all();
 }

@@ -1,4 +1,4 @@
-// Named queries for the extra files of each post namespace (SPEC.md 3 'Uploaded (extra) file'):
+// Named queries for the extra files of each post namespace (docs/product/data-model.md#uploaded-extra-file):
 // files an admin uploads to attach to posts as their download.
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../client.ts';

@@ -1,4 +1,4 @@
-// Named queries for users (SPEC.md 3 'User'). E-mails compare case-insensitively, like the unique index.
+// Named queries for users (docs/product/data-model.md#user). E-mails compare case-insensitively, like the unique index.
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { posts, users, type User } from '../schema.ts';
@@ -128,7 +128,7 @@ export function setUserBanned(db: Db, id: number, banned: boolean, atIso: string
     .get();
 }
 
-/** Hard delete (SPEC.md 8); sessions, licenses, reset tokens and mailing rows go with it by cascade. */
+/** Hard delete (docs/product/messages.md#error-catalogue); sessions, licenses, reset tokens and mailing rows go with it by cascade. */
 export function deleteUserById(db: Db, id: number): boolean {
   return db.delete(users).where(eq(users.id, id)).run().changes === 1;
 }

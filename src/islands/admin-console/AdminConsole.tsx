@@ -1,4 +1,4 @@
-// /admin (SPEC.md 2.7; issue 7): the four tool buttons (Send Mail, Table Display Filter, Create XML Map,
+// /admin (docs/product/admin.md#admin-screen; issue 7): the four tool buttons (Send Mail, Table Display Filter, Create XML Map,
 // Manage Domains), the users table with each user's card and licenses, the sitemap, the site's publish
 // status and the mailings. Loaded only for admins, as its own chunk, by src/scripts/admin-page.ts.
 import { useStore } from '@nanostores/react';
@@ -36,7 +36,7 @@ export function AdminConsole() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const { confirm, dialog: confirmDialog } = useConfirm();
   const sitemap = useSitemap();
-  // SPEC.md 2.7: the column set comes from the first user's fields.
+  // docs/product/admin.md#admin-screen: the column set comes from the first user's fields.
   const columns = useMemo(() => columnsFromUser(data.users[0] as Record<string, unknown> | undefined), [data.users]);
   const visible = useMemo(() => visibleColumns(columns, hidden), [columns, hidden]);
   // Ticked users who were deleted meanwhile are not recipients.

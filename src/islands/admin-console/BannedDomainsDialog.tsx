@@ -1,4 +1,4 @@
-// 'Manage Banned Domains' (SPEC.md 2.7; issue 7, item 3): a text input with Add Domain, and the table of
+// 'Manage Banned Domains' (docs/product/admin.md#admin-screen; issue 7, item 3): a text input with Add Domain, and the table of
 // banned domains (ID, Domain, Date Banned, Date Updated, Delete Domain). The server normalises what was
 // typed ('@Spam.COM' → 'spam.com') and refuses duplicates and non-domains with a message under the field.
 // A ban does not touch existing accounts, so the users a ban covers are listed for the admin to act on.
@@ -11,7 +11,7 @@ import { SubmitButton } from '../ui/SubmitButton.tsx';
 import { serverMessage } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
 import { useLoaded } from '../ui/use-loaded.ts';
-import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from './admin-api.ts';
+import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from '../../lib/api/admin.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 
 function When({ value }: { value: string }) {

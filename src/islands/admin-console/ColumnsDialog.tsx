@@ -1,4 +1,4 @@
-// 'Table Display Filter' (SPEC.md 2.7): one checkbox per column, all visible at first. Each tick applies at
+// 'Table Display Filter' (docs/product/admin.md#admin-screen): one checkbox per column, all visible at first. Each tick applies at
 // once (the table is visible behind the dialog's backdrop) and the owner remembers the choice in the
 // browser (src/lib/user-columns.ts).
 import { useId } from 'react';

@@ -1,7 +1,7 @@
-// The license form (SPEC.md 2.7) in add mode or update mode. The type decides the other fields: a
+// The license form (docs/product/admin.md#admin-screen) in add mode or update mode. The type decides the other fields: a
 // perpetual license never expires, so the expiry-days field is hidden; a trial is always active from the
 // grant (docs/decisions/0011), so the Active checkbox is hidden. Hidden fields are not sent, and the server
-// applies the same rules whatever arrives. Errors come back per field (SPEC.md 5).
+// applies the same rules whatever arrives. Errors come back per field (docs/product/messages.md#validation).
 import { useRef, useState } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Checkbox, Field, SelectField } from '../ui/Field.tsx';
@@ -9,7 +9,7 @@ import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
 import type { FieldErrors } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
-import { storeLicense, updateLicense, type AdminUser, type License, type LicenseAnswer, type LicenseInput, type LicenseType } from './admin-api.ts';
+import { storeLicense, updateLicense, type AdminUser, type License, type LicenseAnswer, type LicenseInput, type LicenseType } from '../../lib/api/admin.ts';
 
 export type LicenseFormMode = { kind: 'add' } | { kind: 'update'; license: License };
 

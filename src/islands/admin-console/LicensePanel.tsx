@@ -1,4 +1,4 @@
-// A user's licenses on the admin screen (SPEC.md 2.7): a table with Edit and Delete per license and an
+// A user's licenses on the admin screen (docs/product/admin.md#admin-screen): a table with Edit and Delete per license and an
 // Add License button. Each write's answer carries the license and the user (license_granted and
 // license_request change with grants), and both go back into the screen's data.
 import { useRef, useState } from 'react';
@@ -6,7 +6,7 @@ import { formatAdminDate } from './dates.ts';
 import { YesNo } from '../users/YesNo.tsx';
 import { Message } from '../ui/Message.tsx';
 import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
-import { deleteLicense, type AdminUser, type License, type LicenseAnswer, type LicenseType } from './admin-api.ts';
+import { deleteLicense, type AdminUser, type License, type LicenseAnswer, type LicenseType } from '../../lib/api/admin.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 import { HARD_DELETE_WARNING } from './messages.ts';
 import { LicenseFormDialog, type LicenseFormMode } from './LicenseFormDialog.tsx';

@@ -1,6 +1,6 @@
 // How far one mailing has got: a progress bar of the recipients handled (sent, failed or skipped) and
 // the counts in words. Used by the mailings list and by the Send Mailing dialog after queueing.
-import type { MailingCounts } from './admin-api.ts';
+import type { MailingCounts } from '../../lib/api/admin.ts';
 
 export function countsText(counts: MailingCounts): string {
   const parts = [`${counts.sent} sent`, `${counts.pending} pending`, `${counts.failed} failed`];

@@ -2,7 +2,7 @@
 // latest problems, refreshed every few seconds while any is still sending (admin-stores.ts).
 import { useStore } from '@nanostores/react';
 import { formatAdminDate } from './dates.ts';
-import type { MailingSummary } from './admin-api.ts';
+import type { MailingSummary } from '../../lib/api/admin.ts';
 import { mailingsStore } from './admin-stores.ts';
 import { MailingProgress } from './MailingProgress.tsx';
 

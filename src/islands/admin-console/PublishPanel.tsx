@@ -1,12 +1,12 @@
-// The site's publish status on /admin (issue 7, item 6; DESIGN.md "The shape"): the public pages are a
+// The site's publish status on /admin (issue 7, item 6; docs/architecture.md#publishing): the public pages are a
 // static build made after every content change, so the admin sees whether it is building, when the last
 // publish went live and how long it took, and, after a failure, the end of the build log (readers keep the
 // previous version meanwhile). 'Publish now' asks for a build by hand.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api/client.ts';
 import { formatAdminDate } from './dates.ts';
-import { publishNow, type PublishStatus } from './admin-api.ts';
+import { publishNow, type PublishStatus } from '../../lib/api/publish.ts';
 import { publishStore } from '../../stores/publish-status.ts';
 
 const LOG_LINES = 40;

@@ -1,8 +1,8 @@
-// 'Send Mail' → 'Send Mailing' (SPEC.md 2.7; issue 7, item 4): the title, the markdown body with its
+// 'Send Mail' → 'Send Mailing' (docs/product/admin.md#admin-screen; issue 7, item 4): the title, the markdown body with its
 // preview, and the recipients: the users ticked in the table, or all verified users. Errors come back for
-// title, body and users (SPEC.md 5). The server only queues the mailing; once it has, the dialog follows
+// title, body and users (docs/product/messages.md#validation). The server only queues the mailing; once it has, the dialog follows
 // the mailing's progress as the worker sends it. The original's stray 'TEST' text shown while the
-// send-mail flag was set (SPEC.md 2.7) was a leftover bug and is deliberately not reproduced.
+// send-mail flag was set (docs/product/admin.md#mailings) was a leftover bug and is deliberately not reproduced.
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -10,7 +10,7 @@ import { Field } from '../ui/Field.tsx';
 import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
-import { ALL_VERIFIED, sendMailing } from './admin-api.ts';
+import { ALL_VERIFIED, sendMailing } from '../../lib/api/admin.ts';
 import { mailingsStore } from './admin-stores.ts';
 import { MailingProgress } from './MailingProgress.tsx';
 import { MarkdownPreview } from './MarkdownPreview.tsx';

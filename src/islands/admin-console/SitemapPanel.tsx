@@ -1,4 +1,4 @@
-// The sitemap the last publish produced, shown on the page (SPEC.md 2.7 wrote it to the console): one row
+// The sitemap the last publish produced, shown on the page (docs/product/admin.md#sitemap; the original wrote it to the console): one row
 // per entry with its address, priority (0.8 sections, 0.6 posts) and last modification. It takes focus
 // when it opens, since it appears in answer to the Create XML Map button.
 import { useEffect, useRef } from 'react';

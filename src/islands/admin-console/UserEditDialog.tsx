@@ -11,7 +11,7 @@ import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
 import type { FieldErrors } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
-import { updateUser, type AdminUser } from './admin-api.ts';
+import { updateUser, type AdminUser } from '../../lib/api/admin.ts';
 
 const ROLES = ['user', 'admin'] as const;
 const FIELDS = [...PROFILE_FIELD_NAMES, 'email', 'role', 'email_verified_at'];

@@ -1,4 +1,4 @@
-// One user in the admin table (SPEC.md 2.7): a tick box for mailings, the Actions column (Details, Edit
+// One user in the admin table (docs/product/admin.md#admin-screen): a tick box for mailings, the Actions column (Details, Edit
 // User, Delete User, Ban/UnBan) and one cell per visible field. A banned user's row is styled apart and
 // says 'Banned' in words too, so the difference does not rest on colour alone. Details opens the user
 // card with the admin extras and the license table in a row underneath.
@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { formatAdminDate } from './dates.ts';
 import type { Column } from '../../lib/user-columns.ts';
 import { YesNo } from '../users/YesNo.tsx';
-import type { AdminUser } from './admin-api.ts';
+import type { AdminUser } from '../../lib/api/admin.ts';
 
 export interface RowActions {
   onEdit: (user: AdminUser) => void;

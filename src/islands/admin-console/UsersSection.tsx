@@ -1,4 +1,4 @@
-// The users part of /admin (SPEC.md 2.7): a text filter, the sortable table with the visible columns, page
+// The users part of /admin (docs/product/admin.md#admin-screen): a text filter, the sortable table with the visible columns, page
 // controls, tick boxes that choose a mailing's recipients, and the outcome of each row action. Filtering,
 // sorting and paging happen in the browser over the list loaded once (see user-table.ts for why); only
 // one page of rows is ever rendered.
@@ -7,7 +7,7 @@ import type { Column } from '../../lib/user-columns.ts';
 import { UserCard } from '../users/UserCard.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
 import { $user } from '../../stores/session.ts';
-import type { AdminUser } from './admin-api.ts';
+import type { AdminUser } from '../../lib/api/admin.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 import { LicensePanel } from './LicensePanel.tsx';
 import { Pagination } from './Pagination.tsx';

@@ -4,7 +4,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { ariaSortOf, type SortState } from '../../lib/sort-users.ts';
 import type { Column } from '../../lib/user-columns.ts';
-import type { AdminUser } from './admin-api.ts';
+import type { AdminUser } from '../../lib/api/admin.ts';
 import { UserRow, type RowActions } from './UserRow.tsx';
 
 function SelectPage({ rows, selected, onSelectMany }: { rows: readonly AdminUser[]; selected: ReadonlySet<number>; onSelectMany: (ids: number[], selected: boolean) => void }) {

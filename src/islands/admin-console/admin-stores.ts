@@ -3,7 +3,7 @@
 // dialog make one request between them, not two. The publish status has its site-wide store in
 // stores/publish-status.ts.
 import { createPolledStore } from '../../stores/polled-store.ts';
-import { listMailings, type MailingSummary } from './admin-api.ts';
+import { listMailings, type MailingSummary } from '../../lib/api/admin.ts';
 
 export function mailingInProgress(mailing: MailingSummary): boolean {
   return mailing.counts.pending > 0;

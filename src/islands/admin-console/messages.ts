@@ -1,4 +1,4 @@
-// The admin screen's fixed texts from SPEC.md 8, word for word (the spelling of 'UnBan' included), in one
+// The admin screen's fixed texts from docs/product/messages.md#error-catalogue, word for word (the spelling of 'UnBan' included), in one
 // place so the components and the browser tests agree on them.
 
 export { HARD_DELETE_WARNING } from '../ui/confirm-question.ts';

@@ -1,10 +1,10 @@
 // The admin screen's users, their licenses and the license types, loaded once with GET
-// /api/license/getAll (SPEC.md 7) and then kept in step with every write's answer: the server answers each
+// /api/license/getAll (docs/product/api.md) and then kept in step with every write's answer: the server answers each
 // edit, ban, grant or delete with the changed user (and license), so the 10,000-row list is never loaded
 // again just to show one change. 'Reload' is there for changes made elsewhere (another admin, a user).
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ApiError } from '../../lib/api-client.ts';
-import { loadAdminData, type AdminUser, type License, type LicenseType } from './admin-api.ts';
+import { ApiError } from '../../lib/api/client.ts';
+import { loadAdminData, type AdminUser, type License, type LicenseType } from '../../lib/api/admin.ts';
 
 export type LoadState = 'loading' | 'ready' | 'failed';
 

@@ -1,11 +1,11 @@
-// 'Create XML Map' (SPEC.md 2.7; issue 7, item 5). The original wrote entries to the browser console; here
+// 'Create XML Map' (docs/product/admin.md#admin-screen; issue 7, item 5). The original wrote entries to the browser console; here
 // the sitemap is part of the static build, so the button schedules a publish, waits for it through the
 // shared publish status, and then reads the live build's sitemap.xml to show it on the page.
 import { useCallback, useRef, useState } from 'react';
-import { ApiError } from '../../lib/api-client.ts';
-import { publishSettled } from '../../lib/publish-status.ts';
+import { ApiError } from '../../lib/api/client.ts';
+import { publishSettled } from '../../lib/api/publish.ts';
 import { publishStore } from '../../stores/publish-status.ts';
-import { fetchSitemap, regenerateSitemap, type SitemapAnswer } from './admin-api.ts';
+import { fetchSitemap, regenerateSitemap, type SitemapAnswer } from '../../lib/api/admin.ts';
 
 export type SitemapRun =
   | { phase: 'idle' }

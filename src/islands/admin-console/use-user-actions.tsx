@@ -1,9 +1,9 @@
-// The users table's row actions (SPEC.md 2.7): Edit User opens the form; Delete User and Ban/UnBan ask
-// first with SPEC.md 8's words, then call the API and report the server's answer, refusals included
+// The users table's row actions (docs/product/admin.md#admin-screen): Edit User opens the form; Delete User and Ban/UnBan ask
+// first with the words of docs/product/messages.md#error-catalogue, then call the API and report the server's answer, refusals included
 // ('You cannot ban yourself.', 'The last admin cannot be deleted.').
 import { useCallback, useState } from 'react';
 import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
-import { deleteUser, setBanned, type AdminUser } from './admin-api.ts';
+import { deleteUser, setBanned, type AdminUser } from '../../lib/api/admin.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 import { banQuestion, HARD_DELETE_WARNING } from './messages.ts';
 import type { RowActions } from './UserRow.tsx';

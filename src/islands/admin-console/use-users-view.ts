@@ -4,7 +4,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { nextSort, sortUsers, type SortState } from '../../lib/sort-users.ts';
 import type { Column } from '../../lib/user-columns.ts';
 import { filterUsers, paginate, type Page as UserPage } from '../../lib/user-table.ts';
-import type { AdminUser } from './admin-api.ts';
+import type { AdminUser } from '../../lib/api/admin.ts';
 
 type Page = UserPage<AdminUser>;
 

@@ -2,7 +2,7 @@
 // the same markup as src/components/PostArticle.astro, with the admin bar, the body through the site's
 // markdown pipeline (plain text until that chunk has loaded), and the attached file.
 import { formatBytes } from '../../lib/format.ts';
-import type { Post } from './content-api.ts';
+import type { Post } from '../../lib/api/posts.ts';
 import { PostAdminBar } from './PostAdminBar.tsx';
 import { useRenderedMarkdown } from './use-markdown.ts';
 

@@ -1,7 +1,7 @@
-// The admin's line on each home section (SPEC.md 2.4): Edit, Delete and the section's images as they are
+// The admin's line on each home section (docs/product/reading.md#home): Edit, Delete and the section's images as they are
 // assigned now (the slideshow beside it shows the published ones until the publish), with the image
 // manager one click away.
-import type { HomeSection } from './content-api.ts';
+import type { HomeSection } from '../../lib/api/home.ts';
 import { NOT_FOUND_IMAGE } from './notices.ts';
 
 interface HomeAdminBarProps {

@@ -1,210 +1,101 @@
-// The home page's image manager (SPEC.md 2.4, 7 'Home'): upload an image into a section's slideshow (or
-// unassigned), move images between sections, edit title and alt, replace the file, delete one or the
-// ticked ones. Changes reach the slideshows readers see with the publish each of them schedules.
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { Dialog } from '../ui/Dialog.tsx';
-import { Message } from '../ui/Message.tsx';
-import type { FormMessage } from '../ui/form-errors.ts';
-import { assignHomeImage, deleteHomeImages, fetchHomeImages, replaceImageFile, saveHomeImageDetails, uploadHomeImage, type HomeImage, type HomeSection } from './content-api.ts';
-import { ImageItem } from './ImageItem.tsx';
-import { RefusedDeletions, withTicked, type RefusedDeletion } from './RefusedDeletions.tsx';
-import { failureNotice, isConflict, reportOf, successNotice } from './notices.ts';
-import { FILE_NOT_SELECTED, NOTHING_SELECTED } from './PageImageManager.tsx';
-import { HARD_DELETE_WARNING, type Confirm } from '../ui/use-confirm.tsx';
+// The home page's image manager (docs/content-api.md, 'Home images'): the home media library with an
+// upload into a section's slideshow (or unassigned), a filter by section and a section picker on each
+// image. Changes reach the slideshows readers see with the publish each of them schedules.
+import { useId, useState } from 'react';
+import { assignHomeImage, deleteHomeImages, fetchHomeImages, saveHomeImageDetails, uploadHomeImage, type HomeImage, type HomeSection } from '../../lib/api/home.ts';
+import { replaceImageFile } from '../../lib/api/page-images.ts';
+import { ImageGrid } from './media/ImageGrid.tsx';
+import { inMediaDialog, type MediaManagerProps } from './media/MediaDialog.tsx';
+import type { MediaTexts } from './media/media-library-actions.ts';
+import { MediaLibrary } from './media/MediaLibrary.tsx';
+import { IMAGE_TYPES, UploadForm } from './media/UploadForm.tsx';
+import { useMediaLibrary } from './media/use-media-library.ts';
 
 /** 'all', or a section id (0: images assigned to no section). */
 export type HomeImageFilter = 'all' | number;
 
-interface HomeImageManagerProps {
-  open: boolean;
-  onClose: () => void;
+const TEXTS: MediaTexts<HomeImage> = {
+  deleted: 'Image deleted.',
+  deleteTitle: 'Delete images',
+  deleteQuestion: (images) => `Delete ${images.map((image) => `"${image.title || image.id}"`).join(', ')}?`,
+  loadFailed: 'Could not load the home images',
+};
+
+interface HomeImageManagerProps extends MediaManagerProps {
   sections: HomeSection[];
   initialFilter: HomeImageFilter;
   /** Reloads the sections, whose admin bars list their images. */
   onChanged: () => Promise<void>;
-  confirm: Confirm;
-  onWrite: () => void;
 }
 
-export function HomeImageManager(props: HomeImageManagerProps) {
-  // The dialog renders its content only while open, so each opening starts from the section it was
-  // opened for, with a fresh list and notice.
-  return (
-    <Dialog title="Home images" open={props.open} onClose={props.onClose} size="wide">
-      <HomeImageManagerBody {...props} />
-    </Dialog>
-  );
+interface SectionSelectProps {
+  label: string;
+  sections: HomeSection[];
+  value: HomeImageFilter;
+  onChange: (value: HomeImageFilter) => void;
+  /** The filter also offers every image. */
+  withAll?: boolean;
+  labelClass?: string;
+  selectClass?: string;
 }
 
-function HomeImageManagerBody({ sections, initialFilter, onChanged, confirm, onWrite }: HomeImageManagerProps) {
+/** A labelled picker of home sections, "Not assigned" (0) first. */
+function SectionSelect({ label, sections, value, onChange, withAll = false, labelClass = 'field__label', selectClass = 'field__control' }: SectionSelectProps) {
   const id = useId();
-  const [images, setImages] = useState<HomeImage[]>([]);
-  const [filter, setFilter] = useState<HomeImageFilter>(initialFilter);
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
-  const [notice, setNotice] = useState<FormMessage | null>(null);
-  const [refused, setRefused] = useState<RefusedDeletion | null>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [fileKey, setFileKey] = useState(0);
-  const [target, setTarget] = useState(initialFilter === 'all' ? 0 : initialFilter);
-
-  const reload = useCallback(async () => {
-    try {
-      setImages(await fetchHomeImages());
-    } catch (error) {
-      console.error('Could not load the home images', error);
-      setNotice(failureNotice(error));
-    }
-  }, []);
-
-  useEffect(() => {
-    let current = true;
-    fetchHomeImages()
-      .then((list) => current && setImages(list))
-      .catch((error: unknown) => {
-        console.error('Could not load the home images', error);
-        if (current) setNotice(failureNotice(error));
-      });
-    return () => {
-      current = false;
-    };
-  }, []);
-
-  const changed = async () => {
-    onWrite();
-    await Promise.all([reload(), onChanged()]);
-  };
-
-  const upload = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!file) return setNotice({ text: FILE_NOT_SELECTED, tone: 'error' });
-    try {
-      const answer = await uploadHomeImage(file, target);
-      setNotice(successNotice(answer, 'Image uploaded.'));
-      setFile(null);
-      setFileKey((key) => key + 1);
-      await changed();
-    } catch (error) {
-      setNotice(failureNotice(error));
-    }
-  };
-
-  const remove = async (ids: number[], force = false) => {
-    if (ids.length === 0) return setNotice({ text: NOTHING_SELECTED, tone: 'error' });
-    if (!force) {
-      const names = images.filter((image) => ids.includes(image.id)).map((image) => `"${image.title || image.id}"`);
-      if (!(await confirm({ title: 'Delete images', message: `Delete ${names.join(', ')}? ${HARD_DELETE_WARNING}`, confirmLabel: 'Delete' }))) return;
-    }
-    try {
-      const answer = await deleteHomeImages(ids, force);
-      setRefused(null);
-      setNotice(successNotice(answer, 'Image deleted.'));
-      setSelected(new Set());
-      await changed();
-    } catch (error) {
-      setNotice(failureNotice(error));
-      setRefused(isConflict(error) ? { ids, report: reportOf(error) } : null);
-      await reload();
-    }
-  };
-
-  const move = async (image: HomeImage, sectionId: number) => {
-    try {
-      const answer = await assignHomeImage(image, sectionId);
-      setNotice(successNotice(answer, 'Image moved.'));
-      await changed();
-    } catch (error) {
-      setNotice(failureNotice(error));
-    }
-  };
-
-  const shown = filter === 'all' ? images : images.filter((image) => image.home_section_id === filter);
-  const sectionOptions = [
-    <option key={0} value={0}>
-      Not assigned
-    </option>,
-    ...sections.map((section) => (
-      <option key={section.id} value={section.id}>
-        {section.title}
-      </option>
-    )),
-  ];
-
   return (
-    <div className="image-manager">
-      <Message message={notice} id={`${id}-notice`} />
-      <RefusedDeletions refused={refused} onDeleteAnyway={(ids) => void remove(ids, true)} />
-      <form className="image-manager__upload" onSubmit={(event) => void upload(event)} noValidate>
-        <label className="field__label" htmlFor={`${id}-file`}>
-          Image file
-        </label>
-        <input
-          key={fileKey}
-          id={`${id}-file`}
-          className="field__control field__control--file"
-          type="file"
-          accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
-          onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-          data-autofocus=""
-        />
-        <label className="field__label" htmlFor={`${id}-target`}>
-          Assign to
-        </label>
-        <select id={`${id}-target`} className="field__control" value={target} onChange={(event) => setTarget(Number(event.target.value))}>
-          {sectionOptions}
-        </select>
-        <button type="submit" className="button button--small">
-          Upload
-        </button>
-      </form>
-      <div className="image-manager__actions">
-        <label className="field__label" htmlFor={`${id}-filter`}>
-          Show
-        </label>
-        <select
-          id={`${id}-filter`}
-          className="field__control image-manager__filter"
-          value={String(filter)}
-          onChange={(event) => setFilter(event.target.value === 'all' ? 'all' : Number(event.target.value))}
-        >
-          <option value="all">All images</option>
-          {sectionOptions}
-        </select>
-        <button type="button" className="button button--danger" onClick={() => void remove([...selected].filter((imageId) => images.some((image) => image.id === imageId)))}>
-          Delete selected
-        </button>
-      </div>
-      {shown.length === 0 ? (
-        <p className="empty-note">No images here.</p>
-      ) : (
-        <ul className="image-grid" aria-label="Home images">
-          {shown.map((image) => (
-            <ImageItem
-              key={image.id}
-              item={{ id: image.id, title: image.title, alt: image.alt, thumb: image.urls.thumb, isVideo: false }}
-              selected={selected.has(image.id)}
-              onSelect={(on) => setSelected((previous) => withTicked(previous, image.id, on))}
-              onSaveDetails={async (details) => {
-                const answer = await saveHomeImageDetails(image.id, details);
-                await changed();
-                return answer.message;
-              }}
-              onReplace={async (replacement) => {
-                const answer = await replaceImageFile('home', image.id, replacement);
-                setNotice(successNotice(answer, 'Image replaced.'));
-                await changed();
-              }}
-              onDelete={() => void remove([image.id])}
-            >
-              <label className="image-item__label" htmlFor={`${id}-section-${image.id}`}>
-                Section
-              </label>
-              <select id={`${id}-section-${image.id}`} className="field__control" value={image.home_section_id} onChange={(event) => void move(image, Number(event.target.value))}>
-                {sectionOptions}
-              </select>
-            </ImageItem>
-          ))}
-        </ul>
-      )}
-    </div>
+    <>
+      <label className={labelClass} htmlFor={id}>
+        {label}
+      </label>
+      <select id={id} className={selectClass} value={String(value)} onChange={(event) => onChange(event.target.value === 'all' ? 'all' : Number(event.target.value))}>
+        {withAll && <option value="all">All images</option>}
+        <option value={0}>Not assigned</option>
+        {sections.map((section) => (
+          <option key={section.id} value={section.id}>
+            {section.title}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }
+
+function HomeImageLibrary({ sections, initialFilter, onChanged, confirm, onWrite }: HomeImageManagerProps) {
+  const [filter, setFilter] = useState<HomeImageFilter>(initialFilter);
+  const [target, setTarget] = useState(initialFilter === 'all' ? 0 : initialFilter);
+  const library = useMediaLibrary<HomeImage>({
+    source: { list: fetchHomeImages, remove: deleteHomeImages, forceable: true },
+    texts: TEXTS,
+    confirm,
+    afterWrite: async () => {
+      onWrite();
+      await onChanged();
+    },
+  });
+  const shown = filter === 'all' ? library.items : library.items.filter((image) => image.home_section_id === filter);
+
+  const upload = (
+    <UploadForm fileLabel="Image file" accept={IMAGE_TYPES} className="image-manager__upload" onUpload={(file) => library.upload(file, (chosen) => uploadHomeImage(chosen, target), 'Image uploaded.')}>
+      <SectionSelect label="Assign to" sections={sections} value={target} onChange={(value) => setTarget(value === 'all' ? 0 : value)} />
+    </UploadForm>
+  );
+  const filterPicker = <SectionSelect label="Show" sections={sections} value={filter} onChange={setFilter} withAll selectClass="field__control image-manager__filter" />;
+  const moveTo = (image: HomeImage, sectionId: HomeImageFilter) => void library.write(() => assignHomeImage(image, sectionId === 'all' ? 0 : sectionId), 'Image moved.');
+
+  return (
+    <MediaLibrary library={library} block="image-manager" adders={upload} actions={filterPicker}>
+      <ImageGrid
+        library={library}
+        items={shown}
+        label="Home images"
+        emptyNote="No images here."
+        card={(image) => ({ id: image.id, title: image.title, alt: image.alt, thumb: image.urls.thumb, isVideo: false })}
+        saveDetails={(image, details) => saveHomeImageDetails(image.id, details)}
+        replaceFile={(image) => (file) => replaceImageFile('home', image.id, file)}
+        extra={(image) => <SectionSelect label="Section" labelClass="image-item__label" sections={sections} value={image.home_section_id} onChange={(value) => moveTo(image, value)} />}
+      />
+    </MediaLibrary>
+  );
+}
+
+export const HomeImageManager = inMediaDialog('Home images', HomeImageLibrary);

@@ -1,4 +1,4 @@
-// The admin overlay of the home page (SPEC.md 2.4 admin side, issue 5 item 2): the edit form at the top,
+// The admin overlay of the home page (docs/product/reading.md#home-for-admins, issue 5 item 2): the edit form at the top,
 // Edit and Delete on every section, and the home image manager. Loaded only for admins by
 // src/scripts/admin-overlay.ts, as a chunk of its own. Sections come from the API, so new and changed
 // ones show before their publish; the static text of unchanged sections stays as it is.
@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { ensureAccountRoot } from '../../scripts/account-root.ts';
 import type { FormMessage } from '../ui/form-errors.ts';
 import { ContentAdminHead } from './ContentAdminHead.tsx';
-import { deleteHomeSection, fetchHomeSections, type HomeSection } from './content-api.ts';
+import { deleteHomeSection, fetchHomeSections, type HomeSection } from '../../lib/api/home.ts';
 import { HomeAdminBar } from './HomeAdminBar.tsx';
 import { HomeImageManager, type HomeImageFilter } from './HomeImageManager.tsx';
 import { HomePageDom } from './home-page-dom.ts';
@@ -39,7 +39,7 @@ function useHomeSections(dom: HomePageDom) {
           setLoadFailed(false);
         },
         (error: unknown) => {
-          // SPEC.md 8: failed loads are logged; the static page stays as readers see it.
+          // docs/product/messages.md#error-catalogue: failed loads are logged; the static page stays as readers see it.
           console.error('Could not load the home sections', error);
           setLoadFailed(true);
         },

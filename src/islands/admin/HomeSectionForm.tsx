@@ -1,10 +1,10 @@
-// The home page's edit form (SPEC.md 2.4, 4, 5): title, markdown body with toolbar and live preview,
+// The home page's edit form (docs/product/reading.md#home, docs/product/states.md, docs/product/messages.md#validation): title, markdown body with toolbar and live preview,
 // order; create mode, or edit mode after Edit with a New Section button back to create mode. Errors for
 // title, body and order under the fields, the server's message as a notice (the frame is EditorForm's,
 // shared with the post form).
 import { useRef, useState } from 'react';
 import { Field } from '../ui/Field.tsx';
-import { saveHomeSection, type HomeSection } from './content-api.ts';
+import { saveHomeSection, type HomeSection } from '../../lib/api/home.ts';
 import { EditorForm, useEditorForm } from './EditorForm.tsx';
 import { MarkdownEditor } from './MarkdownEditor.tsx';
 

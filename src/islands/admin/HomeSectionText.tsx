@@ -1,7 +1,7 @@
 // A home section's text column rendered from the API (a new section, or one changed since the live
 // build): the markup of src/components/HomeSection.astro with the admin bar on top.
 import type { ReactNode } from 'react';
-import type { HomeSection } from './content-api.ts';
+import type { HomeSection } from '../../lib/api/home.ts';
 import { useRenderedMarkdown } from './use-markdown.ts';
 
 export function HomeSectionText({ section, first, bar }: { section: HomeSection; first: boolean; bar: ReactNode }) {

@@ -1,4 +1,4 @@
-// The post form's markdown toolbar (SPEC.md 2.5): headings 1 to 5, bold, italic, strikethrough,
+// The post form's markdown toolbar (docs/product/reading.md#posts-screens): headings 1 to 5, bold, italic, strikethrough,
 // highlight, link, and the image manager. A WAI-ARIA toolbar: one Tab stop, arrow keys (and Home/End)
 // move between the buttons; every button has a spoken name, since most show only a symbol.
 import { useRef, useState, type KeyboardEvent } from 'react';

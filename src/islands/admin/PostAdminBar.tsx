@@ -1,8 +1,8 @@
-// The admin's line on every article (SPEC.md 2.5): PUBLISHED or NOT PUBLISHED, the display order, and
-// Edit and Delete (plus Download when a file is attached: admins may download any file, SPEC.md 6).
+// The admin's line on every article (docs/product/reading.md#posts-screens): PUBLISHED or NOT PUBLISHED, the display order, and
+// Edit and Delete (plus Download when a file is attached: admins may download any file, docs/product/roles.md).
 import { useState } from 'react';
-import type { Post } from './content-api.ts';
-import { downloadFile } from './content-api.ts';
+import type { Post } from '../../lib/api/posts.ts';
+import { downloadFile } from '../../lib/api/files.ts';
 import { failureNotice } from './notices.ts';
 
 interface PostAdminBarProps {

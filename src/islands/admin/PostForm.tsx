@@ -1,4 +1,4 @@
-// The post form (SPEC.md 2.5, 4, 5): section picker, title, markdown body with toolbar, image manager and
+// The post form (docs/product/reading.md#posts-screens, docs/product/states.md, docs/product/messages.md#validation): section picker, title, markdown body with toolbar, image manager and
 // live preview, the file offered for download (or No file) with the files manager, published, display
 // order, submit; in edit mode a New Post button returns to create mode. Errors for title, body and order
 // (and the pickers) show under their fields, the server's message as a notice (the frame is EditorForm's,
@@ -6,7 +6,8 @@
 import { useRef, useState, type RefObject } from 'react';
 import { Checkbox, Field, SelectField } from '../ui/Field.tsx';
 import type { Confirm } from '../ui/use-confirm.tsx';
-import { savePost, type ExtraFile, type Namespace, type Post, type Section } from './content-api.ts';
+import { savePost, type Namespace, type Post, type Section } from '../../lib/api/posts.ts';
+import type { ExtraFile } from '../../lib/api/files.ts';
 import { EditorForm, useEditorForm } from './EditorForm.tsx';
 import { FilesManager } from './FilesManager.tsx';
 import { MarkdownEditor, type MarkdownEditorHandle } from './MarkdownEditor.tsx';
@@ -57,7 +58,7 @@ function fileLabel(file: ExtraFile): string {
 
 type MediaDialog = 'images' | 'files' | null;
 
-type MediaDialogsProps = Pick<PostFormProps, 'ns' | 'files' | 'reloadFiles' | 'confirm' | 'onWrite'> & {
+type MediaDialogsProps = Pick<PostFormProps, 'ns' | 'reloadFiles' | 'confirm' | 'onWrite'> & {
   open: MediaDialog;
   onClose: () => void;
   editor: RefObject<MarkdownEditorHandle | null>;
@@ -65,7 +66,7 @@ type MediaDialogsProps = Pick<PostFormProps, 'ns' | 'files' | 'reloadFiles' | 'c
 };
 
 /** The image manager (inserting into the body) and the files manager the form opens. */
-function MediaDialogs({ ns, files, reloadFiles, confirm, onWrite, open, onClose, editor, onBodyChange }: MediaDialogsProps) {
+function MediaDialogs({ ns, reloadFiles, confirm, onWrite, open, onClose, editor, onBodyChange }: MediaDialogsProps) {
   return (
     <>
       <PageImageManager
@@ -81,7 +82,7 @@ function MediaDialogs({ ns, files, reloadFiles, confirm, onWrite, open, onClose,
         confirm={confirm}
         onWrite={onWrite}
       />
-      <FilesManager ns={ns} open={open === 'files'} onClose={onClose} files={files} reload={reloadFiles} confirm={confirm} onWrite={onWrite} />
+      <FilesManager ns={ns} open={open === 'files'} onClose={onClose} reload={reloadFiles} confirm={confirm} onWrite={onWrite} />
     </>
   );
 }

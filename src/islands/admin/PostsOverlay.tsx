@@ -1,4 +1,4 @@
-// The admin overlay of the posts screens (SPEC.md 2.5 admin side, issue 5 item 2). Loaded only for admins
+// The admin overlay of the posts screens (docs/product/reading.md#posts-screens-for-admins, issue 5 item 2). Loaded only for admins
 // by src/scripts/admin-overlay.ts, as a chunk of its own (readers never download it). It loads every
 // section and post from the API, never from the static HTML, so unpublished posts and changes that are
 // not live yet appear in their places; the static articles that are still current stay as they are.
@@ -11,7 +11,8 @@ import { ensureAccountRoot } from '../../scripts/account-root.ts';
 import type { FormMessage } from '../ui/form-errors.ts';
 import { AdminArticle } from './AdminArticle.tsx';
 import { ContentAdminHead } from './ContentAdminHead.tsx';
-import { deletePost, fetchFiles, fetchPosts, type ExtraFile, type Namespace, type Post, type SectionWithPosts } from './content-api.ts';
+import { deletePost, fetchPosts, type Namespace, type Post, type SectionWithPosts } from '../../lib/api/posts.ts';
+import { fetchFiles, type ExtraFile } from '../../lib/api/files.ts';
 import { failureNotice, successNotice } from './notices.ts';
 import { PostAdminBar } from './PostAdminBar.tsx';
 import { PostForm } from './PostForm.tsx';
@@ -58,7 +59,7 @@ function usePostsData(ns: Namespace, staticSlug: string | undefined) {
           setShownId((current) => current ?? (loaded.find((section) => section.title_slug === staticSlug) ?? (staticSlug === undefined ? loaded[0] : undefined))?.id ?? null);
         },
         (error: unknown) => {
-          // SPEC.md 8: failed loads are logged; the static page stays as readers see it.
+          // docs/product/messages.md#error-catalogue: failed loads are logged; the static page stays as readers see it.
           console.error('Could not load the posts', error);
           setLoadFailed(true);
         },

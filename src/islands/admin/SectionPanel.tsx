@@ -1,4 +1,4 @@
-// The section panel (SPEC.md 2.5): a picker of the namespace's sections shown as "title - order: n",
+// The section panel (docs/product/reading.md#posts-screens): a picker of the namespace's sections shown as "title - order: n",
 // title and order fields, and Add, Update, Delete. A section that still holds posts is not deleted: the
 // server's refusal is shown with the choice of a section to move the posts to (docs/content-api.md).
 import { useRef, useState } from 'react';
@@ -8,11 +8,11 @@ import { Field, SelectField } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { HARD_DELETE_WARNING, type Confirm } from '../ui/use-confirm.tsx';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
-import { deleteSection, saveSection, type Namespace, type Section } from './content-api.ts';
+import { deleteSection, saveSection, type Namespace, type Section } from '../../lib/api/posts.ts';
 import { successNotice } from './notices.ts';
 
 /**
- * SPEC.md 2.5 titles the panel 'Add/edit/delete Tutorial Sections' on every posts screen (the original
+ * docs/product/reading.md#posts-screens titles the panel 'Add/edit/delete Tutorial Sections' on every posts screen (the original
  * reused one label); here it names the screen's own sections, which gives exactly that title on tutorials.
  */
 export function sectionPanelTitle(ns: Namespace): string {

@@ -2,7 +2,7 @@
 // in the API's order, new ones added, deleted ones hidden. Only the text column of a section is the
 // overlay's to render (title, body, the first section's buttons); the static slideshow stays, since its
 // images are what readers see until the publish, and the admin bar lists the images assigned now.
-import type { HomeSection } from './content-api.ts';
+import type { HomeSection } from '../../lib/api/home.ts';
 
 export interface SectionHost {
   sectionId: number;

@@ -18,7 +18,7 @@ export interface TextEdit {
 
 export type InlineStyle = 'bold' | 'italic' | 'strikethrough' | 'highlight';
 
-/** SPEC.md 2.5: bold, italic, strikethrough, highlight (`==mark==`, SPEC.md 1). */
+/** docs/product/reading.md#posts-screens: bold, italic, strikethrough, highlight (`==mark==`, docs/product/reading.md#markdown). */
 export const INLINE_MARKERS: Record<InlineStyle, { marker: string; placeholder: string }> = {
   bold: { marker: '**', placeholder: 'bold text' },
   italic: { marker: '*', placeholder: 'italic text' },
@@ -26,7 +26,7 @@ export const INLINE_MARKERS: Record<InlineStyle, { marker: string; placeholder: 
   highlight: { marker: '==', placeholder: 'highlighted text' },
 };
 
-/** SPEC.md 9: heading choices 1 to 5. */
+/** docs/product/constants.md: heading choices 1 to 5. */
 export const HEADING_LEVELS = [1, 2, 3, 4, 5] as const;
 
 /**

@@ -4,7 +4,7 @@
 // rendered body and only gains the admin bar; any other gets its content from the overlay (React portals
 // into these elements). Everything changed here is put back by restore(), when the overlay goes (the
 // admin logged out, or the reading page is swapped).
-import type { Post } from './content-api.ts';
+import type { Post } from '../../lib/api/posts.ts';
 
 export interface ArticleHost {
   postId: number;

@@ -6,7 +6,8 @@ import { formatBytes } from '../../lib/page-meta.ts';
 import { CopyButton } from './CopyButton.tsx';
 import { ReleaseActions } from './ReleaseActions.tsx';
 import { ReleaseBody, type StaticBodies } from './ReleaseBody.tsx';
-import { shownVersion, type Release } from './downloads-api.ts';
+import { shownVersion } from './release-rules.ts';
+import type { Release } from '../../lib/api/downloads.ts';
 
 interface ListProps {
   releases: Release[];

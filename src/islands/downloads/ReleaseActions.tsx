@@ -1,9 +1,9 @@
-// Edit, Delete and Download for one release (SPEC.md 2.6: per row of the table and, here, per card too).
+// Edit, Delete and Download for one release (docs/product/downloads.md#downloads-page: per row of the table and, here, per card too).
 // Download uses the same two ways as readers get (src/scripts/release-download.ts); admins may download
-// any release that has a file, downloadable or not (SPEC.md 6).
+// any release that has a file, downloadable or not (docs/product/roles.md).
 import { useState } from 'react';
 import { downloadErrorMessage, downloadRelease, fileUrl, prefersNativeDownload } from '../../scripts/release-download.ts';
-import type { Release } from './downloads-api.ts';
+import type { Release } from '../../lib/api/downloads.ts';
 
 interface ReleaseActionsProps {
   release: Release;

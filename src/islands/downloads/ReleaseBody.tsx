@@ -3,7 +3,7 @@
 // markdown pipeline (a sizeable chunk with KaTeX) loads only after an admin adds or edits a release.
 // Both come out of the same sanitising pipeline (src/lib/markdown), so either is safe to insert.
 import { useEffect, useState } from 'react';
-import type { Release } from './downloads-api.ts';
+import type { Release } from '../../lib/api/downloads.ts';
 
 export interface StaticBody {
   updatedAt: string;

@@ -1,4 +1,4 @@
-// The admin's add/edit form at the top of the downloads page (SPEC.md 2.6, 3 'Download item', 5): title,
+// The admin's add/edit form at the top of the downloads page (docs/product/downloads.md#downloads-page, docs/product/data-model.md#download-item, docs/product/messages.md#validation): title,
 // body, release, is_current, downloadable and file, with the first server error under each field and the
 // server's message as the notice above the buttons. The owner remounts it (a new key) to switch between
 // create and edit mode, so every mode starts from the release's values and no stale errors.
@@ -9,7 +9,8 @@ import { SubmitButton } from '../ui/SubmitButton.tsx';
 import type { FieldErrors, FormMessage } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
 import { FileField, FlagField } from './ReleaseFormControls.tsx';
-import { RELEASE_FIELDS, type Release, type ReleaseInput } from './downloads-api.ts';
+import { RELEASE_FIELDS } from './release-rules.ts';
+import type { Release, ReleaseInput } from '../../lib/api/downloads.ts';
 
 export type FormFocus = 'title' | 'notice' | null;
 

@@ -1,4 +1,4 @@
-// The release form's checkbox and file inputs with their own error slots (SPEC.md 5: is_current,
+// The release form's checkbox and file inputs with their own error slots (docs/product/messages.md#validation: is_current,
 // downloadable and file each have one), tied to the input by aria-invalid and aria-describedby like the
 // shared text Field.
 import { useId } from 'react';

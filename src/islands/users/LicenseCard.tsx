@@ -1,4 +1,4 @@
-// A license card (SPEC.md 2.8): type name, Active YES/NO, Activated at (or N/A), Expire date.
+// A license card (docs/product/accounts.md#dashboard): type name, Active YES/NO, Activated at (or N/A), Expire date.
 import { formatDate } from '../../lib/format.ts';
 import type { LicenseView } from '../../stores/session.ts';
 import { YesNo } from './YesNo.tsx';

@@ -1,4 +1,4 @@
-// The user card of SPEC.md 2.8, shared by the dashboard and (with `admin`) the admin screen's user rows.
+// The user card of docs/product/accounts.md#dashboard, shared by the dashboard and (with `admin`) the admin screen's user rows.
 import { Fragment, type ReactNode } from 'react';
 import type { CurrentUser } from '../../stores/session.ts';
 import { YesNo } from './YesNo.tsx';

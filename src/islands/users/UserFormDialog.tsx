@@ -1,8 +1,8 @@
-// The user data form modal (SPEC.md 2.8 Edit): the profile fields only. The e-mail, role, ban and license
-// fields are not editable here (the server refuses changes to them with 403). SPEC.md 5 says save failures
-// are ignored; the form shows the server's answer anyway, since a silent failure would look like success.
+// The user data form modal (docs/product/accounts.md#dashboard Edit): the profile fields only. The e-mail, role, ban and license
+// fields are not editable here (the server refuses changes to them with 403). The original product ignored save
+// failures; the form shows the server's answer anyway, since a silent failure would look like success.
 import { useRef, useState } from 'react';
-import { api } from '../../lib/api-client.ts';
+import { updateProfile } from '../../lib/api/account.ts';
 import type { CurrentUser } from '../../stores/session.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { FormActions } from '../ui/FormActions.tsx';
@@ -23,7 +23,7 @@ function UserForm({ user, onSaved, onCancel }: UserFormProps) {
   const form = useFormSubmit(formRef, { fields: PROFILE_FIELD_NAMES, statusMessage: serverErrorFor5xx });
 
   const save = form.onSubmit(async () => {
-    const answer = await api.put<{ user: CurrentUser }>(`/api/user/update/${user.id}`, profile);
+    const answer = await updateProfile(user.id, profile);
     onSaved(answer.user);
   });
 

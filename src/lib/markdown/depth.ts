@@ -1,4 +1,4 @@
-// Nesting limits (SPEC.md 9: markdown nesting depth 100). The unified tools recurse once per level,
+// Nesting limits (docs/product/constants.md: markdown nesting depth 100). The unified tools recurse once per level,
 // so a hostile body (10,000 nested blockquotes or <div>s) would overflow the stack in whichever
 // step comes next. These walks are iterative and replace anything deeper than the limit with its
 // plain text, so every later step sees a shallow tree.

@@ -1,4 +1,4 @@
-// renderMarkdown: the one markdown pipeline (DESIGN.md), used by the static build and by the editor
+// renderMarkdown: the one markdown pipeline (docs/engineering.md#technology-choices), used by the static build and by the editor
 // preview in the browser, so it imports nothing from node.
 import type { Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
@@ -18,7 +18,7 @@ import { finalizeToHtml, isStackOverflow, plainTextTree } from './finalize.ts';
 import remarkMark from './remark-mark.ts';
 import remarkMathGuard from './remark-math-guard.ts';
 
-/** SPEC.md 9: math macro expansion limit. */
+/** docs/product/constants.md: math macro expansion limit. */
 export const MATH_MAX_EXPAND = 1000;
 
 const katexOptions = {

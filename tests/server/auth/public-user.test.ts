@@ -13,7 +13,7 @@ beforeEach(() => {
 afterEach(() => ctx.cleanup());
 
 describe('public user', () => {
-  it('keeps every SPEC.md user field and drops the hash and unsubscribe internals', async () => {
+  it('keeps every documented user field and drops the hash and unsubscribe internals', async () => {
     const user = await createUser(ctx, { email: 'pat@example.test' });
     const publicUser = toPublicUser({ ...user, unsubscribed_at: '2026-01-01T00:00:00.000Z' });
     const specFields = ['id', 'name', 'surname', 'companyName', 'email', 'email_verified_at', 'address', 'postcode', 'county', 'country', 'phone', 'vat', 'license', 'license_request', 'license_granted', 'is_banned', 'role', 'created_at', 'updated_at'];

@@ -1,6 +1,6 @@
 // The shared limiter on a real SQLite file, driven by a fake clock in milliseconds (Lucia's bucket mixed
 // seconds and milliseconds: docs/engineering.md). Two connections to one file stand for two serving
-// processes (docs/decisions/0023-process-model.md).
+// processes (docs/decisions/0022-one-process-model.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

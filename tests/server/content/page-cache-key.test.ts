@@ -2,7 +2,7 @@
 // that missed something the page shows would leave stale HTML live.
 import { describe, expect, it } from 'vitest';
 import { postsCacheKey } from '../../../src/lib/page-cache-key.ts';
-import type { SectionEntry } from '../../../src/lib/snapshot-types.ts';
+import type { SectionEntry } from '../../../src/lib/snapshot-schema.ts';
 
 const site = { name: 'Dimensional Control', url: 'https://example.com' };
 const section = (title: string, postTitle: string) => ({ id: 1, title, title_slug: 'a', order: 0, posts: [{ id: 7, title: postTitle, body: 'Body' }] }) as unknown as SectionEntry;

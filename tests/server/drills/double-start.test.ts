@@ -1,6 +1,7 @@
-// A server removes the `.part` files a crash left behind when it starts, only once it holds the port
-// (server/index.ts). This drill starts a second server by mistake on the same data and port while the first
-// one is receiving an upload: the second stops at EADDRINUSE, and the upload in flight finishes intact.
+// A server removes the `.part` files a crash left behind when it starts, only once it holds the data
+// directory's lock (server/index.ts, server/process/instance-lock.ts). This drill starts a second server by
+// mistake on the same data and port while the first one is receiving an upload: the second refuses to
+// start, naming the running one, and the upload in flight finishes intact.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +18,7 @@ afterAll(() => {
 });
 
 describe('a second server started on the same data and port', () => {
-  it('stops at EADDRINUSE without touching the uploads the running one receives', async () => {
+  it('refuses to start without touching the uploads the running one receives', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'double-start-drill-'));
     temps.push(dataDir);
     fs.mkdirSync(path.join(dataDir, 'content'));
@@ -48,7 +49,7 @@ describe('a second server started on the same data and port', () => {
 
     const second = launchServer(dataDir, Number(new URL(server.base).port));
     expect(await second.exited).toBe(1);
-    expect(second.output()).toContain('EADDRINUSE');
+    expect(second.output()).toContain(`Another server is already running on DATA_DIR ${dataDir} (pid ${server.child.pid})`);
     expect(parts()).toEqual(inFlight);
 
     while (sent < FILE_BYTES) {

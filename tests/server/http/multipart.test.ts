@@ -1,8 +1,8 @@
-// The streaming multipart reader: same answer as the platform's own encoder, however the bytes are cut
-// into chunks, including bodies that contain near-boundaries.
+// The streaming multipart reader (busboy behind a pull loop): same answer as the platform's own encoder,
+// however the bytes are cut into chunks, including bodies that contain near-boundaries.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MultipartError, multipartBoundary, parseDisposition, readMultipart, readPartText, type MultipartLimits } from '../../../server/http/multipart.ts';
+import { isMultipartForm, MultipartError, readMultipart, type MultipartLimits, type MultipartPart } from '../../../server/http/multipart.ts';
 
 interface ParsedPart {
   name: string;
@@ -11,12 +11,15 @@ interface ParsedPart {
   data: Buffer;
 }
 
-async function encode(form: FormData): Promise<{ bytes: Buffer; boundary: string }> {
+async function encode(form: FormData): Promise<{ bytes: Buffer; boundary: string; contentType: string }> {
   const response = new Response(form);
-  const boundary = multipartBoundary(response.headers.get('content-type') ?? undefined);
+  const contentType = response.headers.get('content-type') ?? '';
+  const boundary = /boundary=(.+)$/.exec(contentType)?.[1];
   if (!boundary) throw new Error('no boundary');
-  return { bytes: Buffer.from(await response.arrayBuffer()), boundary };
+  return { bytes: Buffer.from(await response.arrayBuffer()), boundary, contentType };
 }
+
+const typeOf = (boundary: string) => `multipart/form-data; boundary=${boundary}`;
 
 /** A stream that delivers `bytes` in chunks of the given sizes (cycled). */
 function chunked(bytes: Buffer, sizes: number[] = [bytes.length || 1]): ReadableStream<Uint8Array> {
@@ -32,9 +35,13 @@ function chunked(bytes: Buffer, sizes: number[] = [bytes.length || 1]): Readable
   });
 }
 
-async function parseAll(stream: ReadableStream<Uint8Array>, boundary: string, limits?: MultipartLimits): Promise<ParsedPart[]> {
+async function parseAll(stream: ReadableStream<Uint8Array>, boundary: string, limits?: Partial<MultipartLimits>): Promise<ParsedPart[]> {
   const parts: ParsedPart[] = [];
-  for await (const part of readMultipart(stream, boundary, limits)) {
+  for await (const part of readMultipart(stream, typeOf(boundary), limits)) {
+    if (part.kind === 'field') {
+      parts.push({ name: part.name, filename: undefined, contentType: 'text/plain', data: Buffer.from(part.value) });
+      continue;
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of part.body) chunks.push(Buffer.from(chunk));
     parts.push({ name: part.name, filename: part.filename, contentType: part.contentType, data: Buffer.concat(chunks) });
@@ -42,24 +49,35 @@ async function parseAll(stream: ReadableStream<Uint8Array>, boundary: string, li
   return parts;
 }
 
-describe('multipartBoundary', () => {
-  it('reads the boundary of multipart/form-data only', () => {
-    expect(multipartBoundary('multipart/form-data; boundary=abc')).toBe('abc');
-    expect(multipartBoundary('Multipart/Form-Data; charset=utf-8; boundary="a b"')).toBe('a b');
-    expect(multipartBoundary('application/json')).toBeUndefined();
-    expect(multipartBoundary('multipart/form-data')).toBeUndefined();
-    expect(multipartBoundary(`multipart/form-data; boundary=${'x'.repeat(71)}`)).toBeUndefined();
-    expect(multipartBoundary(undefined)).toBeUndefined();
+const valueOf = (part: MultipartPart) => (part.kind === 'field' ? part.value : '(a file)');
+
+describe('isMultipartForm', () => {
+  it('accepts multipart/form-data with a boundary only', () => {
+    expect(isMultipartForm('multipart/form-data; boundary=abc')).toBe(true);
+    expect(isMultipartForm('Multipart/Form-Data; charset=utf-8; boundary="a b"')).toBe(true);
+    expect(isMultipartForm('application/json')).toBe(false);
+    expect(isMultipartForm('multipart/form-data')).toBe(false);
+    expect(isMultipartForm('multipart/mixed; boundary=abc')).toBe(false);
+    expect(isMultipartForm(undefined)).toBe(false);
   });
 });
 
-describe('parseDisposition', () => {
-  it('reads quoted, escaped and RFC 8187 names', () => {
-    expect(parseDisposition('form-data; name="title"')).toEqual({ name: 'title', filename: undefined });
-    expect(parseDisposition('form-data; name="file"; filename="a \\"b\\".zip"')).toEqual({ name: 'file', filename: 'a "b".zip' });
-    expect(parseDisposition("form-data; name=file; filename=plain.txt; filename*=UTF-8''%C3%A9t%C3%A9.zip")).toEqual({ name: 'file', filename: 'été.zip' });
-    expect(() => parseDisposition('attachment; name="x"')).toThrow(MultipartError);
-    expect(() => parseDisposition('form-data; filename="x"')).toThrow(MultipartError);
+describe('file names', () => {
+  const named = async (disposition: string) => {
+    const body = Buffer.from(`--B\r\nContent-Disposition: ${disposition}\r\n\r\nx\r\n--B--\r\n`);
+    return (await parseAll(chunked(body), 'B')).map((p) => [p.name, p.filename]);
+  };
+
+  it('reads quoted, escaped and RFC 8187 names, UTF-8 by default, paths kept for cleanFileName', async () => {
+    expect(await named('form-data; name="title"')).toEqual([['title', undefined]]);
+    expect(await named('form-data; name="file"; filename="a \\"b\\".zip"')).toEqual([['file', 'a "b".zip']]);
+    expect(await named("form-data; name=file; filename=plain.txt; filename*=UTF-8''%C3%A9t%C3%A9.zip")).toEqual([['file', 'été.zip']]);
+    expect(await named('form-data; name="file"; filename="été.zip"')).toEqual([['file', 'été.zip']]);
+    expect(await named('form-data; name="file"; filename="C:\\fake\\a.exe"')).toEqual([['file', 'C:\\fake\\a.exe']]);
+  });
+
+  it('skips parts that are not form data', async () => {
+    expect(await named('attachment; name="x"')).toEqual([]);
   });
 });
 
@@ -111,8 +129,8 @@ describe('readMultipart', () => {
     form.append('kept', 'yes');
     const { bytes, boundary } = await encode(form);
     const seen: string[] = [];
-    for await (const part of readMultipart(chunked(bytes, [333]), boundary)) {
-      if (part.name === 'kept') seen.push(await readPartText(part, 100));
+    for await (const part of readMultipart(chunked(bytes, [333]), typeOf(boundary))) {
+      if (part.name === 'kept') seen.push(valueOf(part));
     }
     expect(seen).toEqual(['yes']);
   });
@@ -123,8 +141,8 @@ describe('readMultipart', () => {
     form.append('kept', 'yes');
     const { bytes, boundary } = await encode(form);
     const seen: string[] = [];
-    for await (const part of readMultipart(chunked(bytes, [1000]), boundary)) {
-      if (part.name === 'kept') seen.push(await readPartText(part, 100));
+    for await (const part of readMultipart(chunked(bytes, [1000]), typeOf(boundary))) {
+      if (part.kind === 'field') seen.push(part.value);
       else for await (const _chunk of part.body) break;
     }
     expect(seen).toEqual(['yes']);
@@ -139,18 +157,24 @@ describe('readMultipart', () => {
   it('refuses a truncated body, a body without parts, and too many parts', async () => {
     const truncated = Buffer.from('--B\r\nContent-Disposition: form-data; name="a"\r\n\r\nsome data that never ends');
     await expect(parseAll(chunked(truncated), 'B')).rejects.toThrow(MultipartError);
+    const truncatedFile = Buffer.from('--B\r\nContent-Disposition: form-data; name="f"; filename="x"\r\n\r\nsome data that never ends');
+    await expect(parseAll(chunked(truncatedFile), 'B')).rejects.toThrow('The upload ended before the form was complete.');
     await expect(parseAll(chunked(Buffer.from('no parts at all')), 'B')).rejects.toThrow(MultipartError);
     const headerless = Buffer.from('--B\r\nno colon here\r\n\r\nx\r\n--B--');
     await expect(parseAll(chunked(headerless), 'B')).rejects.toThrow(MultipartError);
+  });
+
+  it('refuses more parts than the limit', async () => {
     const form = new FormData();
     for (let i = 0; i < 5; i++) form.append(`f${i}`, 'x');
     const { bytes, boundary } = await encode(form);
-    await expect(parseAll(chunked(bytes), boundary, { maxHeaderBytes: 1024, maxParts: 4 })).rejects.toThrow(/at most 4/);
+    await expect(parseAll(chunked(bytes), boundary, { maxParts: 4 })).rejects.toThrow(/at most 4/);
+    await expect(parseAll(chunked(bytes), boundary, { maxParts: 5 })).resolves.toHaveLength(5);
   });
 
-  it('refuses an oversized header block without waiting for its end', async () => {
-    const body = Buffer.concat([Buffer.from('--B\r\nContent-Disposition: form-data; name="a"\r\nX: '), Buffer.alloc(5000, 97)]);
-    await expect(parseAll(chunked(body, [100]), 'B', { maxHeaderBytes: 1024, maxParts: 10 })).rejects.toThrow(/too large a header/);
+  it('refuses an oversized header block (over 16 KiB) without waiting for its end', async () => {
+    const body = Buffer.concat([Buffer.from('--B\r\nContent-Disposition: form-data; name="a"\r\nX: '), Buffer.alloc(20_000, 97)]);
+    await expect(parseAll(chunked(body, [100]), 'B')).rejects.toThrow(/malformed/);
   });
 
   it('passes a stream error through (a client that went away)', async () => {
@@ -163,13 +187,11 @@ describe('readMultipart', () => {
     await expect(parseAll(stream, 'B')).rejects.toThrow('connection reset');
   });
 
-  it('limits a text field read with readPartText', async () => {
+  it('limits a text field to maxFieldBytes (exactly the limit passes)', async () => {
     const form = new FormData();
-    form.append('body', 'x'.repeat(200));
+    form.append('body', 'x'.repeat(100));
     const { bytes, boundary } = await encode(form);
-    const read = async () => {
-      for await (const part of readMultipart(chunked(bytes, [50]), boundary)) await readPartText(part, 100);
-    };
-    await expect(read()).rejects.toThrow(/too large/);
+    await expect(parseAll(chunked(bytes, [50]), boundary, { maxFieldBytes: 100 })).resolves.toHaveLength(1);
+    await expect(parseAll(chunked(bytes, [50]), boundary, { maxFieldBytes: 99 })).rejects.toThrow('The body field is too large.');
   });
 });

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportSnapshot, writeSnapshot } from '../../../server/publish/export-snapshot.ts';
-import { SNAPSHOT_FILE, type SiteSnapshot } from '../../../src/lib/snapshot-types.ts';
+import { siteSnapshotSchema, type SiteSnapshot } from '../../../src/lib/snapshot-schema.ts';
+import { SNAPSHOT_FILE } from '../../../src/lib/snapshot-types.ts';
 import { FIXTURE, insertContentFixture } from '../../helpers/content-fixture.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 
@@ -68,12 +69,30 @@ describe('exportSnapshot', () => {
     expect(snapshot.downloads[0]).toMatchObject({ filename: 'cmm-9.zip', release: '9.0', size: 42 });
   });
 
+  it('writes what the schema accepts, with exactly the fields it lists', () => {
+    insertContentFixture(ctx.db);
+    const file = writeSnapshot(path.join(ctx.dataDir, 'snap'), exportSnapshot(ctx.db, ctx.config));
+    const written: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const parsed = siteSnapshotSchema.parse(written);
+    // Nothing was dropped: the export holds exactly the fields the schema lists, no database extras.
+    expect(parsed).toEqual(written);
+    expect(parsed.namespaces.news[0]?.posts[0]).not.toHaveProperty('section_id');
+    expect(parsed.home[0]).not.toHaveProperty('created_at');
+    expect(parsed.downloads[0]).not.toHaveProperty('stored_name');
+  });
+
+  it('refuses to export a value the site would refuse, naming the field', () => {
+    const fixture = insertContentFixture(ctx.db);
+    ctx.db.$client.prepare('UPDATE posts SET created_at = ? WHERE id = ?').run('yesterday', fixture.posts.first.id);
+    expect(() => exportSnapshot(ctx.db, ctx.config)).toThrow(/^the exported snapshot is not a valid site snapshot[^]*\n {2}namespaces\.news\[0\]\.posts\[0\]\.created_at: Invalid ISO datetime/);
+  });
+
   it('survives damaged image JSON instead of failing the publish', () => {
     const fixture = insertContentFixture(ctx.db);
-    ctx.db.$client.prepare('UPDATE home_images SET urls = ?, sizes = ? WHERE home_section_id = ?').run('{not json', '{"lg": {"width": "wide"}}', fixture.home.id);
+    ctx.db.$client.prepare('UPDATE home_images SET urls = ?, sizes = ? WHERE home_section_id = ?').run('{not json', '{"lg": {"width": "wide"}, "thumb": {"width": 480, "height": 320}}', fixture.home.id);
     const image = exportSnapshot(ctx.db, ctx.config).home[0]?.images[0];
     expect(image?.urls).toEqual({});
-    expect(image?.sizes).toEqual({});
+    expect(image?.sizes).toEqual({ thumb: { width: 480, height: 320 } });
   });
 });
 

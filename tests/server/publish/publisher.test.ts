@@ -183,6 +183,20 @@ describe('publisher', () => {
     expect(buildDirs()).toEqual([]);
   });
 
+  it('fails the publish before any build when the export does not match the snapshot schema, naming the field', async () => {
+    publisher.schedule('good');
+    const good = await runner.started(1);
+    good.succeed();
+    await publisher.whenIdle();
+    ctx.db.$client.prepare('UPDATE posts SET created_at = ? WHERE id = ?').run('not a date', fixture.posts.first.id);
+    publisher.schedule('bad export');
+    await publisher.whenIdle();
+    expect(runner.builds).toHaveLength(1);
+    expect(publisher.status()).toMatchObject({ state: 'failed', currentBuildId: good.job.id });
+    expect(publisher.status().lastFailure?.log).toMatch(/the exported snapshot is not a valid site snapshot[^]*namespaces\.news\[0\]\.posts\[0\]\.created_at/);
+    expect(findCurrentBuild(ctx.config)?.id).toBe(good.job.id);
+  });
+
   it('fails a build that reports success without a home page', async () => {
     const noIndex = createPublisher({ config: ctx.config, db: ctx.db, log: ctx.log, runBuild: async () => ({ ok: true, log: 'ok' }), onLive: () => {} });
     noIndex.schedule('nothing built');

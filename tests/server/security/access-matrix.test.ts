@@ -8,7 +8,7 @@ import { createClient, createUser, login, type TestClient } from '../../helpers/
 import { FIXTURE, insertContentFixture } from '../../helpers/content-fixture.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import { listDownloadItems, updateDownloadItem } from '../../../server/db/queries/downloads.ts';
+import { listDownloadItems, updateDownloadItem } from '../../../server/features/downloads/queries.ts';
 import { newStoredName, releaseFilePath } from '../../../server/storage/release-files.ts';
 
 type Role = 'anon' | 'unverified' | 'verified' | 'banned' | 'admin';

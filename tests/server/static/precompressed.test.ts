@@ -1,5 +1,5 @@
-// Compressed forms made once per build: the main process writes `file.br`/`file.gz` beside each file it
-// compressed, web workers (compress: false) read them instead of compressing, and a form older than its
+// Compressed forms made once per build: the primary writes `file.br`/`file.gz` beside each file it
+// compressed, the other serving processes (compress: false) read them instead of compressing, and a form older than its
 // file is never used. The forms are not files of the site themselves.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +21,7 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 const exists = (file: string) => fs.existsSync(path.join(buildDir, file));
 
 describe('compressed forms beside the build', () => {
-  it('are written by the main process for the files worth compressing, and only for those', async () => {
+  it('are written by the primary for the files worth compressing, and only for those', async () => {
     await loadStaticSite(buildDir, { writeCompressed: true });
     for (const file of ['index.html', 'news/index.html', '_astro/app.Ab12Cd.js']) {
       expect(exists(`${file}.br`), file).toBe(true);
@@ -36,7 +36,7 @@ describe('compressed forms beside the build', () => {
     expect(fs.readdirSync(buildDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('are what a worker serves, with the same ETags as the main process, without compressing', async () => {
+  it('are what a worker serves, with the same ETags as the primary, without compressing', async () => {
     const main = await loadStaticSite(buildDir, { writeCompressed: true });
     const worker = await loadStaticSite(buildDir, { compress: false });
     for (const requestPath of ['/', '/news/', '/_astro/app.Ab12Cd.js']) {
@@ -57,7 +57,7 @@ describe('compressed forms beside the build', () => {
     expect(exists('index.html.br')).toBe(false);
   });
 
-  it('are ignored when older than their file, and replaced by the main process', async () => {
+  it('are ignored when older than their file, and replaced by the primary', async () => {
     await loadStaticSite(buildDir, { writeCompressed: true });
     const page = path.join(buildDir, 'index.html');
     fs.writeFileSync(page, `${fs.readFileSync(page, 'utf8')}<p>changed after the forms were written</p>`);

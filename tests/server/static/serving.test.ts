@@ -177,7 +177,19 @@ describe('media', () => {
     expect(part.status).toBe(206);
     expect(part.text).toBe('RIFF');
     expect(part.headers['content-range']).toMatch(/^bytes 0-3\/\d+$/);
-    expect((await get('/media/home/pic.webp', { Range: 'bytes=9999-' })).status).toBe(416);
+    const unsatisfiable = await get('/media/home/pic.webp', { Range: 'bytes=9999-' });
+    expect(unsatisfiable.status).toBe(416);
+    expect(unsatisfiable.headers['content-range']).toMatch(/^bytes \*\/\d+$/);
+  });
+
+  it('reads Range as downloads do: a backwards or multiple range is ignored and the whole file sent (RFC 9110 14.2)', async () => {
+    const whole = await get('/media/home/pic.webp');
+    for (const range of ['bytes=5-3', 'bytes=0-1,4-5', 'bytes=x-y']) {
+      const answer = await get('/media/home/pic.webp', { Range: range });
+      expect(answer.status, range).toBe(200);
+      expect(answer.headers['content-range'], range).toBeUndefined();
+      expect(answer.text, range).toBe(whole.text);
+    }
   });
 
   it('offers non-media types only as downloads and keeps SVG scripts sandboxed', async () => {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fsyncDirectory, isDiskFullError, makeDurableDirectory } from '../../../server/storage/disk.ts';
-import { moveExtraFileIntoPlace } from '../../../server/storage/extra-files.ts';
+import { moveExtraFileIntoPlace } from '../../../server/features/files/storage.ts';
 import { moveIntoPlace, releaseFilesDir } from '../../../server/storage/release-files.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
 

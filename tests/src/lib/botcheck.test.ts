@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../../server/context.ts';
 import { requireBotToken, BOTCHECK_MESSAGES } from '../../../server/auth/botcheck.ts';
-import { botcheckRoutes } from '../../../server/routes/botcheck.ts';
+import { botcheckRoutes } from '../../../server/features/botcheck/routes.ts';
 import { BOTCHECK_UNAVAILABLE_MESSAGE, BotCheckError, solveBotCheck } from '../../../src/lib/botcheck.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 

@@ -9,7 +9,7 @@ const users = [
 ];
 const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
 
-describe('sorting the users table (SPEC.md 2.7)', () => {
+describe('sorting the users table (docs/product/admin.md#admin-screen)', () => {
   it('compares text case-insensitively, where a plain sort would put capitals first', () => {
     expect(ids(sortUsers(users, { field: 'name', direction: 1 }))).toEqual([2, 1, 3, 4]);
     expect(ids(sortUsers(users, { field: 'name', direction: -1 }))).toEqual([4, 3, 1, 2]);

@@ -9,7 +9,7 @@ function memoryStorage(initial: Record<string, string> = {}) {
 
 const firstUser = { id: 1, name: 'Ann', companyName: null, email: 'ann@example.com', email_verified_at: null, license_request: 0, is_banned: 0, role: 'admin', created_at: '2026-01-01T00:00:00.000Z', extra: { nested: true } };
 
-describe('the users table columns (SPEC.md 2.7)', () => {
+describe('the users table columns (docs/product/admin.md#admin-screen)', () => {
   it('come from the first user\'s fields, in order, each with a label and a kind', () => {
     const columns = columnsFromUser(firstUser);
     expect(columns.map((column) => column.key)).toEqual(['id', 'name', 'companyName', 'email', 'email_verified_at', 'license_request', 'is_banned', 'role', 'created_at']);

@@ -1,12 +1,12 @@
 // The site-wide publish-status store: after a write, the first status that is not 'building' is that
 // write's outcome (docs/admin-api.md, `PublishStatus`), and every status read feeds the shared store.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../src/lib/api-client.ts';
-import type * as PublishStatusModule from '../../../src/lib/publish-status.ts';
-import type { PublishStatus } from '../../../src/lib/publish-status.ts';
+import { ApiError } from '../../../src/lib/api/client.ts';
+import type * as PublishStatusModule from '../../../src/lib/api/publish.ts';
+import type { PublishStatus } from '../../../src/lib/api/publish.ts';
 
 const fetchPublishStatus = vi.fn<() => Promise<PublishStatus>>();
-vi.mock('../../../src/lib/publish-status.ts', async (importOriginal) => ({
+vi.mock('../../../src/lib/api/publish.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof PublishStatusModule>()),
   fetchPublishStatus: () => fetchPublishStatus(),
 }));

@@ -1,4 +1,4 @@
-// The post form's toolbar edits (SPEC.md 2.5: headings 1-5, bold, italic, strikethrough, highlight, link)
+// The post form's toolbar edits (docs/product/reading.md#posts-screens: headings 1-5, bold, italic, strikethrough, highlight, link)
 // and the image manager's insertions, as pure functions of the text and the selection.
 import { describe, expect, it } from 'vitest';
 import {

@@ -2,8 +2,8 @@
 // GET /api/admin/publish, the section panel's title and picker labels, and what the image manager
 // inserts into the text for an image and a video item.
 import { describe, expect, it } from 'vitest';
-import type { PageImage } from '../../../../src/islands/admin/content-api.ts';
-import type { PublishStatus } from '../../../../src/lib/publish-status.ts';
+import type { PageImage } from '../../../../src/lib/api/page-images.ts';
+import type { PublishStatus } from '../../../../src/lib/api/publish.ts';
 import { insertionFor } from '../../../../src/islands/admin/PageImageManager.tsx';
 import { sectionOptionLabel, sectionPanelTitle } from '../../../../src/islands/admin/SectionPanel.tsx';
 import { publishOutcome } from '../../../../src/stores/publish-status.ts';
@@ -29,7 +29,7 @@ describe('the publish status after a write', () => {
 });
 
 describe('the section panel', () => {
-  it('is titled after the screen, exactly as SPEC.md 2.5 on tutorials', () => {
+  it('is titled after the screen, exactly as docs/product/reading.md#posts-screens on tutorials', () => {
     expect(sectionPanelTitle('tutorials')).toBe('Add/edit/delete Tutorial Sections');
     expect(sectionPanelTitle('news')).toBe('Add/edit/delete News Sections');
     expect(sectionPanelTitle('documentation')).toBe('Add/edit/delete Documentation Sections');
@@ -41,7 +41,7 @@ describe('the section panel', () => {
 });
 
 describe('insert into text', () => {
-  const image = (fields: Partial<PageImage>): PageImage => ({ id: 1, title: 'probe', alt: '', image_url: {}, sizes: {}, is_video: 0, created_at: '', ...fields });
+  const image = (fields: Partial<PageImage>): PageImage => ({ id: 1, title: 'probe', alt: '', image_url: {}, sizes: {}, is_video: 0, namespace: 'news', created_at: '', updated_at: '', ...fields });
 
   it('embeds an image with its alt text (its title when there is none) at the image size', () => {
     expect(insertionFor(image({ alt: 'Probe tip', image_url: { thumb: '/media/news/a-thumb.webp', image: '/media/news/a-image.webp', lg: '/media/news/a-lg.webp' } }))).toBe(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../../src/lib/api-client.ts';
+import { ApiError } from '../../../../src/lib/api/client.ts';
 import { CONNECTION_ERROR, firstFieldErrors, generalMessage } from '../../../../src/islands/ui/form-errors.ts';
 
 describe('form errors from an API answer', () => {
@@ -8,7 +8,7 @@ describe('form errors from an API answer', () => {
     errors: { email: ['The email field must be a valid email address.', 'second'], name: ['The name field is required.'], g_token: ['x'] },
   });
 
-  it('keeps the first message of each field the form shows (SPEC.md 5)', () => {
+  it('keeps the first message of each field the form shows (docs/product/messages.md#validation)', () => {
     expect(firstFieldErrors(error, ['name', 'email'])).toEqual({ name: 'The name field is required.', email: 'The email field must be a valid email address.' });
   });
 

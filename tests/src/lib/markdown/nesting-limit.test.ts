@@ -1,4 +1,4 @@
-// SPEC.md 9: nesting depth limit 100. A hostile body must not blow the stack (of the build, or of the
+// docs/product/constants.md: nesting depth limit 100. A hostile body must not blow the stack (of the build, or of the
 // editor preview) and must not produce HTML nested deeper than the limit.
 import type { Root } from 'hast';
 import { describe, expect, it } from 'vitest';

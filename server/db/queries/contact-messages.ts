@@ -1,9 +1,0 @@
-// Messages sent through the contact form (POST /api/contact): kept even when the admin mail fails.
-import type { Db } from '../client.ts';
-import { contactMessages } from '../schema.ts';
-
-export type ContactMessage = typeof contactMessages.$inferSelect;
-
-export function insertContactMessage(db: Db, message: { name: string; email: string; message: string; ip: string | null }): ContactMessage {
-  return db.insert(contactMessages).values(message).returning().get();
-}

@@ -1,0 +1,53 @@
+// The contact form (docs/product/accounts.md#contact-form, docs/product/api.md, docs/product/messages.md#error-catalogue; issue 3, item 6): POST /api/contact. The message is stored first,
+// then mailed to the admin with Reply-To set to the visitor; a failed mail loses nothing.
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext, AppEnv } from '../../context.ts';
+import { requireBotToken } from '../../auth/botcheck.ts';
+import { createRateLimiter } from '../../auth/rate-limit.ts';
+import { insertContactMessage } from './queries.ts';
+import { smallJsonBody } from '../../http/body-limit.ts';
+import { clientIp, UNKNOWN_IP } from '../../http/client-ip.ts';
+import { fieldErrorsFromZod, validationFailed } from '../../http/errors.ts';
+import { emailField, requiredText } from '../../http/fields.ts';
+import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
+import { sendToAdmin } from '../../mail/transport.ts';
+import { contactAdminEmail } from '../../mail/templates.ts';
+
+export const CONTACT_MESSAGES = { sent: 'Message sent.' } as const;
+export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
+/** Five messages per IP per ten minutes: plenty for a person, little for a spammer past the bot check. */
+export const CONTACT_THROTTLE = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
+
+const contactSchema = z.object({
+  name: requiredText('name', 255),
+  email: emailField,
+  message: requiredText('message', CONTACT_MESSAGE_MAX_LENGTH),
+  // Verified (and spent) by requireBotToken before this schema runs.
+  g_token: z.string().max(20_000).nullish(),
+});
+
+export function contactRoutes(ctx: AppContext) {
+  const throttle = createRateLimiter({ ...CONTACT_THROTTLE, db: ctx.db, name: 'contact', now: ctx.now });
+  const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
+
+  // The form shows errors under name and email and one general message below the message box (docs/product/messages.md#validation),
+  // so the general message carries the message field's own error when it has one.
+  const validContact = zValidator('json', contactSchema, (result, c) => {
+    if (result.success) return;
+    const errors = fieldErrorsFromZod(result.error as never);
+    return validationFailed(c, errors, errors.message?.[0]);
+  });
+
+  return new Hono<AppEnv>().post('/', smallJsonBody(64 * 1024), refuseWhenThrottled(throttle, ipOf), requireBotToken(ctx), validContact, async (c) => {
+    const { name, email, message } = c.req.valid('json');
+    // Counts messages that would be stored, not a visitor's attempts to fill the form correctly.
+    const decision = throttle.consume(ipOf(c));
+    if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds);
+    const ip = ipOf(c);
+    insertContactMessage(ctx.db, { name, email, message, ip: ip === UNKNOWN_IP ? null : ip });
+    await sendToAdmin(ctx.mailer, ctx.config, contactAdminEmail(ctx.config, { name, email, message }), ctx.log);
+    return c.json({ message: CONTACT_MESSAGES.sent }, 200);
+  });
+}

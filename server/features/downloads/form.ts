@@ -1,0 +1,120 @@
+// The release form (docs/product/downloads.md#downloads-page, docs/product/messages.md#validation): title, body, release, is_current, downloadable as text fields and
+// `file` as a file, sent as multipart/form-data. The file streams to a temp file while the body is read
+// (server/storage/upload-form.ts); the text fields are validated once the whole
+// body is in. Whoever calls readReleaseForm owns the temp file it returns and must move or remove it.
+import { z } from 'zod';
+import { cleanFileName } from '../../http/byte-range.ts';
+import { fieldErrorsFromZod, type FieldErrors } from '../../http/errors.ts';
+import { flagFieldOr, optionalFlagField, required, tooLong } from '../../http/fields.ts';
+import { removeQuietly, type ReceivedFile } from '../../storage/receive-upload.ts';
+import { readUploadForm } from '../../storage/upload-form.ts';
+
+export const RELEASE_TEXT_FIELDS = ['title', 'body', 'release', 'is_current', 'downloadable'] as const;
+type TextField = (typeof RELEASE_TEXT_FIELDS)[number];
+
+const TEXT_FIELD_MAX_BYTES = 1024 * 1024;
+// Room beside the file for the text fields and the multipart framing, for the Content-Length pre-check.
+const FORM_OVERHEAD_BYTES = 6 * TEXT_FIELD_MAX_BYTES;
+// What FormData.append('file', null | undefined) sends: the client had no file to give.
+const NO_FILE_TEXTS = new Set(['', 'null', 'undefined']);
+
+export interface UploadedReleaseFile extends ReceivedFile {
+  /** The name offered to downloaders (download_url). */
+  filename: string;
+}
+
+export interface ReleaseForm {
+  fields: Partial<Record<TextField, string>>;
+  file: UploadedReleaseFile | null;
+  /** Problems with the file part found while reading (reported with the other field errors). */
+  fileErrors: string[];
+}
+
+export const DOWNLOADABLE_NEEDS_FILE = 'The file field is required when the release is downloadable.';
+
+/**
+ * Reads the multipart body. Answers (by throwing HttpError) 415 for another content type, 413 past
+ * `maxFileBytes` (with no temp file left), 400 for a malformed or interrupted body.
+ */
+export async function readReleaseForm(request: Request, options: { tmpDir: string; maxFileBytes: number }): Promise<ReleaseForm> {
+  const form: ReleaseForm = { fields: {}, file: null, fileErrors: [] };
+  const limits = { ...options, maxFieldBytes: TEXT_FIELD_MAX_BYTES, overheadBytes: FORM_OVERHEAD_BYTES, notMultipartMessage: 'Send the release as multipart/form-data.' };
+  await readUploadForm(request, limits, async (part, receive) => {
+    if (part.kind === 'file' && part.name === 'file') {
+      if (form.file) {
+        // Left unread: the parser skips it.
+        form.fileErrors.push('Only one file may be uploaded.');
+        return;
+      }
+      const received = await receive(part);
+      if (part.filename === '' && received.size === 0) {
+        // What a browser sends for a file input left empty.
+        await removeQuietly(received.tempPath);
+        return;
+      }
+      form.file = { ...received, filename: cleanFileName(part.filename) };
+    } else if (part.kind === 'field' && part.name === 'file') {
+      if (!NO_FILE_TEXTS.has(part.value.trim())) form.fileErrors.push('The file field must be a file.');
+    } else if (part.kind === 'field' && isTextField(part.name)) {
+      form.fields[part.name] = part.value;
+    }
+    // Any other part is skipped unread.
+  });
+  if (form.file) {
+    if (form.file.size === 0) form.fileErrors.push('The file must not be empty.');
+    else if (form.file.filename === '') form.fileErrors.push('The file must have a name.');
+  }
+  return form;
+}
+
+function isTextField(name: string): name is TextField {
+  return (RELEASE_TEXT_FIELDS as readonly string[]).includes(name);
+}
+
+const releaseFields = {
+  title: z.string({ error: required('title') }).trim().min(1, required('title')).max(255, tooLong('title', 255)),
+  body: z.string({ error: 'The body field must be text.' }).max(200_000, tooLong('body', 200_000)),
+  // docs/product/downloads.md#downloads-page hides a release of 0; an empty field means that.
+  release: z
+    .string({ error: 'The release field must be text.' })
+    .trim()
+    .max(50, tooLong('release', 50))
+    .transform((value) => (value === '' ? '0' : value)),
+  is_current: optionalFlagField('is current'),
+  downloadable: optionalFlagField('downloadable'),
+};
+
+const storeSchema = z.object({
+  title: releaseFields.title,
+  body: releaseFields.body.default(''),
+  release: releaseFields.release.default('0'),
+  is_current: flagFieldOr('is current', 0),
+  downloadable: flagFieldOr('downloadable', 0),
+});
+
+// An update changes only the fields it sends; the edit form sends them all.
+const updateSchema = z.object(releaseFields).partial();
+
+export type StoreReleaseInput = z.output<typeof storeSchema>;
+export type UpdateReleaseInput = z.output<typeof updateSchema>;
+
+type Parsed<T> = { ok: true; input: T } | { ok: false; errors: FieldErrors };
+
+export function parseStoreFields(form: ReleaseForm): Parsed<StoreReleaseInput> {
+  const result = storeSchema.safeParse(form.fields);
+  const errors = fieldErrors(result.success ? undefined : result.error, form.fileErrors);
+  if (result.success && result.data.downloadable === 1 && !form.file && !errors.file) errors.file = [DOWNLOADABLE_NEEDS_FILE];
+  return result.success && Object.keys(errors).length === 0 ? { ok: true, input: result.data } : { ok: false, errors };
+}
+
+export function parseUpdateFields(form: ReleaseForm): Parsed<UpdateReleaseInput> {
+  const result = updateSchema.safeParse(form.fields);
+  const errors = fieldErrors(result.success ? undefined : result.error, form.fileErrors);
+  return result.success && Object.keys(errors).length === 0 ? { ok: true, input: result.data } : { ok: false, errors };
+}
+
+function fieldErrors(error: z.ZodError | undefined, fileErrors: string[]): FieldErrors {
+  const errors: FieldErrors = error ? fieldErrorsFromZod(error) : {};
+  if (fileErrors.length > 0) errors.file = [...fileErrors];
+  return errors;
+}

@@ -1,0 +1,78 @@
+// The message of a mailing (issue 7, item 4): the admin's markdown rendered by the site's own pipeline
+// (sanitised, so embedded HTML cannot smuggle scripts into mail clients), the markdown itself as the
+// plain-text part (markdown reads well as text), and in both an unsubscribe link signed for the recipient.
+import type { AppContext } from '../../context.ts';
+import { signUrl } from '../../auth/signed-urls.ts';
+import { renderMarkdown } from '../../../src/lib/markdown/index.ts';
+import { escapeHtml } from '../../mail/layout.ts';
+import type { MailMessage } from '../../mail/transport.ts';
+
+export const UNSUBSCRIBE_PATH = '/api/mailing/unsubscribe';
+/**
+ * Signed URLs must expire; an unsubscribe link should work for as long as the mail sits in an inbox, so
+ * ten years. The signature covers the user id: a changed id is refused.
+ */
+export const UNSUBSCRIBE_LINK_LIFETIME_MS = 10 * 365 * 24 * 60 * 60 * 1000;
+
+export function unsubscribeLink(ctx: Pick<AppContext, 'config' | 'db' | 'now'>, userId: number): string {
+  return `${ctx.config.siteUrl}${signUrl(ctx, UNSUBSCRIBE_PATH, { expiresAt: ctx.now() + UNSUBSCRIBE_LINK_LIFETIME_MS, params: { user: String(userId) } })}`;
+}
+
+/** Links and images written as site paths (`/news/…`, `/media/…`) must become absolute in a mail client. */
+export function absolutizeSitePaths(html: string, siteUrl: string): string {
+  return html.replace(/\b(href|src)="\/(?!\/)/g, (_match, attribute: string) => `${attribute}="${siteUrl}/`);
+}
+
+export interface MailingContent {
+  title: string;
+  body: string;
+}
+
+/** Rendering is the costly part: done once per mailing, then combined with each recipient's link. */
+export interface RenderedMailing {
+  subject: string;
+  text: string;
+  htmlBody: string;
+}
+
+export function renderMailing(siteUrl: string, mailing: MailingContent): RenderedMailing {
+  return {
+    // The admin's title is the subject, on one line (header values cannot hold line breaks).
+    subject: mailing.title.replace(/\s+/g, ' ').trim(),
+    text: mailing.body.trim(),
+    htmlBody: absolutizeSitePaths(renderMarkdown(mailing.body), siteUrl),
+  };
+}
+
+const styles = {
+  body: 'margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1f2933;',
+  card: 'max-width:640px;margin:0 auto;background:#ffffff;border-radius:6px;padding:32px;font-size:15px;line-height:1.5;',
+  heading: 'margin:0 0 16px;font-size:22px;',
+  footer: 'max-width:640px;margin:16px auto 0;font-size:12px;line-height:1.5;color:#7b8794;text-align:center;',
+};
+
+export function mailingMessage(
+  site: { siteName: string; siteUrl: string },
+  rendered: RenderedMailing,
+  recipient: { email: string; unsubscribeUrl: string },
+): MailMessage {
+  const footerText = `You receive this because you have an account at ${site.siteName} (${site.siteUrl}).\nTo stop receiving these mailings, open:\n${recipient.unsubscribeUrl}`;
+  const html = [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(rendered.subject)}</title></head>`,
+    `<body style="${styles.body}">`,
+    `<div style="${styles.card}"><h1 style="${styles.heading}">${escapeHtml(rendered.subject)}</h1>\n${rendered.htmlBody}</div>`,
+    `<p style="${styles.footer}">You receive this because you have an account at <a href="${escapeHtml(site.siteUrl)}" style="color:#7b8794;">${escapeHtml(site.siteName)}</a>.<br>`,
+    `<a href="${escapeHtml(recipient.unsubscribeUrl)}" style="color:#7b8794;">Unsubscribe from these mailings</a></p>`,
+    '</body></html>',
+  ].join('\n');
+  return {
+    to: recipient.email,
+    subject: rendered.subject,
+    text: `${rendered.subject}\n\n${rendered.text}\n\n-- \n${footerText}\n`,
+    html,
+    // RFC 2369: mail clients show their own "unsubscribe" button for it.
+    headers: { 'List-Unsubscribe': `<${recipient.unsubscribeUrl}>` },
+  };
+}

@@ -1,0 +1,30 @@
+// What the primary and the other serving processes say to each other over the cluster's IPC channel
+// (docs/decisions/0022-one-process-model.md). Only coordination travels here: requests and answers go
+// straight from the kernel to whichever process accepted the connection.
+
+/** Primary → process, once after 'ready': which worker it is and the port to listen on (PORT may have been 0). */
+export interface StartMessage {
+  type: 'start';
+  index: number;
+  port: number;
+}
+
+/** Primary → process: serve this build (`dir` null: none exists yet). */
+export interface SiteLiveMessage {
+  type: 'site-live';
+  dir: string | null;
+  generation: number;
+}
+
+export type PrimaryMessage = StartMessage | SiteLiveMessage;
+
+/**
+ * Process → primary. `ready`: can take messages; `site-loaded`: serves the build of that generation;
+ * `listening`: accepts connections; `publish`: a write here needs a build (already recorded in the
+ * database, see server/publish/shared-publisher.ts: this message only makes the primary look at once).
+ */
+export type ProcessMessage =
+  | { type: 'ready' }
+  | { type: 'site-loaded'; generation: number }
+  | { type: 'listening' }
+  | { type: 'publish'; reason: string };

@@ -1,0 +1,165 @@
+// The primary's side of the other serving processes (docs/decisions/0022-one-process-model.md): forks them
+// with node:cluster, tells each its port and the live build, waits until every one serves a new build
+// before a publish reports it live, starts a crashed one again after a growing delay, and stops them.
+import cluster, { type Worker } from 'node:cluster';
+import path from 'node:path';
+import type { Logger } from '../log.ts';
+import type { PrimaryMessage, ProcessMessage } from './messages.ts';
+
+export interface WorkerPool {
+  /** Makes `dir` the build every process serves; resolves once each one serves it (or was replaced). */
+  announce(dir: string): Promise<void>;
+  /** Stops every process (SIGTERM, then SIGKILL after a deadline) and starts none again. */
+  stop(): Promise<void>;
+  /** Process ids of the running processes. */
+  pids(): number[];
+}
+
+export interface WorkerPoolOptions {
+  count: number;
+  port: number;
+  /** The environment the processes read their configuration from: the primary's own, so both agree. */
+  env: Record<string, string | undefined>;
+  /** The build live when the pool starts, if any. */
+  liveDir: string | null;
+  log: Logger;
+  /** A write in a process needs a build (server/publish/shared-publisher.ts). */
+  onPublishRequest: (reason: string) => void;
+}
+
+/** Every process runs the server's own entry point; cluster.isWorker sends it down the process's path. */
+const ENTRY = path.join(import.meta.dirname, '..', 'index.ts');
+/** A process that has not loaded a new build by then is replaced, so it cannot go on serving the old one. */
+const LOAD_TIMEOUT_MS = 60_000;
+/** In-flight answers get this long after SIGTERM (the process itself gives up a little earlier). */
+const STOP_TIMEOUT_MS = 6_000;
+const FIRST_RESTART_DELAY_MS = 1_000;
+const MAX_RESTART_DELAY_MS = 30_000;
+/** A process that ran this long before it died is started again after the shortest delay. */
+const STABLE_AFTER_MS = 60_000;
+
+interface Slot {
+  index: number;
+  worker: Worker | null;
+  startedAt: number;
+  /** Consecutive short-lived runs, for the restart delay. */
+  failures: number;
+  restartTimer: NodeJS.Timeout | null;
+  ready: boolean;
+  loadedGeneration: number;
+}
+
+export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  const { log } = options;
+  let liveDir = options.liveDir;
+  let generation = 0;
+  let stopping = false;
+  /** Re-checked after every message and exit: the announcements waiting for processes. */
+  const waiters = new Set<() => void>();
+  const notify = () => {
+    for (const check of [...waiters]) check();
+  };
+  const slots: Slot[] = Array.from({ length: options.count }, (_, i) => ({
+    index: i + 1,
+    worker: null,
+    startedAt: 0,
+    failures: 0,
+    restartTimer: null,
+    ready: false,
+    loadedGeneration: -1,
+  }));
+
+  // Node options the server was started with (memory limits…) apply to every process; a debugger port cannot.
+  cluster.setupPrimary({ exec: ENTRY, args: [], execArgv: process.execArgv.filter((arg) => !/^--(inspect|debug)/.test(arg)) });
+
+  const send = (worker: Worker, message: PrimaryMessage) => {
+    // A process that is exiting cannot take it; its exit handler takes care of what follows.
+    if (worker.isConnected()) worker.send(message, () => {});
+  };
+
+  function spawn(slot: Slot): void {
+    const worker = cluster.fork(options.env);
+    Object.assign(slot, { worker, startedAt: Date.now(), ready: false, loadedGeneration: -1 });
+    worker.on('message', (message: ProcessMessage) => {
+      if (message.type === 'ready') {
+        slot.ready = true;
+        send(worker, { type: 'start', index: slot.index, port: options.port });
+        send(worker, { type: 'site-live', dir: liveDir, generation });
+      } else if (message.type === 'site-loaded') {
+        slot.loadedGeneration = message.generation;
+        notify();
+      } else if (message.type === 'listening') {
+        log.info(`worker ${slot.index} (pid ${worker.process.pid}) serving on port ${options.port}`);
+      } else if (message.type === 'publish') {
+        options.onPublishRequest(message.reason);
+      }
+    });
+    worker.on('error', (error) => log.error(`worker ${slot.index}: ${error.message}`));
+    worker.on('exit', (code, signal) => {
+      if (slot.worker === worker) slot.worker = null;
+      notify();
+      if (stopping) return;
+      slot.failures = Date.now() - slot.startedAt >= STABLE_AFTER_MS ? 1 : slot.failures + 1;
+      const delay = Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (slot.failures - 1));
+      log.error(`worker ${slot.index} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting it again in ${delay} ms`);
+      slot.restartTimer = setTimeout(() => {
+        slot.restartTimer = null;
+        if (!stopping) spawn(slot);
+      }, delay);
+    });
+  }
+
+  for (const slot of slots) spawn(slot);
+
+  return {
+    async announce(dir) {
+      liveDir = dir;
+      generation += 1;
+      const wanted = generation;
+      // Processes not ready yet receive the new build when they are (the 'ready' handler above).
+      const targets = slots.flatMap((slot) => (slot.worker && slot.ready ? [{ slot, worker: slot.worker }] : []));
+      for (const { worker } of targets) send(worker, { type: 'site-live', dir, generation: wanted });
+      const behind = () => targets.filter(({ slot, worker }) => slot.worker === worker && slot.loadedGeneration < wanted);
+      await new Promise<void>((resolve) => {
+        const finish = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        const check = () => {
+          if (behind().length === 0) finish();
+        };
+        const timer = setTimeout(() => {
+          for (const { slot, worker } of behind()) {
+            log.error(`worker ${slot.index} (pid ${worker.process.pid}) did not load ${dir} within ${LOAD_TIMEOUT_MS / 1000} s; replacing it`);
+            worker.process.kill('SIGKILL');
+          }
+          finish();
+        }, LOAD_TIMEOUT_MS);
+        waiters.add(check);
+        check();
+      });
+    },
+
+    async stop() {
+      stopping = true;
+      for (const slot of slots) if (slot.restartTimer) clearTimeout(slot.restartTimer);
+      await Promise.all(slots.map((slot) => (slot.worker ? stopWorker(slot.worker) : undefined)));
+    },
+
+    pids: () => slots.flatMap((slot) => (slot.worker?.process.pid ? [slot.worker.process.pid] : [])),
+  };
+}
+
+function stopWorker(worker: Worker): Promise<void> {
+  const child = worker.process;
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

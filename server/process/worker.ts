@@ -1,0 +1,115 @@
+// A serving process beside the primary (docs/decisions/0022-one-process-model.md), forked by
+// process/worker-pool.ts. It runs what the primary runs to answer requests: the in-memory static site and
+// the whole Hono app over its own database connection, on the same port. What must be single stays in the
+// primary: the publisher (a write here records its build request and tells the primary), the mailing
+// worker, the upload sweep. Rate limits, sessions and bot-check tokens live in SQLite, shared by all.
+import type http from 'node:http';
+import { createApp } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { openDatabase } from '../db/client.ts';
+import { loadConfig } from '../env.ts';
+import { createLogger, withPrefix } from '../log.ts';
+import { createMailer } from '../mail/transport.ts';
+import { createRemotePublisher } from '../publish/shared-publisher.ts';
+import { createHttpServer } from '../server.ts';
+import { loadStaticSite, type StaticSite } from '../static/static-site.ts';
+import { closeServer, listen } from './listen.ts';
+import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
+
+/** In-flight answers (uploads included) get this long after SIGTERM; the primary kills a little later. */
+const STOP_GRACE_MS = 5_000;
+
+export function runWorker(): void {
+  const config = loadConfig();
+  let name = 'worker';
+  const log = withPrefix(createLogger(config.logLevel), () => `${name}: `);
+  const db = openDatabase(config.databaseFile);
+  const tell = (message: ProcessMessage) => {
+    if (process.connected) process.send?.(message);
+  };
+  const ctx: AppContext = {
+    config,
+    db,
+    log,
+    publisher: createRemotePublisher({ db, log, notifyPrimary: (reason) => tell({ type: 'publish', reason }) }),
+    mailer: createMailer({ config, log }),
+    now: () => Date.now(),
+  };
+  const app = createApp(ctx);
+
+  let site: StaticSite | null = null;
+  let start: StartMessage | null = null;
+  let server: http.Server | null = null;
+  let wanted: SiteLiveMessage | null = null;
+  let loadedGeneration = -1;
+  let loading = false;
+  let stopping = false;
+
+  /** Loads the newest build announced (announcements during a load are caught up after it), then listens. */
+  async function loadWanted(): Promise<void> {
+    if (loading) return;
+    loading = true;
+    try {
+      while (wanted && wanted.generation > loadedGeneration) {
+        const { dir, generation } = wanted;
+        // The primary wrote the compressed forms next to the files: nothing is compressed again here.
+        if (dir !== null && dir !== site?.dir) site = await loadStaticSite(dir, { compress: false });
+        loadedGeneration = generation;
+        tell({ type: 'site-loaded', generation });
+      }
+    } catch (error) {
+      // The primary starts a new process, which loads the live build afresh.
+      log.error('could not load the live build', error);
+      process.exit(1);
+    } finally {
+      loading = false;
+    }
+    // Only now: a reader reaching this process gets the live build from the first answer on.
+    if (!server && start && !stopping) await listenOnPort(start);
+  }
+
+  async function listenOnPort({ index, port }: StartMessage): Promise<void> {
+    server = createHttpServer({
+      app,
+      getSite: () => site,
+      mediaDir: config.uploadsDir,
+      log,
+      servedBy: config.servedByHeader ? `worker-${index}` : undefined,
+      headersTimeoutMs: config.headersTimeoutMs,
+    });
+    try {
+      // exclusive: this process binds its own socket (with SO_REUSEPORT) instead of asking the cluster
+      // primary to share one, so the kernel balances connections and this server really listens.
+      await listen(server, { port, host: config.host, reusePort: true, exclusive: true });
+    } catch (error) {
+      log.error(`cannot listen on port ${port}`, error);
+      process.exit(1);
+    }
+    tell({ type: 'listening' });
+  }
+
+  async function stop(): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+    if (server) await closeServer(server);
+    ctx.mailer.close();
+    db.$client.close();
+    process.exit(0);
+  }
+
+  process.on('message', (message: PrimaryMessage) => {
+    if (message.type === 'start') {
+      start = message;
+      name = `worker ${message.index}`;
+    } else if (message.type === 'site-live') {
+      wanted = message;
+      void loadWanted();
+    }
+  });
+  // The primary died or closed the channel: alone, this process would serve a stale site.
+  process.on('disconnect', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  tell({ type: 'ready' });
+}

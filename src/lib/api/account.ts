@@ -1,0 +1,60 @@
+// A visitor's own account (docs/decisions/0007-accounts-api.md): sign-in and registration (both carry
+// the bot check's `g_token`), password reset, the verification mail, the profile, a license request,
+// and the contact form.
+import type { accountRoutes } from '../../../server/features/accounts/account.ts';
+import type { authRoutes } from '../../../server/features/accounts/auth.ts';
+import type { contactRoutes } from '../../../server/features/contact/routes.ts';
+import type { emailVerificationRoutes } from '../../../server/features/accounts/email-verification.ts';
+import type { passwordResetRoutes } from '../../../server/features/accounts/password-reset.ts';
+import type { registrationRoutes } from '../../../server/features/accounts/registration.ts';
+import type { userRoutes } from '../../../server/features/accounts/user.ts';
+import { api } from './client.ts';
+import type { Answer } from './route-types.ts';
+
+/** The signed-in user and their licenses, as login and GET /api/user answer. */
+export type SessionAnswer = Answer<typeof userRoutes, '/', '$get'>;
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  remember_me: boolean;
+  g_token: string;
+}
+
+export const login = (input: LoginInput) => api.post<Answer<typeof authRoutes, '/login', '$post'>>('/api/auth/login', input);
+
+export interface RegistrationInput {
+  name: string;
+  email: string;
+  password: string;
+  password_confirmation: string;
+  g_token: string;
+}
+
+export const register = (input: RegistrationInput) => api.post<Answer<typeof registrationRoutes, '/create', '$post'>>('/api/auth/create', input);
+
+export const requestPasswordReset = (email: string) => api.post<Answer<typeof passwordResetRoutes, '/reset-password', '$post'>>('/api/auth/reset-password', { email });
+
+export interface NewPasswordInput {
+  token: string;
+  email: string;
+  password: string;
+  password_confirmation: string;
+}
+
+export const setNewPassword = (input: NewPasswordInput) => api.post<Answer<typeof passwordResetRoutes, '/new-password', '$post'>>('/api/auth/new-password', input);
+
+export const resendVerificationMail = () => api.post<Answer<typeof emailVerificationRoutes, '/email/resend', '$post'>>('/api/auth/email/resend');
+
+export const requestLicense = (userId: number) => api.get<Answer<typeof accountRoutes, '/request-license/:userId', '$get'>>(`/api/user/request-license/${userId}`);
+
+export const updateProfile = (userId: number, profile: Record<string, unknown>) => api.put<Answer<typeof accountRoutes, '/update/:id', '$put'>>(`/api/user/update/${userId}`, profile);
+
+export interface ContactInput {
+  name: string;
+  email: string;
+  message: string;
+  g_token: string;
+}
+
+export const sendContactMessage = (input: ContactInput) => api.post<Answer<typeof contactRoutes, '/', '$post'>>('/api/contact', input);

@@ -1,0 +1,60 @@
+// The admin console's calls (docs/admin-api.md). Polls pass loading: false: the full-screen loading modal
+// is for what the admin just asked for, not for background refreshes.
+import type { adminUserRoutes } from '../../../server/features/users/routes.ts';
+import type { bannedDomainRoutes } from '../../../server/features/banned-domains/routes.ts';
+import type { licenseRoutes } from '../../../server/features/licenses/routes.ts';
+import type { mailingRoutes, ALL_VERIFIED as SERVER_ALL_VERIFIED } from '../../../server/features/mailings/routes.ts';
+import type { sitemapRoutes } from '../../../server/features/sitemap/routes.ts';
+import { api } from './client.ts';
+import type { Answer, WithDefined } from './route-types.ts';
+
+export type AdminData = Answer<typeof licenseRoutes, '/getAll', '$get'>;
+export type AdminUser = AdminData['users'][number];
+export type License = AdminData['licenses'][number];
+export type LicenseType = AdminData['license_types'][number];
+export type LicenseAnswer = WithDefined<Answer<typeof licenseRoutes, '/store', '$post'>, 'license'>;
+export type BannedDomain = Answer<typeof bannedDomainRoutes, '/', '$get'>[number];
+export type MailingSummary = Answer<typeof mailingRoutes, '/mailings', '$get'>['mailings'][number];
+export type MailingCounts = MailingSummary['counts'];
+export type SitemapAnswer = Answer<typeof sitemapRoutes, '/', '$get'>;
+export type SitemapEntry = SitemapAnswer['entries'][number];
+
+/** Every user, every license and the license types: the one load of the admin screen. */
+export const loadAdminData = () => api.get<AdminData>('/api/license/getAll');
+
+// Users
+export type UserEdit = Partial<Record<'name' | 'surname' | 'companyName' | 'email' | 'address' | 'postcode' | 'county' | 'country' | 'phone' | 'vat' | 'role', string>> & {
+  email_verified_at?: boolean;
+};
+// These handlers answer through shared helpers the compiler cannot follow; the user is the getAll one.
+type UserWritten = { message: string; user: AdminUser };
+export const updateUser = (id: number, data: UserEdit) => api.put<UserWritten>(`/api/user/update/${id}`, data);
+export const deleteUser = (id: number) => api.delete<Answer<typeof adminUserRoutes, '/delete/:id', '$delete'>>(`/api/user/delete/${id}`);
+export const setBanned = (id: number, banned: boolean) => api.put<UserWritten>(`/api/user/suspend/${id}`, { is_banned: banned ? 1 : 0, id });
+
+// Licenses
+export interface LicenseInput {
+  license_type_id: number | '';
+  user_id: number;
+  active?: 0 | 1;
+  expire?: string;
+}
+export const storeLicense = (data: LicenseInput) => api.post<LicenseAnswer>('/api/license/store', data);
+export const updateLicense = (id: number, data: LicenseInput) => api.put<LicenseAnswer>(`/api/license/update/${id}`, data);
+export const deleteLicense = (id: number) => api.delete<{ message: string; id: number; user: AdminUser | null }>(`/api/license/delete/${id}`);
+
+// Banned domains
+export const listBannedDomains = () => api.get<BannedDomain[]>('/api/admin/banned-domains', { loading: false });
+export const banDomain = (domain: string) => api.post<WithDefined<Answer<typeof bannedDomainRoutes, '/store', '$post'>, 'domain'>>('/api/admin/banned-domains/store', { domain });
+export const unbanDomain = (id: number) => api.delete<Answer<typeof bannedDomainRoutes, '/delete/:id', '$delete'>>(`/api/admin/banned-domains/delete/${id}`);
+
+// Mailings
+/** The recipients value meaning every verified user: repeated (values stay server-side), checked against the server's. */
+export const ALL_VERIFIED: typeof SERVER_ALL_VERIFIED = 'all-verified';
+export const sendMailing = (data: { users: number[] | typeof ALL_VERIFIED; title: string; body: string }) =>
+  api.post<WithDefined<Answer<typeof mailingRoutes, '/sendmailing', '$post'>, 'mailing'>>('/api/admin/sendmailing', data);
+export const listMailings = () => api.get<Answer<typeof mailingRoutes, '/mailings', '$get'>>('/api/admin/mailings', { loading: false });
+
+// The sitemap
+export const regenerateSitemap = () => api.post<Answer<typeof sitemapRoutes, '/', '$post'>>('/api/admin/sitemap', undefined, { loading: false });
+export const fetchSitemap = () => api.get<SitemapAnswer>('/api/admin/sitemap', { loading: false });

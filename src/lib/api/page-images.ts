@@ -1,0 +1,60 @@
+// The image library of a namespace: images and YouTube video items (docs/content-api.md, 'Images').
+import type { imagesRoutes } from '../../../server/features/images/routes.ts';
+import type { VariantSizes } from '../../../server/features/images/storage.ts';
+import type { Namespace } from '../snapshot-types.ts';
+import { api } from './client.ts';
+import type { HomeImage } from './home.ts';
+import type { Answer } from './route-types.ts';
+import { uploadWithProgress } from './transfer.ts';
+
+type PresentedImage = Answer<typeof imagesRoutes, '/images', '$get'>['images'][number];
+
+/**
+ * A page image or video item. The server parses its JSON columns into open objects; these are the keys
+ * it writes into them (docs/content-api.md, 'Images').
+ */
+export type PageImage = Omit<PresentedImage, 'image_url' | 'sizes'> & {
+  image_url: Partial<Record<'thumb' | 'image' | 'lg' | 'fallback' | 'video', string>>;
+  sizes: Partial<VariantSizes>;
+};
+
+export interface ImageDetails {
+  title: string;
+  alt: string;
+}
+
+type Written<Key extends string> = { message: string } & Record<Key, PageImage>;
+
+export async function fetchPageImages(ns: Namespace): Promise<PageImage[]> {
+  const answer = await api.get<{ images: PageImage[] }>(`/api/${ns}/images`, { loading: false });
+  return answer.images;
+}
+
+export function uploadPageImage(ns: Namespace, file: File): Promise<Written<'image'>> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return uploadWithProgress('POST', `/api/${ns}/images`, form, file.name);
+}
+
+export function addVideo(ns: Namespace, videoUrl: string): Promise<Written<'image'>> {
+  return api.post(`/api/${ns}/images`, { video_url: videoUrl });
+}
+
+/** Replaces an image's file; `route` is a namespace or 'home' (the same path serves both libraries). */
+export function replaceImageFile(route: Namespace, id: number, file: File): Promise<{ message: string; image?: PageImage }>;
+export function replaceImageFile(route: 'home', id: number, file: File): Promise<{ message: string; image?: HomeImage }>;
+export function replaceImageFile(route: Namespace | 'home', id: number, file: File): Promise<{ message: string; image?: PageImage | HomeImage }> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return uploadWithProgress('POST', `/api/${route}/image/update-image/${id}`, form, file.name);
+}
+
+export function savePageImageDetails(ns: Namespace, id: number, details: ImageDetails): Promise<Written<'image'>> {
+  return api.put(`/api/${ns}/image/update/${id}`, details);
+}
+
+export function deletePageImages(ns: Namespace, ids: number[], force = false) {
+  type Deleted = Answer<typeof imagesRoutes, '/images/', '$delete'>;
+  if (ids.length === 1) return api.delete<Deleted>(`/api/${ns}/images/${ids[0]}`, { force: force ? 1 : 0 });
+  return api.delete<Deleted>(`/api/${ns}/images/`, { ids, force: force ? 1 : 0 });
+}

@@ -1,0 +1,74 @@
+// Uploads and downloads with their progress in the loading overlay (docs/content-api.md, 'Extra files').
+// Uploads go through XMLHttpRequest because fetch reports no upload progress.
+import { finishTransfer, reportProgress } from '../../stores/loading.ts';
+import { ApiError, baseHeaders, ensureXsrfCookie, failedAnswer, parseAnswerText } from './client.ts';
+
+export const CONNECTION_LOST = 'The upload failed: the connection was lost.';
+
+/** Multipart upload; resolves with the answer, rejects with an ApiError (status 0 when the connection broke). */
+export async function uploadWithProgress<T>(method: string, path: string, form: FormData, filename: string): Promise<T> {
+  await ensureXsrfCookie(method);
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, path);
+    xhr.withCredentials = true;
+    for (const [name, value] of Object.entries(baseHeaders())) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => reportProgress(filename, event.loaded, event.lengthComputable ? event.total : 0);
+    reportProgress(filename, 0, 0);
+    xhr.onload = () => {
+      finishTransfer();
+      const data = parseAnswerText(xhr.responseText);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
+      else reject(failedAnswer(xhr.status, data));
+    };
+    xhr.onerror = () => {
+      finishTransfer();
+      reject(new ApiError(0, { message: CONNECTION_LOST }));
+    };
+    xhr.send(form);
+  });
+}
+
+async function readWithProgress(response: Response, filename: string): Promise<Blob> {
+  const total = Number(response.headers.get('Content-Length') ?? 0);
+  const reader = response.body?.getReader();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let loaded = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value as Uint8Array<ArrayBuffer>);
+    loaded += value.byteLength;
+    reportProgress(filename, loaded, total);
+  }
+  return new Blob(chunks);
+}
+
+function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Downloads a file through a permission-checked POST endpoint, then hands it to the browser under the
+ * name from the `filename` header (the stored name on disk is random).
+ */
+export async function downloadWithProgress(path: string, body: unknown, fallbackName: string): Promise<void> {
+  await ensureXsrfCookie('POST');
+  const headers = { ...baseHeaders(), 'Content-Type': 'application/json' };
+  reportProgress(fallbackName, 0, 0);
+  try {
+    const response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body), credentials: 'same-origin' });
+    if (!response.ok) throw failedAnswer(response.status, parseAnswerText(await response.text()));
+    const filename = decodeURIComponent(response.headers.get('filename') ?? '') || fallbackName;
+    saveBlob(await readWithProgress(response, filename), filename);
+  } finally {
+    finishTransfer();
+  }
+}

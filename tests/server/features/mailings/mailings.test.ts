@@ -1,0 +1,260 @@
+// Mailings: queueing with validation, the background worker through a real SMTP server that is down for
+// a while (every user still gets exactly one message), the claim surviving a restart, and the signed
+// unsubscribe link.
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { claimDueRecipients } from '../../../../server/features/mailings/queries.ts';
+import { insertUser, markUnsubscribed } from '../../../../server/db/queries/users.ts';
+import { mailingRecipients, users } from '../../../../server/db/schema.ts';
+import { classifySendError, MAILING_LEASE_MS, retryDelay, startMailingWorker, type MailingWorker } from '../../../../server/features/mailings/worker.ts';
+import { createFlakySmtp, type FlakySmtp } from '../../../helpers/flaky-smtp.ts';
+import { linksIn, parseMail, readOutbox } from '../../../helpers/mail.ts';
+import { createAdminFixture, json, type AdminFixture } from '../../admin/admin-fixture.ts';
+
+type Summary = { id: number; counts: { pending: number; sent: number; failed: number; skipped: number; total: number }; recent_failures: Array<Record<string, unknown>> };
+
+let fixture: AdminFixture;
+let worker: MailingWorker | null = null;
+let smtp: FlakySmtp | null = null;
+afterEach(async () => {
+  await worker?.stop();
+  worker = null;
+  await smtp?.stop();
+  smtp = null;
+  fixture.ctx.cleanup();
+});
+
+/** Users straight into the database (no password hashing: these never log in). */
+function addUsers(count: number, prefix: string, extra: Partial<typeof users.$inferInsert> = {}): number[] {
+  return Array.from({ length: count }, (_unused, index) => insertUser(fixture.ctx.db, { name: `${prefix} ${index}`, email: `${prefix}${index}@example.test`, password_hash: 'x', email_verified_at: '2025-01-01T00:00:00.000Z', ...extra }).id);
+}
+
+const rows = () => fixture.ctx.db.select().from(mailingRecipients).all();
+
+describe('POST /api/admin/sendmailing', () => {
+  beforeEach(async () => {
+    fixture = await createAdminFixture();
+  });
+
+  it('queues one row per recipient in one go, skipping duplicates, unsubscribed and banned users', async () => {
+    const ids = addUsers(3, 'reader');
+    const [unsubscribed] = addUsers(1, 'gone', { unsubscribed_at: '2025-06-01T00:00:00.000Z' });
+    const [banned] = addUsers(1, 'banned', { is_banned: 1 });
+    const response = await fixture.admin.request('POST', '/api/admin/sendmailing', { users: [...ids, ids[0], unsubscribed, banned], title: 'News', body: '**Hello**' });
+    expect(response.status).toBe(202);
+    const body = await json<{ message: string; mailing: Summary; skipped: object }>(response);
+    expect(body.message).toBe('Mailing queued for 3 recipients.');
+    expect(body.mailing.counts).toEqual({ pending: 3, sent: 0, failed: 0, skipped: 0, total: 3 });
+    expect(body.skipped).toEqual({ unsubscribed: 1, banned: 1 });
+    expect(rows().map((row) => row.user_id).sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('accepts the ids as a JSON string, and "all-verified" for every verified, mailable user', async () => {
+    const ids = addUsers(2, 'reader');
+    addUsers(1, 'unverified', { email_verified_at: null });
+    addUsers(1, 'gone', { unsubscribed_at: '2025-06-01T00:00:00.000Z' });
+    const asString = await fixture.admin.request('POST', '/api/admin/sendmailing', { users: JSON.stringify(ids.map(String)), title: 'T', body: 'B' });
+    expect((await json<{ message: string }>(asString)).message).toBe('Mailing queued for 2 recipients.');
+    const all = await json<{ message: string }>(await fixture.admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' }));
+    // boss, ann and the two readers are verified; the unverified and the unsubscribed are not mailed.
+    expect(all.message).toBe('Mailing queued for 4 recipients.');
+  });
+
+  it('answers 422 per field (title, body, users) and queues nothing', async () => {
+    const [gone] = addUsers(1, 'gone', { unsubscribed_at: '2025-06-01T00:00:00.000Z' });
+    const cases: Array<[unknown, Record<string, string[]>]> = [
+      [{}, { users: ['The users field is required.'], title: ['The title field is required.'], body: ['The body field is required.'] }],
+      [{ users: [], title: 'T', body: 'B' }, { users: ['Choose at least one recipient.'] }],
+      [{ users: [1, 'x'], title: 'T', body: 'B' }, { users: ['The users field must be a list of user ids, or "all-verified".'] }],
+      [{ users: [1, 999_999], title: ' ', body: 'B' }, { title: ['The title field is required.'] }],
+      [{ users: [1, 999_999, 999_998], title: 'T', body: 'B' }, { users: ['Unknown user ids: 999999, 999998.'] }],
+      [{ users: [gone], title: 'T', body: 'B' }, { users: ['None of the chosen users can receive mailings: they are unsubscribed or banned.'] }],
+    ];
+    for (const [payload, errors] of cases) {
+      const response = await fixture.admin.request('POST', '/api/admin/sendmailing', payload);
+      expect(response.status, JSON.stringify(payload)).toBe(422);
+      expect((await json<{ errors: object }>(response)).errors).toEqual(errors);
+    }
+    expect(rows()).toEqual([]);
+    expect(await json(await fixture.admin.request('GET', '/api/admin/mailings'))).toEqual({ mailings: [] });
+  });
+});
+
+describe('the mailing worker', () => {
+  it('delivers a mailing to 50 users through an outage: every user gets exactly one message', async () => {
+    smtp = await createFlakySmtp();
+    fixture = await createAdminFixture({ fakeClock: true, env: { SMTP_URL: smtp.url } });
+    const { ctx, admin } = fixture;
+    const ids = addUsers(50, 'reader');
+    const queued = await admin.request('POST', '/api/admin/sendmailing', { users: ids, title: 'Release 9 is out', body: 'Read the **notes** at [the news](/news/releases).' });
+    expect((await json<{ message: string }>(queued)).message).toBe('Mailing queued for 50 recipients.');
+    worker = startMailingWorker(ctx, { intervalMs: 0 });
+
+    // 1. The server is down: connections are refused. Nothing is lost or counted as an attempt.
+    await smtp.stop();
+    expect(await worker.runOnce()).toMatchObject({ sent: 0, outage: true });
+    expect(rows().every((row) => row.status === 'pending' && row.attempts === 0)).toBe(true);
+    expect(rows().filter((row) => row.last_error?.startsWith('Mail server unavailable'))).toHaveLength(1);
+    // The worker backs off: right away, it does not even try.
+    expect(await worker.runOnce()).toMatchObject({ sent: 0, outage: false });
+
+    // 2. The server is up but refuses sessions with 421.
+    await smtp.start();
+    smtp.mode = 'refuse-session';
+    ctx.advance(retryDelay(1));
+    expect(await worker.runOnce()).toMatchObject({ sent: 0, outage: true });
+    expect(smtp.connections).toBe(1);
+
+    // 3. It recovers, but greylists two recipients once (451 at RCPT TO): they are retried with backoff.
+    smtp.mode = 'accept';
+    smtp.greylistOnce.add('reader7@example.test').add('reader42@example.test');
+    for (let round = 0; round < 10 && rows().some((row) => row.status === 'pending'); round += 1) {
+      ctx.advance(retryDelay(8));
+      await worker.runOnce();
+    }
+
+    const received = smtp.messages.flatMap((message) => message.to);
+    expect(received).toHaveLength(50);
+    expect(new Set(received)).toEqual(new Set(ids.map((_id, index) => `reader${index}@example.test`)));
+    expect(rows().every((row) => row.status === 'sent' && row.sent_at !== null && row.last_error === null)).toBe(true);
+    expect(rows().find((row) => row.email === 'reader7@example.test')?.attempts).toBe(1);
+
+    const { mailings } = await json<{ mailings: Summary[] }>(await admin.request('GET', '/api/admin/mailings'));
+    expect(mailings[0]?.counts).toEqual({ pending: 0, sent: 50, failed: 0, skipped: 0, total: 50 });
+    expect(mailings[0]?.recent_failures).toEqual([]);
+
+    // The message: the title as subject, markdown rendered with site links made absolute, an unsubscribe link.
+    const mail = parseMail(smtp.messages[0]?.raw ?? '');
+    expect(mail.subject).toBe('Release 9 is out');
+    expect(mail.html).toContain('<strong>notes</strong>');
+    expect(mail.html).toContain('href="http://localhost:4321/news/releases"');
+    expect(mail.text).toContain('Read the **notes**');
+    expect(mail.headers.get('list-unsubscribe')).toMatch(/^<http:\/\/localhost:4321\/api\/mailing\/unsubscribe\?/);
+    expect(linksIn(mail.text).some((link) => link.includes('/api/mailing/unsubscribe?'))).toBe(true);
+  });
+
+  it('shows failures to the admin and gives up on a recipient the server refuses for good', async () => {
+    fixture = await createAdminFixture({ fakeClock: true });
+    const { ctx, admin } = fixture;
+    const [id] = addUsers(1, 'reader');
+    const { mailing } = await json<{ mailing: Summary }>(await admin.request('POST', '/api/admin/sendmailing', { users: [id], title: 'T', body: 'B' }));
+    let calls = 0;
+    // The error nodemailer gives for a mailbox the server says does not exist (measured against smtp-server).
+    const refusing = {
+      ...ctx,
+      mailer: {
+        mode: 'smtp' as const,
+        close: () => {},
+        send: async () => {
+          calls += 1;
+          throw Object.assign(new Error('No such user'), { code: 'EENVELOPE', command: 'RCPT TO', responseCode: 550, response: '550 No such user' });
+        },
+      },
+    };
+    worker = startMailingWorker(refusing, { intervalMs: 0 });
+    expect(await worker.runOnce()).toMatchObject({ failed: 1 });
+    // Far beyond any backoff (but within the admin's session): a refused mailbox is not tried again.
+    ctx.advance(60 * 60 * 1000);
+    await worker.runOnce();
+    expect(calls).toBe(1);
+    const detailResponse = await admin.request('GET', `/api/admin/mailings/${mailing.id}`);
+    expect(detailResponse.status).toBe(200);
+    const detail = await json<{ mailing: Summary & { body: string }; recipients: Array<Record<string, unknown>> }>(detailResponse);
+    expect(detail.mailing).toMatchObject({ body: 'B', counts: { failed: 1, sent: 0 } });
+    expect(detail.recipients).toEqual([expect.objectContaining({ user_id: id, status: 'failed', attempts: 1, last_error: 'EENVELOPE: 550 No such user', next_attempt_at: null, sent_at: null })]);
+    const list = await json<{ mailings: Summary[] }>(await admin.request('GET', '/api/admin/mailings'));
+    expect(list.mailings[0]?.recent_failures).toEqual([expect.objectContaining({ user_id: id, status: 'failed', last_error: 'EENVELOPE: 550 No such user' })]);
+    expect((await admin.request('GET', `/api/admin/mailings/${mailing.id}?status=sent`)).status).toBe(200);
+    expect((await admin.request('GET', `/api/admin/mailings/${mailing.id}?status=bogus`)).status).toBe(422);
+    expect((await admin.request('GET', '/api/admin/mailings/99999')).status).toBe(404);
+  });
+
+  it('keeps its claim in the database: a worker that died holding rows leaves them to the next one after the lease', async () => {
+    fixture = await createAdminFixture({ fakeClock: true });
+    const { ctx, admin } = fixture;
+    addUsers(3, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' });
+    // A worker claimed everything and then the process died before sending.
+    expect(claimDueRecipients(ctx.db, { now: ctx.now(), limit: 100, leaseUntil: ctx.now() + MAILING_LEASE_MS })).toHaveLength(5);
+    worker = startMailingWorker(ctx, { intervalMs: 0 });
+    expect(await worker.runOnce()).toMatchObject({ sent: 0 });
+    expect(readOutbox(ctx.config.outboxDir)).toHaveLength(0);
+    ctx.advance(MAILING_LEASE_MS);
+    expect(await worker.runOnce()).toMatchObject({ sent: 5 });
+    // Sent rows are never claimed again.
+    ctx.advance(MAILING_LEASE_MS * 10);
+    expect(await worker.runOnce()).toMatchObject({ sent: 0 });
+    expect(readOutbox(ctx.config.outboxDir)).toHaveLength(5);
+  });
+
+  it('skips a user who unsubscribed after the mailing was queued', async () => {
+    fixture = await createAdminFixture();
+    const { ctx, admin } = fixture;
+    const [keep, leave] = addUsers(2, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: [keep, leave], title: 'T', body: 'B' });
+    markUnsubscribed(ctx.db, leave as number, new Date().toISOString());
+    worker = startMailingWorker(ctx, { intervalMs: 0 });
+    expect(await worker.runOnce()).toMatchObject({ sent: 1, skipped: 1 });
+    expect(readOutbox(ctx.config.outboxDir).map((mail) => mail.to)).toEqual(['reader0@example.test']);
+    expect(rows().find((row) => row.user_id === leave)).toMatchObject({ status: 'skipped', last_error: 'Unsubscribed before the mailing was sent.' });
+  });
+});
+
+describe('classifySendError', () => {
+  it('tells outages, permanent refusals and retryable failures apart', () => {
+    expect(classifySendError({ code: 'ESOCKET', command: 'CONN' })).toBe('unreachable');
+    expect(classifySendError({ code: 'EPROTOCOL', command: 'CONN', responseCode: 421 })).toBe('unreachable');
+    expect(classifySendError({ code: 'ETIMEDOUT' })).toBe('unreachable');
+    expect(classifySendError({ code: 'EENVELOPE', command: 'RCPT TO', responseCode: 550 })).toBe('rejected');
+    expect(classifySendError({ code: 'EENVELOPE', command: 'RCPT TO', responseCode: 451 })).toBe('retry');
+    expect(classifySendError({ code: 'EMESSAGE', command: 'DATA', responseCode: 552 })).toBe('retry');
+    expect(classifySendError(new Error('bug'))).toBe('retry');
+  });
+
+  it('backs off exponentially from 5 s, capped at 15 minutes', () => {
+    expect([1, 2, 3, 4, 8, 20].map(retryDelay)).toEqual([5_000, 10_000, 20_000, 40_000, 640_000, 900_000]);
+  });
+});
+
+describe('GET /api/mailing/unsubscribe', () => {
+  it('unsubscribes the user its signature was made for, once and for all; a changed or unsigned link is refused', async () => {
+    fixture = await createAdminFixture();
+    const { ctx, admin } = fixture;
+    const [id, other] = addUsers(2, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: [id], title: 'T', body: 'B' });
+    worker = startMailingWorker(ctx, { intervalMs: 0 });
+    await worker.runOnce();
+    const [mail] = readOutbox(ctx.config.outboxDir);
+    const link = linksIn(mail?.text).find((candidate) => candidate.includes('/api/mailing/unsubscribe'));
+    if (!link) throw new Error('no unsubscribe link');
+    const url = new URL(link);
+    const anonymous = (path: string) => ctx.app.request(path);
+    const stored = (userId: number | undefined) => ctx.db.select().from(users).where(eq(users.id, userId ?? 0)).get();
+
+    const tampered = new URL(url);
+    tampered.searchParams.set('user', String(other));
+    const unsigned = new URL(url);
+    unsigned.searchParams.delete('signature');
+    for (const bad of [tampered, unsigned]) {
+      const response = await anonymous(`${bad.pathname}${bad.search}`);
+      expect(response.status).toBe(403);
+      expect(await response.text()).toContain('This unsubscribe link is invalid');
+    }
+    expect(stored(other)?.unsubscribed_at).toBeNull();
+    expect(stored(id)?.unsubscribed_at).toBeNull();
+
+    const response = await anonymous(`${url.pathname}${url.search}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toContain('text/html');
+    expect(await response.text()).toContain('You have been unsubscribed.');
+    const first = stored(id)?.unsubscribed_at;
+    expect(first).toMatch(/^\d{4}-/);
+    expect((await anonymous(`${url.pathname}${url.search}`)).status).toBe(200);
+    expect(stored(id)?.unsubscribed_at).toBe(first);
+
+    // The admin sees it, and the next mailing leaves the user out.
+    const all = await json<{ users: Array<{ id: number; unsubscribed_at: string | null }> }>(await admin.request('GET', '/api/license/getAll'));
+    expect(all.users.find((user) => user.id === id)?.unsubscribed_at).toBe(first);
+    expect((await admin.request('POST', '/api/admin/sendmailing', { users: [id], title: 'T', body: 'B' })).status).toBe(422);
+  });
+});
