@@ -2,128 +2,107 @@
 // cleared on every opening, submitted through the invisible bot check. After a login the modal closes and
 // admins go to /admin, everyone else to /dashboard (or the opener's continuation runs instead). After a
 // registration the fields are cleared and the server's message shows in the success colour.
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { login, register } from '../lib/api/account.ts';
-import { fetchCsrfCookie, ApiError } from '../lib/api/client.ts';
-import { BotCheckError, BOTCHECK_UNAVAILABLE_MESSAGE, preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
+import { fetchCsrfCookie } from '../lib/api/client.ts';
+import { preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { closeAccountDialog, showAccountDialog, type AccountDialogState } from '../stores/account-dialog.ts';
 import { isAdminUser, setSession } from '../stores/session.ts';
 import { Dialog } from './ui/Dialog.tsx';
 import { Checkbox, Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
 import { SubmitButton } from './ui/SubmitButton.tsx';
-import { firstFieldErrors, focusFirstInvalid, generalMessage, SERVER_ERROR, type FieldErrors, type FormMessage } from './ui/form-errors.ts';
-
-type Phase = 'idle' | 'checking' | 'sending';
+import { serverErrorFor5xx } from './ui/form-errors.ts';
+import { STAY_BUSY, useFormSubmit } from './ui/use-form-submit.ts';
 
 const FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
 
-function AuthForm({ state }: { state: AccountDialogState & { mode: 'login' | 'register' } }) {
+type AuthState = AccountDialogState & { mode: 'login' | 'register' };
+
+interface Credentials {
+  name: string;
+  email: string;
+  password: string;
+  confirmation: string;
+}
+
+const EMPTY: Credentials = { name: '', email: '', password: '', confirmation: '' };
+
+async function logIn({ email, password }: Credentials, remember: boolean, g_token: string, state: AuthState) {
+  // The anti-forgery cookie is fetched before every login (docs/decisions/0004-auth-core.md).
+  await fetchCsrfCookie();
+  const answer = await login({ email, password, remember_me: remember, g_token });
+  setSession(answer);
+  closeAccountDialog();
+  if (state.onLoggedIn) return state.onLoggedIn(answer.user);
+  window.location.assign(isAdminUser(answer.user) ? '/admin' : '/dashboard');
+  return STAY_BUSY;
+}
+
+function LoginOptions({ email, remember, onRemember }: { email: string; remember: boolean; onRemember: (value: boolean) => void }) {
+  const resetHref = email.trim() ? `/reset-password?email=${encodeURIComponent(email.trim())}` : '/reset-password';
+  return (
+    <div className="form__row">
+      <Checkbox label="Remember me" name="remember_me" checked={remember} onChange={onRemember} />
+      <a href={resetHref}>Forgot password</a>
+    </div>
+  );
+}
+
+function ModeSwitch({ isLogin }: { isLogin: boolean }) {
+  return (
+    <p className="form__switch">
+      {isLogin ? 'No account yet? ' : 'Already registered? '}
+      <button type="button" className="link-button" onClick={() => showAccountDialog(isLogin ? 'register' : 'login')}>
+        {isLogin ? 'Register' : 'Log in'}
+      </button>
+    </p>
+  );
+}
+
+function AuthForm({ state }: { state: AuthState }) {
   const isLogin = state.mode === 'login';
-  const formRef = useRef<HTMLFormElement>(null);
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState(state.email ?? '');
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const [credentials, setCredentials] = useState<Credentials>({ ...EMPTY, email: state.email ?? '' });
   const [remember, setRemember] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<FormMessage | null>(null);
-  const [phase, setPhase] = useState<Phase>('idle');
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useFormSubmit(formRef, { fields: FIELDS, statusMessage: serverErrorFor5xx, busyLabel: 'Checking…' });
+  const set = (name: keyof Credentials) => (value: string) => setCredentials((current) => ({ ...current, [name]: value }));
 
   // The proof-of-work solver is a separate chunk: fetch it while the user types.
   useEffect(() => preloadBotCheck(), []);
 
-  const fail = (error: unknown) => {
-    if (error instanceof ApiError && error.status === 500) {
-      setErrors({});
-      setMessage({ text: SERVER_ERROR, tone: 'error' });
-      return;
-    }
-    const fieldErrors = firstFieldErrors(error, FIELDS);
-    setErrors(fieldErrors);
-    const text = generalMessage(error, fieldErrors);
-    setMessage(text ? { text, tone: 'error' } : null);
-    focusFirstInvalid(formRef.current);
-  };
-
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (phase !== 'idle') return;
-    setErrors({});
-    setMessage(null);
-    setPhase('checking');
-    let g_token: string;
-    try {
-      g_token = await solveBotCheck();
-    } catch (error) {
-      setMessage({ text: error instanceof BotCheckError ? error.message : BOTCHECK_UNAVAILABLE_MESSAGE, tone: 'error' });
-      setPhase('idle');
-      return;
-    }
-    setPhase('sending');
-    try {
-      if (isLogin) {
-        // docs/product/api.md: the anti-forgery cookie is fetched before every login.
-        await fetchCsrfCookie();
-        const answer = await login({ email, password, remember_me: remember, g_token });
-        setSession(answer);
-        closeAccountDialog();
-        if (state.onLoggedIn) {
-          state.onLoggedIn(answer.user);
-          return;
-        }
-        // Stay busy: the page is about to change.
-        window.location.assign(isAdminUser(answer.user) ? '/admin' : '/dashboard');
-        return;
-      }
-      const answer = await register({ name, email, password, password_confirmation: confirmation, g_token });
-      setName('');
-      setEmail('');
-      setPassword('');
-      setConfirmation('');
-      setMessage({ text: answer.message, tone: 'success' });
-      setPhase('idle');
-    } catch (error) {
-      fail(error);
-      setPhase('idle');
-    }
-  };
-
-  const busyLabel = phase === 'checking' ? 'Checking…' : phase === 'sending' ? (isLogin ? 'Logging in…' : 'Registering…') : undefined;
-  const resetHref = email.trim() ? `/reset-password?email=${encodeURIComponent(email.trim())}` : '/reset-password';
+  const send = form.onSubmit(async (progress) => {
+    const g_token = await solveBotCheck();
+    progress(isLogin ? 'Logging in…' : 'Registering…');
+    if (isLogin) return logIn(credentials, remember, g_token, state);
+    const { name, email, password, confirmation } = credentials;
+    const answer = await register({ name, email, password, password_confirmation: confirmation, g_token });
+    setCredentials(EMPTY);
+    return { text: answer.message, tone: 'success' };
+  });
 
   return (
-    <form ref={formRef} className="form" noValidate onSubmit={(event) => void submit(event)} aria-busy={phase !== 'idle'}>
-      {!isLogin && <Field label="User name" name="name" value={name} onChange={setName} error={errors.name} autoComplete="name" autoFocusOnOpen />}
-      <Field label="Email" name="email" type="email" value={email} onChange={setEmail} error={errors.email} autoComplete={isLogin ? 'username' : 'email'} autoFocusOnOpen={isLogin} />
-      <Field label="Password" name="password" type="password" value={password} onChange={setPassword} error={errors.password} autoComplete={isLogin ? 'current-password' : 'new-password'} />
+    <form ref={formRef} className="form" noValidate onSubmit={send} aria-busy={form.busy}>
+      {!isLogin && <Field label="User name" name="name" value={credentials.name} onChange={set('name')} error={form.errors.name} autoComplete="name" autoFocusOnOpen />}
+      <Field label="Email" name="email" type="email" value={credentials.email} onChange={set('email')} error={form.errors.email} autoComplete={isLogin ? 'username' : 'email'} autoFocusOnOpen={isLogin} />
+      <Field label="Password" name="password" type="password" value={credentials.password} onChange={set('password')} error={form.errors.password} autoComplete={isLogin ? 'current-password' : 'new-password'} />
       {!isLogin && (
         <Field
           label="Confirm password"
           name="password_confirmation"
           type="password"
-          value={confirmation}
-          onChange={setConfirmation}
-          error={errors.password_confirmation}
+          value={credentials.confirmation}
+          onChange={set('confirmation')}
+          error={form.errors.password_confirmation}
           autoComplete="new-password"
         />
       )}
-      {isLogin && (
-        <div className="form__row">
-          <Checkbox label="Remember me" name="remember_me" checked={remember} onChange={setRemember} />
-          <a href={resetHref}>Forgot password</a>
-        </div>
-      )}
-      <Message message={message} />
+      {isLogin && <LoginOptions email={credentials.email} remember={remember} onRemember={setRemember} />}
+      <Message message={form.message} />
       <div className="form__actions">
-        <SubmitButton label={isLogin ? 'Login' : 'Register'} busyLabel={busyLabel} />
+        <SubmitButton label={isLogin ? 'Login' : 'Register'} busyLabel={form.busyLabel} />
       </div>
-      <p className="form__switch">
-        {isLogin ? 'No account yet? ' : 'Already registered? '}
-        <button type="button" className="link-button" onClick={() => showAccountDialog(isLogin ? 'register' : 'login')}>
-          {isLogin ? 'Register' : 'Log in'}
-        </button>
-      </p>
+      <ModeSwitch isLogin={isLogin} />
     </form>
   );
 }

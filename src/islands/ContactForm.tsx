@@ -2,32 +2,30 @@
 // error shows under name and under email, the general message below the message box; success says
 // 'Message sent.'. Every message clears after 5 s (docs/product/states.md, docs/product/constants.md).
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { sendContactMessage } from '../lib/api/account.ts';
-import { BotCheckError, BOTCHECK_UNAVAILABLE_MESSAGE, preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
+import { preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { $user } from '../stores/session.ts';
 import { Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
 import { SubmitButton } from './ui/SubmitButton.tsx';
 import { useHydrated } from './ui/use-hydrated.ts';
-import { firstFieldErrors, focusFirstInvalid, generalMessage, type FieldErrors, type FormMessage } from './ui/form-errors.ts';
+import { useFormSubmit } from './ui/use-form-submit.ts';
 
 export const CONTACT_CLEAR_DELAY_MS = 5000;
 
-type Phase = 'idle' | 'checking' | 'sending';
+const FIELDS = ['name', 'email'] as const;
 
 export default function ContactForm() {
   const hydrated = useHydrated();
   // Read only after hydration: the build rendered the form without a user.
   const storedUser = useStore($user);
   const user = hydrated ? storedUser : undefined;
-  const formRef = useRef<HTMLFormElement>(null);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [text, setText] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<FormMessage | null>(null);
-  const [phase, setPhase] = useState<Phase>('idle');
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useFormSubmit(formRef, { fields: FIELDS, busyLabel: 'Checking…' });
   const [touched, setTouched] = useState(false);
   const clearTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -37,47 +35,32 @@ export default function ContactForm() {
   const shownName = touched ? name : name || user?.name || '';
   const shownEmail = touched ? email : email || user?.email || '';
 
-  const clearMessagesLater = () => {
+  // Whatever the outcome, the messages go after a while; a new submit starts the wait afresh.
+  const send = async () => {
+    if (form.busy) return;
     clearTimeout(clearTimer.current);
-    clearTimer.current = setTimeout(() => {
-      setErrors({});
-      setMessage(null);
-    }, CONTACT_CLEAR_DELAY_MS);
-  };
-
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (phase !== 'idle') return;
-    clearTimeout(clearTimer.current);
-    setErrors({});
-    setMessage(null);
-    setPhase('checking');
-    try {
+    await form.run(async (progress) => {
       const g_token = await solveBotCheck();
-      setPhase('sending');
+      progress('Sending…');
       const answer = await sendContactMessage({ name: shownName, email: shownEmail, message: text, g_token });
       setText('');
-      setMessage({ text: answer.message, tone: 'success' });
-    } catch (error) {
-      if (error instanceof BotCheckError) {
-        setMessage({ text: error.message || BOTCHECK_UNAVAILABLE_MESSAGE, tone: 'error' });
-      } else {
-        const fieldErrors = firstFieldErrors(error, ['name', 'email']);
-        setErrors(fieldErrors);
-        const general = generalMessage(error, fieldErrors);
-        setMessage(general ? { text: general, tone: 'error' } : null);
-        focusFirstInvalid(formRef.current);
-      }
-    } finally {
-      setPhase('idle');
-      clearMessagesLater();
-    }
+      return { text: answer.message, tone: 'success' };
+    });
+    clearTimer.current = setTimeout(() => form.clear(), CONTACT_CLEAR_DELAY_MS);
   };
 
-  const busyLabel = phase === 'checking' ? 'Checking…' : phase === 'sending' ? 'Sending…' : undefined;
-
   return (
-    <form ref={formRef} className="form contact-form" noValidate onSubmit={(event) => void submit(event)} onFocus={preloadBotCheck} aria-busy={phase !== 'idle'}>
+    <form
+      ref={formRef}
+      className="form contact-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send();
+      }}
+      onFocus={preloadBotCheck}
+      aria-busy={form.busy}
+    >
       <Field
         label="Name"
         name="name"
@@ -87,7 +70,7 @@ export default function ContactForm() {
           setName(value);
           setEmail(shownEmail);
         }}
-        error={errors.name}
+        error={form.errors.name}
         autoComplete="name"
       />
       <Field
@@ -100,13 +83,13 @@ export default function ContactForm() {
           setEmail(value);
           setName(shownName);
         }}
-        error={errors.email}
+        error={form.errors.email}
         autoComplete="email"
       />
       <Field label="Message" name="message" value={text} onChange={setText} multiline />
-      <Message message={message} />
+      <Message message={form.message} />
       <div className="form__actions">
-        <SubmitButton label="Send Email" busyLabel={busyLabel} disabled={!hydrated} />
+        <SubmitButton label="Send Email" busyLabel={form.busyLabel} disabled={!hydrated} />
       </div>
     </form>
   );

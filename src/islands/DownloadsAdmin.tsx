@@ -3,18 +3,20 @@
 // for admins by src/scripts/downloads-page.ts (its own chunk: readers never download it). The static list
 // stays visible until the API's list is here, then the island's list takes its place; after each write
 // the list is read again from the API and the publish that brings readers the change is followed.
-import { StrictMode, useCallback, useEffect, useId, useState } from 'react';
+import { StrictMode, useEffect, useId, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from '../lib/api/client.ts';
 import { ensureAccountRoot } from '../scripts/account-root.ts';
 import { loadStylesheet } from '../scripts/load-stylesheet.ts';
 import { AdminReleaseList } from './downloads/AdminReleaseList.tsx';
-import { PublishStatus } from './downloads/PublishStatus.tsx';
+import { PublishState } from './ui/PublishState.tsx';
 import { collectStaticBodies, type StaticBodies } from './downloads/ReleaseBody.tsx';
 import { ReleaseForm, type FormFocus } from './downloads/ReleaseForm.tsx';
 import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseInput } from '../lib/api/downloads.ts';
-import { usePublishStatus } from './downloads/use-publish-status.ts';
+import { followPublish } from '../stores/publish-status.ts';
 import { CONNECTION_ERROR, type FormMessage } from './ui/form-errors.ts';
+import { HARD_DELETE_WARNING, useConfirm } from './ui/use-confirm.tsx';
+import { useLoaded } from './ui/use-loaded.ts';
 // Only the URL: an imported sheet would be linked from every page (see load-stylesheet.ts).
 import adminStylesUrl from '../styles/downloads-admin.css?url';
 
@@ -22,7 +24,7 @@ const LOAD_FAILED = 'The releases could not be loaded from the server; the list 
 
 /** docs/product/states.md: deletes need an Ok/Cancel confirmation; the wording follows the hard-delete warning of docs/product/messages.md#error-catalogue. */
 export function deleteConfirmation(release: Pick<Release, 'title'>): string {
-  return `Delete the release "${release.title}" and its file? This operation will hard delete data from database!!!`;
+  return `Delete the release "${release.title}" and its file? ${HARD_DELETE_WARNING}`;
 }
 
 interface DownloadsAdminProps {
@@ -31,43 +33,24 @@ interface DownloadsAdminProps {
   onListShown: () => void;
 }
 
-export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProps) {
-  const [releases, setReleases] = useState<Release[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [editing, setEditing] = useState<Release | null>(null);
-  // A new key remounts the form: each mode starts from its release's values.
-  const [form, setForm] = useState<{ key: number; focus: FormFocus }>({ key: 0, focus: null });
-  const [notice, setNotice] = useState<FormMessage | null>(null);
-  const publish = usePublishStatus();
-  const noticeId = useId();
-
-  const reload = useCallback(async () => {
-    try {
-      setReleases(await fetchReleases());
-      setLoadFailed(false);
-    } catch (error) {
-      console.error('Could not load the releases', error);
-      setLoadFailed(true);
-    }
-  }, []);
-
-  useEffect(() => {
-    let current = true;
-    fetchReleases()
-      .then((list) => current && setReleases(list))
-      .catch((error: unknown) => {
-        console.error('Could not load the releases', error);
-        if (current) setLoadFailed(true);
-      });
-    return () => {
-      current = false;
-    };
-  }, []);
-
+/** The releases from the API (null until they are in); once shown, the static list is hidden. */
+function useReleases(onListShown: () => void) {
+  const { value: releases, failed: loadFailed, reload } = useLoaded(fetchReleases, 'the releases');
   const listShown = releases !== null;
   useEffect(() => {
     if (listShown) onListShown();
   }, [listShown, onListShown]);
+  return { releases, loadFailed, reload };
+}
+
+export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProps) {
+  const { releases, loadFailed, reload } = useReleases(onListShown);
+  const { confirm, dialog: confirmDialog } = useConfirm();
+  const [editing, setEditing] = useState<Release | null>(null);
+  // A new key remounts the form: each mode starts from its release's values.
+  const [form, setForm] = useState<{ key: number; focus: FormFocus }>({ key: 0, focus: null });
+  const [notice, setNotice] = useState<FormMessage | null>(null);
+  const noticeId = useId();
 
   const switchForm = (release: Release | null, focus: FormFocus) => {
     setEditing(release);
@@ -76,17 +59,17 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
 
   const save = async (id: number | null, input: ReleaseInput) => {
     const answer = await saveRelease(id, input);
-    publish.follow();
+    followPublish();
     setNotice({ text: answer.message, tone: 'success' });
     switchForm(null, 'notice');
     await reload();
   };
 
   const remove = async (release: Release) => {
-    if (!window.confirm(deleteConfirmation(release))) return;
+    if (!(await confirm({ title: 'Delete release', message: deleteConfirmation(release), confirmLabel: 'Delete' }))) return;
     try {
       const answer = await deleteRelease(release.id);
-      publish.follow();
+      followPublish();
       setNotice({ text: answer.message, tone: 'success' });
       if (editing?.id === release.id) switchForm(null, null);
       await reload();
@@ -100,7 +83,7 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
   return (
     <>
       <section className="downloads-admin" aria-label="Manage releases">
-        <PublishStatus phase={publish.phase} />
+        <PublishState />
         <ReleaseForm
           key={form.key}
           editing={editing}
@@ -117,6 +100,7 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
           {LOAD_FAILED}
         </p>
       )}
+      {confirmDialog}
       {releases && <AdminReleaseList releases={releases} staticBodies={staticBodies} onEdit={(release) => switchForm(release, 'title')} onDelete={(release) => void remove(release)} onDownloaded={() => void reload()} />}
     </>
   );

@@ -3,19 +3,23 @@
 // reset link' link. 422 and 500 show the field errors and the message; any other failure status shows
 // 'Unexpected error, please contact admin. Error code: {status}' (docs/product/messages.md#error-catalogue). Whoever arrives signed in
 // is logged out by the nav bar's script (the page carries data-sign-out-on-arrival).
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { setNewPassword } from '../lib/api/account.ts';
-import { ApiError } from '../lib/api/client.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
 import { SubmitButton } from './ui/SubmitButton.tsx';
-import { firstFieldErrors, focusFirstInvalid, generalMessage, type FieldErrors, type FormMessage } from './ui/form-errors.ts';
+import { useFormSubmit } from './ui/use-form-submit.ts';
 
 const FIELDS = ['password', 'password_confirmation', 'token', 'email'] as const;
 
 export function unexpectedErrorMessage(status: number): string {
   return `Unexpected error, please contact admin. Error code: ${status}`;
+}
+
+/** 422 and 500 keep the server's words; any other status is worded by unexpectedErrorMessage. */
+function statusMessage(status: number): string | undefined {
+  return status === 422 || status === 500 ? undefined : unexpectedErrorMessage(status);
 }
 
 function readLink(search: string): { token: string; email: string } | null {
@@ -27,12 +31,10 @@ function readLink(search: string): { token: string; email: string } | null {
 
 export default function NewPasswordForm() {
   const [link] = useState(() => readLink(window.location.search));
-  const formRef = useRef<HTMLFormElement>(null);
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<FormMessage | null>(null);
-  const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useFormSubmit(formRef, { fields: FIELDS, statusMessage });
   const [done, setDone] = useState(false);
 
   useEffect(() => {
@@ -41,31 +43,12 @@ export default function NewPasswordForm() {
 
   if (!link) return null;
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setErrors({});
-    setMessage(null);
-    try {
-      const answer = await setNewPassword({ token: link.token, email: link.email, password, password_confirmation: confirmation });
-      setPassword('');
-      setConfirmation('');
-      setMessage({ text: answer.message, tone: 'success' });
-      setDone(true);
-    } catch (error) {
-      if (error instanceof ApiError && error.status !== 422 && error.status !== 500) {
-        setMessage({ text: unexpectedErrorMessage(error.status), tone: 'error' });
-      } else {
-        const fieldErrors = firstFieldErrors(error, FIELDS);
-        setErrors(fieldErrors);
-        const text = generalMessage(error, fieldErrors);
-        setMessage(text ? { text, tone: 'error' } : null);
-        focusFirstInvalid(formRef.current);
-      }
-    } finally {
-      setBusy(false);
-    }
+  const save = async () => {
+    const answer = await setNewPassword({ token: link.token, email: link.email, password, password_confirmation: confirmation });
+    setPassword('');
+    setConfirmation('');
+    setDone(true);
+    return { text: answer.message, tone: 'success' } as const;
   };
 
   const resetHref = `/reset-password?email=${encodeURIComponent(link.email)}`;
@@ -74,7 +57,7 @@ export default function NewPasswordForm() {
     return (
       <div className="result-panel">
         <p className="result-panel__email">{link.email}</p>
-        <Message message={message} />
+        <Message message={form.message} />
         <button type="button" className="button" onClick={() => void openAccountDialog('login', { email: link.email })} aria-haspopup="dialog">
           Log in
         </button>
@@ -82,10 +65,10 @@ export default function NewPasswordForm() {
     );
   }
 
-  const linkProblems = [errors.token, errors.email].filter((text): text is string => Boolean(text));
+  const linkProblems = [form.errors.token, form.errors.email].filter((text): text is string => Boolean(text));
 
   return (
-    <form ref={formRef} className="form" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
+    <form ref={formRef} className="form" noValidate onSubmit={form.onSubmit(save)} aria-busy={form.busy}>
       <div className="field">
         <span className="field__label">Email</span>
         <p className="field__static">{link.email}</p>
@@ -100,19 +83,19 @@ export default function NewPasswordForm() {
       </div>
       {/* The account's e-mail as a hidden username field, so password managers file the new password. */}
       <input type="email" name="username" value={link.email} autoComplete="username" readOnly hidden />
-      <Field label="New Password" name="password" type="password" value={password} onChange={setPassword} error={errors.password} autoComplete="new-password" />
+      <Field label="New Password" name="password" type="password" value={password} onChange={setPassword} error={form.errors.password} autoComplete="new-password" />
       <Field
         label="Confirm Password"
         name="password_confirmation"
         type="password"
         value={confirmation}
         onChange={setConfirmation}
-        error={errors.password_confirmation}
+        error={form.errors.password_confirmation}
         autoComplete="new-password"
       />
-      <Message message={message} />
+      <Message message={form.message} />
       <div className="form__actions">
-        <SubmitButton label="Submit" busyLabel={busy ? 'Saving…' : undefined} />
+        <SubmitButton label="Submit" busyLabel={form.busyLabel} />
         <a href={resetHref}>Send new reset link</a>
       </div>
     </form>

@@ -233,15 +233,16 @@ test('an admin edits the release without a new file (the file stays) and deletes
   await expect(edited.locator('code')).toHaveText(FILE_SHA256);
   await expect(edited.locator('[data-download-count]')).toHaveText('1 download');
 
-  // Cancel keeps it; OK deletes it.
-  page.once('dialog', (dialog) => void dialog.dismiss());
+  // Cancel keeps it; Delete, after the hard-delete warning, deletes it.
+  const question = page.getByRole('dialog', { name: 'Delete release' });
   await edited.getByRole('button', { name: `Delete ${renamed}` }).click();
+  await expect(question).toContainText('This operation will hard delete data from database!!!');
+  await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(question).toBeHidden();
   await expect(edited).toBeVisible();
-  page.once('dialog', (dialog) => {
-    expect(dialog.message()).toContain('This operation will hard delete data from database!!!');
-    void dialog.accept();
-  });
   await edited.getByRole('button', { name: `Delete ${renamed}` }).click();
+  await question.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(page.locator('.form-message__text--success')).toHaveText('Release deleted.');
   await expect(edited).toHaveCount(0);
   await waitForLive(page);

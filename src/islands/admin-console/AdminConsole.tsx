@@ -8,7 +8,7 @@ import { columnsFromUser, readHiddenColumns, visibleColumns, writeHiddenColumns 
 import { $user } from '../../stores/session.ts';
 import { BannedDomainsDialog } from './BannedDomainsDialog.tsx';
 import { ColumnsDialog } from './ColumnsDialog.tsx';
-import { useConfirm } from './ConfirmDialog.tsx';
+import { useConfirm } from '../ui/use-confirm.tsx';
 import { MailingsPanel } from './MailingsPanel.tsx';
 import { PublishPanel } from './PublishPanel.tsx';
 import { SendMailingDialog } from './SendMailingDialog.tsx';
@@ -34,7 +34,7 @@ export function AdminConsole() {
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [hidden, setHidden] = useState<Set<string>>(() => readHiddenColumns(browserStorage()));
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [confirmDialog, confirm] = useConfirm();
+  const { confirm, dialog: confirmDialog } = useConfirm();
   const sitemap = useSitemap();
   // docs/product/admin.md#admin-screen: the column set comes from the first user's fields.
   const columns = useMemo(() => columnsFromUser(data.users[0] as Record<string, unknown> | undefined), [data.users]);

@@ -2,16 +2,17 @@
 // banned domains (ID, Domain, Date Banned, Date Updated, Delete Domain). The server normalises what was
 // typed ('@Spam.COM' → 'spam.com') and refuses duplicates and non-domains with a message under the field.
 // A ban does not touch existing accounts, so the users a ban covers are listed for the admin to act on.
-import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { ApiError } from '../../lib/api/client.ts';
+import { useRef, useState } from 'react';
 import { formatAdminDate } from './dates.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
-import { CONNECTION_ERROR, firstFieldErrors, generalMessage, type FormMessage } from '../ui/form-errors.ts';
+import { serverMessage } from '../ui/form-errors.ts';
+import { useFormSubmit } from '../ui/use-form-submit.ts';
+import { useLoaded } from '../ui/use-loaded.ts';
 import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from '../../lib/api/admin.ts';
-import type { ConfirmRequest } from './ConfirmDialog.tsx';
+import type { Confirm } from '../ui/use-confirm.tsx';
 
 function When({ value }: { value: string }) {
   return <time dateTime={value}>{formatAdminDate(value, true) ?? value}</time>;
@@ -48,89 +49,92 @@ function addedMessage(message: string, domain: BannedDomain): string {
 }
 
 interface BannedDomainsProps {
-  confirm: (request: ConfirmRequest) => Promise<boolean>;
+  confirm: Confirm;
+}
+
+function DomainsTable({ domains, onRemove }: { domains: BannedDomain[]; onRemove: (domain: BannedDomain) => void }) {
+  return (
+    <div className="table-scroll" role="region" aria-label="Banned domains" tabIndex={0}>
+      <table className="admin-table">
+        <thead>
+          <tr>
+            <th scope="col">ID</th>
+            <th scope="col">Domain</th>
+            <th scope="col">Date Banned</th>
+            <th scope="col">Date Updated</th>
+            <th scope="col">Existing users</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {domains.map((domain) => (
+            <tr key={domain.id}>
+              <td>{domain.id}</td>
+              <th scope="row">{domain.domain}</th>
+              <td>
+                <When value={domain.created_at} />
+              </td>
+              <td>
+                <When value={domain.updated_at} />
+              </td>
+              <td>
+                <CoveredUsers domain={domain} />
+              </td>
+              <td>
+                <button type="button" className="button button--secondary button--admin-tiny button--admin-danger-outline" aria-haspopup="dialog" onClick={() => onRemove(domain)}>
+                  Delete Domain<span className="sr-only"> {domain.domain}</span>
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
 
 function BannedDomains({ confirm }: BannedDomainsProps) {
-  const [domains, setDomains] = useState<BannedDomain[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const { value: domains, setValue: setDomains, failed: loadFailed, reload: load } = useLoaded(listBannedDomains, 'the banned domains');
   const [input, setInput] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [message, setMessage] = useState<FormMessage | null>(null);
-  const [busy, setBusy] = useState(false);
+  // After a refusal, and after a delete took the pressed button away, focus goes back to the input.
   const formRef = useRef<HTMLFormElement>(null);
+  const form = useFormSubmit(formRef, { fields: ['domain'], busyLabel: 'Adding…', focusFallback: () => domainInput() });
+  const domainInput = () => formRef.current?.querySelector<HTMLInputElement>('input[name="domain"]');
 
-  const load = useCallback(async () => {
-    try {
-      setDomains(await listBannedDomains());
-      setLoadFailed(false);
-    } catch (failure) {
-      console.error('Could not load the banned domains', failure);
-      setLoadFailed(true);
-    }
-  }, []);
-
-  useEffect(() => {
-    let current = true;
-    listBannedDomains()
-      .then((list) => current && setDomains(list))
-      .catch((failure: unknown) => {
-        console.error('Could not load the banned domains', failure);
-        if (current) setLoadFailed(true);
-      });
-    return () => {
-      current = false;
-    };
-  }, []);
-
-  const add = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(undefined);
-    setMessage(null);
-    try {
-      const answer = await banDomain(input);
-      setDomains((list) => [...(list ?? []).filter((item) => item.id !== answer.domain.id), answer.domain].sort((a, b) => a.id - b.id));
-      setInput('');
-      setMessage({ text: addedMessage(answer.message, answer.domain), tone: 'success' });
-    } catch (failure) {
-      const fieldErrors = firstFieldErrors(failure, ['domain']);
-      setError(fieldErrors.domain);
-      const text = generalMessage(failure, fieldErrors);
-      setMessage(text ? { text, tone: 'error' } : null);
-      formRef.current?.querySelector<HTMLInputElement>('input[name="domain"]')?.focus();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const add = form.onSubmit(async () => {
+    const answer = await banDomain(input);
+    setDomains((list) => [...(list ?? []).filter((item) => item.id !== answer.domain.id), answer.domain].sort((a, b) => a.id - b.id));
+    setInput('');
+    return { text: addedMessage(answer.message, answer.domain), tone: 'success' };
+  });
 
   const remove = async (domain: BannedDomain) => {
     const ok = await confirm({
       title: 'Delete Domain',
       message: `Remove ${domain.domain} from the banned list? Addresses in it can register again.`,
       confirmLabel: 'Delete Domain',
-      danger: true,
     });
     if (!ok) return;
-    setMessage(null);
+    form.setMessage(null);
     try {
       const answer = await unbanDomain(domain.id);
       setDomains((list) => (list ?? []).filter((item) => item.id !== domain.id));
-      setMessage({ text: `${answer.message} (${domain.domain})`, tone: 'success' });
-      formRef.current?.querySelector<HTMLInputElement>('input[name="domain"]')?.focus();
+      form.setMessage({ text: `${answer.message} (${domain.domain})`, tone: 'success' });
+      domainInput()?.focus();
     } catch (failure) {
-      setMessage({ text: failure instanceof ApiError ? failure.message : CONNECTION_ERROR, tone: 'error' });
+      form.setMessage({ text: serverMessage(failure), tone: 'error' });
     }
   };
 
   return (
     <div className="admin-banned-domains">
-      <form ref={formRef} className="admin-banned-domains__form" noValidate onSubmit={(event) => void add(event)} aria-busy={busy}>
-        <Field label="Domain" name="domain" value={input} onChange={setInput} error={error} autoComplete="off" autoFocusOnOpen hint="For example spam.example; its subdomains are banned with it." />
-        <SubmitButton label="Add Domain" busyLabel={busy ? 'Adding…' : undefined} />
+      <form ref={formRef} className="admin-banned-domains__form" noValidate onSubmit={add} aria-busy={form.busy}>
+        <Field label="Domain" name="domain" value={input} onChange={setInput} error={form.errors.domain} autoComplete="off" autoFocusOnOpen hint="For example spam.example; its subdomains are banned with it." />
+        <SubmitButton label="Add Domain" busyLabel={form.busyLabel} />
       </form>
-      <Message message={message} />
+      <Message message={form.message} />
       {loadFailed && (
         <p className="form-message__text form-message__text--error">
           The banned domains could not be loaded.{' '}
@@ -141,46 +145,7 @@ function BannedDomains({ confirm }: BannedDomainsProps) {
       )}
       {domains === null && !loadFailed && <p className="empty-note">Loading the banned domains…</p>}
       {domains?.length === 0 && <p className="empty-note">No domain is banned.</p>}
-      {domains && domains.length > 0 && (
-        <div className="table-scroll" role="region" aria-label="Banned domains" tabIndex={0}>
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">ID</th>
-                <th scope="col">Domain</th>
-                <th scope="col">Date Banned</th>
-                <th scope="col">Date Updated</th>
-                <th scope="col">Existing users</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {domains.map((domain) => (
-                <tr key={domain.id}>
-                  <td>{domain.id}</td>
-                  <th scope="row">{domain.domain}</th>
-                  <td>
-                    <When value={domain.created_at} />
-                  </td>
-                  <td>
-                    <When value={domain.updated_at} />
-                  </td>
-                  <td>
-                    <CoveredUsers domain={domain} />
-                  </td>
-                  <td>
-                    <button type="button" className="button button--secondary button--admin-tiny button--admin-danger-outline" aria-haspopup="dialog" onClick={() => void remove(domain)}>
-                      Delete Domain<span className="sr-only"> {domain.domain}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {domains && domains.length > 0 && <DomainsTable domains={domains} onRemove={(domain) => void remove(domain)} />}
     </div>
   );
 }

@@ -2,13 +2,12 @@
 // Add License button. Each write's answer carries the license and the user (license_granted and
 // license_request change with grants), and both go back into the screen's data.
 import { useRef, useState } from 'react';
-import { ApiError } from '../../lib/api/client.ts';
 import { formatAdminDate } from './dates.ts';
 import { YesNo } from '../users/YesNo.tsx';
 import { Message } from '../ui/Message.tsx';
-import { CONNECTION_ERROR, type FormMessage } from '../ui/form-errors.ts';
+import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
 import { deleteLicense, type AdminUser, type License, type LicenseAnswer, type LicenseType } from '../../lib/api/admin.ts';
-import type { ConfirmRequest } from './ConfirmDialog.tsx';
+import type { Confirm } from '../ui/use-confirm.tsx';
 import { HARD_DELETE_WARNING } from './messages.ts';
 import { LicenseFormDialog, type LicenseFormMode } from './LicenseFormDialog.tsx';
 
@@ -21,10 +20,64 @@ interface LicensePanelProps {
   user: AdminUser;
   licenses: readonly License[];
   types: readonly LicenseType[];
-  confirm: (request: ConfirmRequest) => Promise<boolean>;
+  confirm: Confirm;
   onLicense: (license: License) => void;
   onLicenseRemoved: (id: number) => void;
   onUser: (user: AdminUser) => void;
+}
+
+interface LicenseTableProps {
+  licenses: readonly License[];
+  onEdit: (license: License) => void;
+  onDelete: (license: License) => void;
+}
+
+function LicenseTable({ licenses, onEdit, onDelete }: LicenseTableProps) {
+  return (
+    <div className="table-scroll">
+      <table className="admin-table">
+        <thead>
+          <tr>
+            <th scope="col">ID</th>
+            <th scope="col">License Type</th>
+            <th scope="col">Active</th>
+            <th scope="col">Activated at</th>
+            <th scope="col">Expiry (days)</th>
+            <th scope="col">Expire date</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {licenses.map((license) => (
+            <tr key={license.id}>
+              <td>{license.id}</td>
+              <th scope="row">{license.license_type?.name ?? 'Unknown'}</th>
+              <td>
+                <YesNo value={license.active} />
+              </td>
+              <td>
+                <DateCell value={license.activated_at} />
+              </td>
+              <td>{license.license_type?.name === 'perpetual' ? 'Never' : license.expire}</td>
+              <td>
+                <DateCell value={license.expire_date} />
+              </td>
+              <td>
+                <div className="admin-table__buttons">
+                  <button type="button" className="button button--secondary button--admin-tiny" aria-haspopup="dialog" onClick={() => onEdit(license)}>
+                    Edit<span className="sr-only"> license #{license.id}</span>
+                  </button>
+                  <button type="button" className="button button--secondary button--admin-tiny button--admin-danger-outline" aria-haspopup="dialog" onClick={() => onDelete(license)}>
+                    Delete<span className="sr-only"> license #{license.id}</span>
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
 
 export function LicensePanel({ user, licenses, types, confirm, onLicense, onLicenseRemoved, onUser }: LicensePanelProps) {
@@ -51,7 +104,6 @@ export function LicensePanel({ user, licenses, types, confirm, onLicense, onLice
         </p>
       ),
       confirmLabel: 'Delete License',
-      danger: true,
     });
     if (!ok) return;
     setMessage(null);
@@ -63,7 +115,7 @@ export function LicensePanel({ user, licenses, types, confirm, onLicense, onLice
       // The Delete button that had focus is gone with its row.
       panelRef.current?.focus();
     } catch (error) {
-      setMessage({ text: error instanceof ApiError ? error.message : CONNECTION_ERROR, tone: 'error' });
+      setMessage({ text: serverMessage(error), tone: 'error' });
     }
   };
 
@@ -81,49 +133,7 @@ export function LicensePanel({ user, licenses, types, confirm, onLicense, onLice
       {licenses.length === 0 ? (
         <p className="empty-note">No licenses.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">ID</th>
-                <th scope="col">License Type</th>
-                <th scope="col">Active</th>
-                <th scope="col">Activated at</th>
-                <th scope="col">Expiry (days)</th>
-                <th scope="col">Expire date</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {licenses.map((license) => (
-                <tr key={license.id}>
-                  <td>{license.id}</td>
-                  <th scope="row">{license.license_type?.name ?? 'Unknown'}</th>
-                  <td>
-                    <YesNo value={license.active} />
-                  </td>
-                  <td>
-                    <DateCell value={license.activated_at} />
-                  </td>
-                  <td>{license.license_type?.name === 'perpetual' ? 'Never' : license.expire}</td>
-                  <td>
-                    <DateCell value={license.expire_date} />
-                  </td>
-                  <td>
-                    <div className="admin-table__buttons">
-                      <button type="button" className="button button--secondary button--admin-tiny" aria-haspopup="dialog" onClick={() => setMode({ kind: 'update', license })}>
-                        Edit<span className="sr-only"> license #{license.id}</span>
-                      </button>
-                      <button type="button" className="button button--secondary button--admin-tiny button--admin-danger-outline" aria-haspopup="dialog" onClick={() => void remove(license)}>
-                        Delete<span className="sr-only"> license #{license.id}</span>
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <LicenseTable licenses={licenses} onEdit={(license) => setMode({ kind: 'update', license })} onDelete={(license) => void remove(license)} />
       )}
       <LicenseFormDialog mode={mode} user={user} types={types} onSaved={saved} onCancel={() => setMode(null)} />
     </section>

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { ApiError } from '../../lib/api/client.ts';
 import { formatAdminDate } from './dates.ts';
 import { publishNow, type PublishStatus } from '../../lib/api/publish.ts';
-import { publishStore } from './admin-stores.ts';
+import { publishStore } from '../../stores/publish-status.ts';
 
 const LOG_LINES = 40;
 

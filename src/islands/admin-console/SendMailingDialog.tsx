@@ -4,13 +4,12 @@
 // the mailing's progress as the worker sends it. The original's stray 'TEST' text shown while the
 // send-mail flag was set (docs/product/admin.md#mailings) was a leftover bug and is deliberately not reproduced.
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
+import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
-import { SubmitButton } from '../ui/SubmitButton.tsx';
-import { firstFieldErrors, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
-import { useFocusFirstInvalid } from './use-focus-invalid.ts';
+import { useFormSubmit } from '../ui/use-form-submit.ts';
 import { ALL_VERIFIED, sendMailing } from '../../lib/api/admin.ts';
 import { mailingsStore } from './admin-stores.ts';
 import { MailingProgress } from './MailingProgress.tsx';
@@ -54,6 +53,56 @@ function QueuedMailing({ queued, onClose }: { queued: Queued; onClose: () => voi
   );
 }
 
+const FIELDS = ['users', 'title', 'body'] as const;
+
+interface RecipientsFieldProps {
+  recipients: Recipients;
+  onChange: (recipients: Recipients) => void;
+  /** How many users are ticked in the table. */
+  count: number;
+  error: string | undefined;
+}
+
+function RecipientsField({ recipients, onChange, count, error }: RecipientsFieldProps) {
+  const id = useId();
+  return (
+    <fieldset className={error ? 'admin-recipients field--invalid' : 'admin-recipients'} aria-describedby={error ? `${id}-users-error` : undefined}>
+      <legend className="field__label">Recipients</legend>
+      <div className="field field--checkbox">
+        <input id={`${id}-selected`} type="radio" name="recipients" value="selected" checked={recipients === 'selected'} onChange={() => onChange('selected')} disabled={count === 0} />
+        <label htmlFor={`${id}-selected`}>
+          The users ticked in the table ({count} {count === 1 ? 'user' : 'users'})
+        </label>
+      </div>
+      <div className="field field--checkbox">
+        <input id={`${id}-all`} type="radio" name="recipients" value="all" checked={recipients === 'all'} onChange={() => onChange('all')} />
+        <label htmlFor={`${id}-all`}>All verified users</label>
+      </div>
+      <p className="field__hint">{count === 0 ? 'Tick users in the table to mail only them. ' : ''}Banned and unsubscribed users are never mailed, even when ticked.</p>
+      {error && (
+        <p className="field__error" id={`${id}-users-error`}>
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function MailingBody({ body, onChange, error }: { body: string; onChange: (body: string) => void; error: string | undefined }) {
+  const id = useId();
+  return (
+    <div className="admin-mailing-editor">
+      <Field label="Body (markdown)" name="body" value={body} onChange={onChange} error={error} multiline />
+      <section className="admin-markdown-preview" aria-labelledby={`${id}-preview`}>
+        <h3 className="field__label admin-markdown-preview__title" id={`${id}-preview`}>
+          Preview
+        </h3>
+        <MarkdownPreview markdown={body} />
+      </section>
+    </div>
+  );
+}
+
 interface MailingFormProps {
   selectedIds: readonly number[];
   onQueued: (queued: Queued) => void;
@@ -61,79 +110,33 @@ interface MailingFormProps {
 }
 
 function MailingForm({ selectedIds, onQueued, onCancel }: MailingFormProps) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const id = useId();
   const [recipients, setRecipients] = useState<Recipients>(selectedIds.length > 0 ? 'selected' : 'all');
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<FormMessage | null>(null);
-  const [busy, setBusy] = useState(false);
   const count = selectedIds.length;
-  // The recipients' radios carry no aria-invalid; their error is read with the group, from the chosen one.
-  useFocusFirstInvalid(formRef, errors, () => formRef.current?.querySelector<HTMLElement>('input[name="recipients"]:checked'));
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useFormSubmit(formRef, {
+    fields: FIELDS,
+    busyLabel: 'Queueing…',
+    // The recipients' radios carry no aria-invalid; their error is read with the group, from the chosen one.
+    focusFallback: () => (form.errors.users ? formRef.current?.querySelector<HTMLElement>('input[name="recipients"]:checked') : null),
+  });
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setErrors({});
-    setMessage(null);
-    try {
-      const answer = await sendMailing({ users: recipients === 'all' ? ALL_VERIFIED : [...selectedIds], title, body });
-      const others = (mailingsStore.$store.get().value ?? []).filter((item) => item.id !== answer.mailing.id);
-      // Straight into the shared list: the mailings panel shows it at once and polling starts.
-      mailingsStore.accept([answer.mailing, ...others]);
-      onQueued({ id: answer.mailing.id, title: answer.mailing.title, message: answer.message, skipped: answer.skipped });
-    } catch (error) {
-      const fieldErrors = firstFieldErrors(error, ['users', 'title', 'body']);
-      setErrors(fieldErrors);
-      const text = generalMessage(error, fieldErrors);
-      setMessage(text ? { text, tone: 'error' } : null);
-      setBusy(false);
-    }
-  };
+  const send = form.onSubmit(async () => {
+    const answer = await sendMailing({ users: recipients === 'all' ? ALL_VERIFIED : [...selectedIds], title, body });
+    const others = (mailingsStore.$store.get().value ?? []).filter((item) => item.id !== answer.mailing.id);
+    // Straight into the shared list: the mailings panel shows it at once and polling starts.
+    mailingsStore.accept([answer.mailing, ...others]);
+    onQueued({ id: answer.mailing.id, title: answer.mailing.title, message: answer.message, skipped: answer.skipped });
+  });
 
   return (
-    <form ref={formRef} className="form" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
-      <fieldset className={errors.users ? 'admin-recipients field--invalid' : 'admin-recipients'} aria-describedby={errors.users ? `${id}-users-error` : undefined}>
-        <legend className="field__label">Recipients</legend>
-        <div className="field field--checkbox">
-          <input id={`${id}-selected`} type="radio" name="recipients" value="selected" checked={recipients === 'selected'} onChange={() => setRecipients('selected')} disabled={count === 0} />
-          <label htmlFor={`${id}-selected`}>
-            The users ticked in the table ({count} {count === 1 ? 'user' : 'users'})
-          </label>
-        </div>
-        <div className="field field--checkbox">
-          <input id={`${id}-all`} type="radio" name="recipients" value="all" checked={recipients === 'all'} onChange={() => setRecipients('all')} />
-          <label htmlFor={`${id}-all`}>All verified users</label>
-        </div>
-        <p className="field__hint">
-          {count === 0 ? 'Tick users in the table to mail only them. ' : ''}Banned and unsubscribed users are never mailed, even when ticked.
-        </p>
-        {errors.users && (
-          <p className="field__error" id={`${id}-users-error`}>
-            {errors.users}
-          </p>
-        )}
-      </fieldset>
-      <Field label="Title" name="title" value={title} onChange={setTitle} error={errors.title} autoComplete="off" autoFocusOnOpen hint="The e-mail's subject." />
-      <div className="admin-mailing-editor">
-        <Field label="Body (markdown)" name="body" value={body} onChange={setBody} error={errors.body} multiline />
-        <section className="admin-markdown-preview" aria-labelledby={`${id}-preview`}>
-          <h3 className="field__label admin-markdown-preview__title" id={`${id}-preview`}>
-            Preview
-          </h3>
-          <MarkdownPreview markdown={body} />
-        </section>
-      </div>
-      <Message message={message} />
-      <div className="form__actions">
-        <SubmitButton label={recipients === 'all' ? 'Send to all verified users' : `Send to ${count} ${count === 1 ? 'user' : 'users'}`} busyLabel={busy ? 'Queueing…' : undefined} />
-        <button type="button" className="button button--secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+    <form ref={formRef} className="form" noValidate onSubmit={send} aria-busy={form.busy}>
+      <RecipientsField recipients={recipients} onChange={setRecipients} count={count} error={form.errors.users} />
+      <Field label="Title" name="title" value={title} onChange={setTitle} error={form.errors.title} autoComplete="off" autoFocusOnOpen hint="The e-mail's subject." />
+      <MailingBody body={body} onChange={setBody} error={form.errors.body} />
+      <Message message={form.message} />
+      <FormActions label={recipients === 'all' ? 'Send to all verified users' : `Send to ${count} ${count === 1 ? 'user' : 'users'}`} busyLabel={form.busyLabel} onCancel={onCancel} />
     </form>
   );
 }

@@ -1,26 +1,60 @@
-// 'Edit User' on the admin screen: the profile fields of the dashboard's form (shared PROFILE_FIELDS), plus
-// what only an admin may change: the e-mail address, the role and whether the address counts as verified.
-// Unlike the original product, which ignored save failures (docs/product/messages.md#validation), the server's answer is shown: per
-// field, and refusals such as 'You cannot remove your own admin role.' as the form's message.
-import { useId, useRef, useState, type SubmitEvent } from 'react';
-import { PROFILE_FIELDS } from '../users/UserFormDialog.tsx';
+// 'Edit User' on the admin screen: the profile fields of the dashboard's form (users/ProfileFields.tsx),
+// plus what only an admin may change: the e-mail address, the role and whether the address counts as
+// verified. Unlike the original product, which ignored save failures, the server's answer is shown
+// (docs/admin-api.md): per field, and refusals such as 'You cannot remove your own admin role.' as the
+// form's message.
+import { useRef, useState } from 'react';
+import { PROFILE_FIELD_NAMES, ProfileFields, profileOf, type Profile } from '../users/ProfileFields.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
-import { Checkbox, Field } from '../ui/Field.tsx';
+import { Checkbox, Field, SelectField } from '../ui/Field.tsx';
+import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
-import { SubmitButton } from '../ui/SubmitButton.tsx';
-import { firstFieldErrors, generalMessage, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
-import { useFocusFirstInvalid } from './use-focus-invalid.ts';
-import { updateUser, type AdminUser, type UserEdit } from '../../lib/api/admin.ts';
+import type { FieldErrors } from '../ui/form-errors.ts';
+import { useFormSubmit } from '../ui/use-form-submit.ts';
+import { updateUser, type AdminUser } from '../../lib/api/admin.ts';
 
 const ROLES = ['user', 'admin'] as const;
-const FIELDS = [...PROFILE_FIELDS.map((field) => field.name), 'email', 'role', 'email_verified_at'];
+const FIELDS = [...PROFILE_FIELD_NAMES, 'email', 'role', 'email_verified_at'];
+const NEW_ADDRESS_HINT = 'A new address is unverified (whatever the box below says) until the user follows the link mailed to it.';
 
-type TextFields = Omit<UserEdit, 'email_verified_at'>;
+interface Account {
+  email: string;
+  role: string;
+  verified: boolean;
+}
 
-function formOf(user: AdminUser): Required<TextFields> {
-  const form = { email: user.email, role: user.role } as Required<TextFields>;
-  for (const field of PROFILE_FIELDS) form[field.name] = user[field.name] ?? '';
-  return form;
+interface AccountFieldsProps {
+  user: AdminUser;
+  account: Account;
+  onChange: (change: Partial<Account>) => void;
+  errors: FieldErrors;
+}
+
+/** What only an admin edits: the address, the role and whether the address counts as verified. */
+function AccountFields({ user, account, onChange, errors }: AccountFieldsProps) {
+  const roles = ROLES.includes(user.role as (typeof ROLES)[number]) ? ROLES : [...ROLES, user.role];
+  const emailChanged = account.email.trim().toLowerCase() !== user.email.toLowerCase();
+  return (
+    <>
+      <div className="field--full">
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          value={account.email}
+          onChange={(email) => onChange({ email })}
+          error={errors.email}
+          autoComplete="off"
+          hint={emailChanged ? NEW_ADDRESS_HINT : undefined}
+        />
+      </div>
+      <SelectField label="Role" name="role" value={account.role} onChange={(role) => onChange({ role })} options={roles.map((role) => ({ value: role, label: role }))} error={errors.role} />
+      <div className="admin-edit__verified">
+        <Checkbox label="Email verified" name="email_verified_at" checked={account.verified} onChange={(verified) => onChange({ verified })} />
+        {errors.email_verified_at && <p className="field__error">{errors.email_verified_at}</p>}
+      </div>
+    </>
+  );
 }
 
 interface UserEditFormProps {
@@ -30,90 +64,25 @@ interface UserEditFormProps {
 }
 
 function UserEditForm({ user, onSaved, onCancel }: UserEditFormProps) {
+  const [profile, setProfile] = useState<Profile>(() => profileOf(user));
+  const [account, setAccount] = useState<Account>({ email: user.email, role: user.role, verified: Boolean(user.email_verified_at) });
   const formRef = useRef<HTMLFormElement>(null);
-  const roleId = useId();
-  const [form, setForm] = useState(() => formOf(user));
-  const [verified, setVerified] = useState(Boolean(user.email_verified_at));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<FormMessage | null>(null);
-  const [busy, setBusy] = useState(false);
-  useFocusFirstInvalid(formRef, errors);
-  const set = (name: keyof TextFields) => (value: string) => setForm((current) => ({ ...current, [name]: value }));
-  const roles = ROLES.includes(user.role as (typeof ROLES)[number]) ? ROLES : [...ROLES, user.role];
-  const emailChanged = form.email.trim().toLowerCase() !== user.email.toLowerCase();
+  const form = useFormSubmit(formRef, { fields: FIELDS });
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setErrors({});
-    setMessage(null);
-    try {
-      const answer = await updateUser(user.id, { ...form, email_verified_at: emailChanged ? false : verified });
-      onSaved(answer.user, answer.message);
-    } catch (error) {
-      const fieldErrors = firstFieldErrors(error, FIELDS);
-      setErrors(fieldErrors);
-      const text = generalMessage(error, fieldErrors);
-      setMessage(text ? { text, tone: 'error' } : null);
-      setBusy(false);
-    }
-  };
+  const save = form.onSubmit(async () => {
+    const emailChanged = account.email.trim().toLowerCase() !== user.email.toLowerCase();
+    const answer = await updateUser(user.id, { ...profile, email: account.email, role: account.role, email_verified_at: emailChanged ? false : account.verified });
+    onSaved(answer.user, answer.message);
+  });
 
   return (
-    <form ref={formRef} className="form" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
+    <form ref={formRef} className="form" noValidate onSubmit={save} aria-busy={form.busy}>
       <div className="form-grid">
-        {PROFILE_FIELDS.map((field, index) => (
-          <div key={field.name} className={'full' in field ? 'field--full' : undefined}>
-            <Field
-              label={field.label}
-              name={field.name}
-              type={'type' in field ? field.type : 'text'}
-              value={form[field.name]}
-              onChange={set(field.name)}
-              error={errors[field.name]}
-              autoComplete="off"
-              autoFocusOnOpen={index === 0}
-            />
-          </div>
-        ))}
-        <div className="field--full">
-          <Field
-            label="Email"
-            name="email"
-            type="email"
-            value={form.email}
-            onChange={set('email')}
-            error={errors.email}
-            autoComplete="off"
-            hint={emailChanged ? 'A new address is unverified (whatever the box below says) until the user follows the link mailed to it.' : undefined}
-          />
-        </div>
-        <div className={errors.role ? 'field field--invalid' : 'field'}>
-          <label className="field__label" htmlFor={roleId}>
-            Role
-          </label>
-          <select id={roleId} name="role" className="field__control" value={form.role} onChange={(event) => set('role')(event.target.value)} aria-invalid={errors.role ? true : undefined}>
-            {roles.map((role) => (
-              <option key={role} value={role}>
-                {role}
-              </option>
-            ))}
-          </select>
-          {errors.role && <p className="field__error">{errors.role}</p>}
-        </div>
-        <div className="admin-edit__verified">
-          <Checkbox label="Email verified" name="email_verified_at" checked={verified} onChange={setVerified} />
-          {errors.email_verified_at && <p className="field__error">{errors.email_verified_at}</p>}
-        </div>
+        <ProfileFields profile={profile} onChange={(name, value) => setProfile((current) => ({ ...current, [name]: value }))} errors={form.errors} autoFill={false} />
+        <AccountFields user={user} account={account} onChange={(change) => setAccount((current) => ({ ...current, ...change }))} errors={form.errors} />
       </div>
-      <Message message={message} />
-      <div className="form__actions">
-        <SubmitButton label="Save" busyLabel={busy ? 'Saving…' : undefined} />
-        <button type="button" className="button button--secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <Message message={form.message} />
+      <FormActions label="Save" busyLabel={form.busyLabel} onCancel={onCancel} />
     </form>
   );
 }

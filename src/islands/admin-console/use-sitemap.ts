@@ -3,9 +3,9 @@
 // shared publish status, and then reads the live build's sitemap.xml to show it on the page.
 import { useCallback, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/client.ts';
-import { fetchSitemap, regenerateSitemap, type SitemapAnswer } from '../../lib/api/admin.ts';
 import { publishSettled } from '../../lib/api/publish.ts';
-import { publishStore } from './admin-stores.ts';
+import { publishStore } from '../../stores/publish-status.ts';
+import { fetchSitemap, regenerateSitemap, type SitemapAnswer } from '../../lib/api/admin.ts';
 
 export type SitemapRun =
   | { phase: 'idle' }

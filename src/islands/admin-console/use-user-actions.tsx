@@ -2,15 +2,14 @@
 // first with the words of docs/product/messages.md#error-catalogue, then call the API and report the server's answer, refusals included
 // ('You cannot ban yourself.', 'The last admin cannot be deleted.').
 import { useCallback, useState } from 'react';
-import { ApiError } from '../../lib/api/client.ts';
-import { CONNECTION_ERROR, type FormMessage } from '../ui/form-errors.ts';
+import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
 import { deleteUser, setBanned, type AdminUser } from '../../lib/api/admin.ts';
-import type { ConfirmRequest } from './ConfirmDialog.tsx';
+import type { Confirm } from '../ui/use-confirm.tsx';
 import { banQuestion, HARD_DELETE_WARNING } from './messages.ts';
 import type { RowActions } from './UserRow.tsx';
 
 interface Options {
-  confirm: (request: ConfirmRequest) => Promise<boolean>;
+  confirm: Confirm;
   putUser: (user: AdminUser) => void;
   removeUser: (id: number) => void;
   /** Where the outcome is reported; `moveFocus` when the control that had focus is gone. */
@@ -18,7 +17,7 @@ interface Options {
 }
 
 function failure(error: unknown): FormMessage {
-  return { text: error instanceof ApiError ? error.message : CONNECTION_ERROR, tone: 'error' };
+  return { text: serverMessage(error), tone: 'error' };
 }
 
 export function useUserActions({ confirm, putUser, removeUser, report }: Options): RowActions & { editing: AdminUser | null; stopEditing: () => void } {

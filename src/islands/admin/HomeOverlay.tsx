@@ -6,8 +6,8 @@ import { StrictMode, useCallback, useEffect, useId, useLayoutEffect, useState, u
 import { createPortal } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { ensureAccountRoot } from '../../scripts/account-root.ts';
-import { Message } from '../ui/Message.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
+import { ContentAdminHead } from './ContentAdminHead.tsx';
 import { deleteHomeSection, fetchHomeSections, type HomeSection } from '../../lib/api/home.ts';
 import { HomeAdminBar } from './HomeAdminBar.tsx';
 import { HomeImageManager, type HomeImageFilter } from './HomeImageManager.tsx';
@@ -15,9 +15,8 @@ import { HomePageDom } from './home-page-dom.ts';
 import { HomeSectionForm } from './HomeSectionForm.tsx';
 import { HomeSectionText } from './HomeSectionText.tsx';
 import { failureNotice, successNotice } from './notices.ts';
-import { PublishState } from './PublishState.tsx';
-import { HARD_DELETE_WARNING, useConfirm } from './use-confirm.tsx';
-import { followPublish, usePublishPhase } from './use-publish-status.ts';
+import { HARD_DELETE_WARNING, useConfirm } from '../ui/use-confirm.tsx';
+import { followPublish } from '../../stores/publish-status.ts';
 
 const LOAD_FAILED = 'The home sections could not be loaded from the server; the page shows what readers see. Reload the page to try again.';
 
@@ -27,16 +26,10 @@ interface FormState {
   focus: boolean;
 }
 
-export function HomeOverlay({ dom }: { dom: HomePageDom }) {
-  const noticeId = useId();
+/** The home sections from the API, laid out on the page before the browser paints. */
+function useHomeSections(dom: HomePageDom) {
   const [sections, setSections] = useState<HomeSection[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
-  const hosts = useSyncExternalStore(dom.subscribe, dom.hosts);
-  const [form, setForm] = useState<FormState>({ editing: null, key: 0, focus: false });
-  const [images, setImages] = useState<{ open: boolean; filter: HomeImageFilter }>({ open: false, filter: 'all' });
-  const [notice, setNotice] = useState<FormMessage | null>(null);
-  const { confirm, dialog: confirmDialog } = useConfirm();
-  const publish = usePublishPhase();
 
   const reload = useCallback(
     () =>
@@ -61,6 +54,39 @@ export function HomeOverlay({ dom }: { dom: HomePageDom }) {
   useLayoutEffect(() => {
     if (sections !== null) dom.sync(sections);
   }, [dom, sections]);
+
+  return { sections, loadFailed, reload };
+}
+
+interface HomePortalsProps {
+  hosts: ReturnType<HomePageDom['hosts']>;
+  sections: HomeSection[] | null;
+  onEdit: (section: HomeSection) => void;
+  onDelete: (section: HomeSection) => void;
+  onImages: (section: HomeSection) => void;
+}
+
+/** Each section's admin bar, beside its static text or with the API's text where that changed. */
+function HomePortals({ hosts, sections, onEdit, onDelete, onImages }: HomePortalsProps) {
+  const byId = new Map((sections ?? []).map((section) => [section.id, section]));
+  return hosts.map((host) => {
+    const section = byId.get(host.sectionId);
+    if (!section) return null;
+    const bar = <HomeAdminBar section={section} onEdit={onEdit} onDelete={onDelete} onImages={onImages} />;
+    return host.barHost
+      ? createPortal(bar, host.barHost, `bar-${section.id}`)
+      : createPortal(<HomeSectionText section={section} first={host.first} bar={bar} />, host.text, `full-${section.id}`);
+  });
+}
+
+export function HomeOverlay({ dom }: { dom: HomePageDom }) {
+  const noticeId = useId();
+  const { sections, loadFailed, reload } = useHomeSections(dom);
+  const hosts = useSyncExternalStore(dom.subscribe, dom.hosts);
+  const [form, setForm] = useState<FormState>({ editing: null, key: 0, focus: false });
+  const [images, setImages] = useState<{ open: boolean; filter: HomeImageFilter }>({ open: false, filter: 'all' });
+  const [notice, setNotice] = useState<FormMessage | null>(null);
+  const { confirm, dialog: confirmDialog } = useConfirm();
 
   const switchForm = (editing: HomeSection | null) => setForm((previous) => ({ editing, key: previous.key + 1, focus: true }));
 
@@ -93,37 +119,19 @@ export function HomeOverlay({ dom }: { dom: HomePageDom }) {
     requestAnimationFrame(() => document.getElementById(noticeId)?.focus());
   };
 
-  const byId = new Map((sections ?? []).map((section) => [section.id, section]));
   const openImages = (filter: HomeImageFilter) => setImages({ open: true, filter });
 
   return (
     <>
       <section className="content-admin home-admin" aria-label="Manage the home page">
-        <div className="content-admin__bar">
-          <span className="content-admin__label">Admin</span>
+        <ContentAdminHead noticeId={noticeId} notice={notice} loadFailure={loadFailed ? LOAD_FAILED : null}>
           <button type="button" className="button button--small button--secondary" onClick={() => openImages('all')} aria-haspopup="dialog">
             Manage images
           </button>
-          <PublishState phase={publish} />
-        </div>
-        <div className="content-admin__notice" id={noticeId} tabIndex={-1}>
-          <Message message={notice} />
-        </div>
-        {loadFailed && (
-          <p className="notice notice--warning" role="alert">
-            {LOAD_FAILED}
-          </p>
-        )}
+        </ContentAdminHead>
         <HomeSectionForm key={form.key} editing={form.editing} focusOnMount={form.focus} onSaved={onSaved} onNewSection={() => switchForm(null)} onWrite={followPublish} />
       </section>
-      {hosts.map((host) => {
-        const section = byId.get(host.sectionId);
-        if (!section) return null;
-        const bar = <HomeAdminBar section={section} onEdit={switchForm} onDelete={(target) => void onDelete(target)} onImages={(target) => openImages(target.id)} />;
-        return host.barHost
-          ? createPortal(bar, host.barHost, `bar-${section.id}`)
-          : createPortal(<HomeSectionText section={section} first={host.first} bar={bar} />, host.text, `full-${section.id}`);
-      })}
+      <HomePortals hosts={hosts} sections={sections} onEdit={switchForm} onDelete={(target) => void onDelete(target)} onImages={(target) => openImages(target.id)} />
       <HomeImageManager
         open={images.open}
         onClose={() => setImages((previous) => ({ ...previous, open: false }))}

@@ -1,7 +1,7 @@
 // A markdown body field: the toolbar, the textarea and a live preview rendered by the site's own pipeline
 // (what the admin previews is what readers get). Toolbar edits go through the browser's editing command,
 // so Ctrl+Z undoes them like typing; the image manager inserts at the cursor through `insertBlock`.
-import { useId, useImperativeHandle, useRef, type KeyboardEvent, type Ref } from 'react';
+import { useId, useImperativeHandle, useRef, type KeyboardEvent, type Ref, type RefObject } from 'react';
 import { MarkdownToolbar, type ToolbarAction } from './MarkdownToolbar.tsx';
 import { applyEdit, insertBlock, insertLink, setHeading, toggleInline, type Selection, type TextEdit } from './markdown-edits.ts';
 import { useRenderedMarkdown } from './use-markdown.ts';
@@ -26,14 +26,13 @@ interface MarkdownEditorProps {
 
 const PREVIEW_DELAY_MS = 250;
 
-export function MarkdownEditor({ label, name, value, onChange, error, onOpenImages, rows = 14, ref }: MarkdownEditorProps) {
-  const id = useId();
-  const textarea = useRef<HTMLTextAreaElement>(null);
-  const preview = useRenderedMarkdown(value, PREVIEW_DELAY_MS);
-
-  // Where the cursor was when the textarea lost focus. Browsers do not reliably keep a blurred textarea's
-  // selection (Chromium resets it to 0 when the image manager's modal dialog closes), and insertions from
-  // that dialog must land where the admin left the cursor.
+/**
+ * Edits of the textarea's text at its selection, and the selection kept across blurs. Where the cursor was
+ * when the textarea lost focus matters: browsers do not reliably keep a blurred textarea's selection
+ * (Chromium resets it to 0 when the image manager's modal dialog closes), and insertions from that dialog
+ * must land where the admin left the cursor.
+ */
+function useTextareaEdits(textarea: RefObject<HTMLTextAreaElement | null>, onChange: (value: string) => void) {
   const lastSelection = useRef<Selection>({ start: 0, end: 0 });
   const remember = () => {
     const element = textarea.current;
@@ -66,6 +65,27 @@ export function MarkdownEditor({ label, name, value, onChange, error, onOpenImag
       if (document.activeElement === element) element.setSelectionRange(edit.select.start, edit.select.end);
     });
   };
+
+  return { remember, restore, apply };
+}
+
+function PreviewPane({ label, value, preview }: { label: string; value: string; preview: string | null }) {
+  return (
+    <section className="md-editor__preview" aria-label={`${label}: preview`}>
+      <p className="md-editor__preview-label" aria-hidden="true">
+        Preview
+      </p>
+      {preview === null ? <div className="prose md-editor__plain">{value}</div> : <div className="prose" data-preview dangerouslySetInnerHTML={{ __html: preview }} />}
+    </section>
+  );
+}
+
+export function MarkdownEditor({ label, name, value, onChange, error, onOpenImages, rows = 14, ref }: MarkdownEditorProps) {
+  const id = useId();
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const preview = useRenderedMarkdown(value, PREVIEW_DELAY_MS);
+
+  const { remember, restore, apply } = useTextareaEdits(textarea, onChange);
 
   useImperativeHandle(ref, () => ({
     insertBlock: (block) => apply((text, selection) => insertBlock(text, selection, block)),
@@ -113,12 +133,7 @@ export function MarkdownEditor({ label, name, value, onChange, error, onOpenImag
           aria-describedby={error ? errorId : undefined}
           spellCheck
         />
-        <section className="md-editor__preview" aria-label={`${label}: preview`}>
-          <p className="md-editor__preview-label" aria-hidden="true">
-            Preview
-          </p>
-          {preview === null ? <div className="prose md-editor__plain">{value}</div> : <div className="prose" data-preview dangerouslySetInnerHTML={{ __html: preview }} />}
-        </section>
+        <PreviewPane label={label} value={value} preview={preview} />
       </div>
       {error && (
         <p className="field__error" id={errorId}>

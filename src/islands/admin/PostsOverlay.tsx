@@ -8,19 +8,18 @@ import { createRoot } from 'react-dom/client';
 import { NAMESPACE_TITLES } from '../../lib/posts.ts';
 import { NAMESPACE_LIST } from '../../lib/snapshot-types.ts';
 import { ensureAccountRoot } from '../../scripts/account-root.ts';
-import { Message } from '../ui/Message.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
 import { AdminArticle } from './AdminArticle.tsx';
+import { ContentAdminHead } from './ContentAdminHead.tsx';
 import { deletePost, fetchPosts, type Namespace, type Post, type SectionWithPosts } from '../../lib/api/posts.ts';
 import { fetchFiles, type ExtraFile } from '../../lib/api/files.ts';
 import { failureNotice, successNotice } from './notices.ts';
 import { PostAdminBar } from './PostAdminBar.tsx';
 import { PostForm } from './PostForm.tsx';
 import { PostsPageDom } from './posts-page-dom.ts';
-import { PublishState } from './PublishState.tsx';
 import { SectionPanel } from './SectionPanel.tsx';
-import { HARD_DELETE_WARNING, useConfirm } from './use-confirm.tsx';
-import { followPublish, usePublishPhase } from './use-publish-status.ts';
+import { HARD_DELETE_WARNING, useConfirm } from '../ui/use-confirm.tsx';
+import { followPublish } from '../../stores/publish-status.ts';
 
 const LOAD_FAILED = 'The posts could not be loaded from the server; the page shows what readers see. Reload the page to try again.';
 
@@ -43,19 +42,12 @@ interface FormState {
   key: number;
 }
 
-export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
-  const noticeId = useId();
+/** Every section with its posts (unpublished ones included) and the namespace's files, from the API. */
+function usePostsData(ns: Namespace, staticSlug: string | undefined) {
   const [sections, setSections] = useState<SectionWithPosts[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [shownId, setShownId] = useState<number | null>(null);
-  const hosts = useSyncExternalStore(dom.subscribe, dom.hosts);
-  const [form, setForm] = useState<FormState>({ open: false, editing: null, key: 0 });
-  const [panelOpen, setPanelOpen] = useState(false);
-  const [notice, setNotice] = useState<FormMessage | null>(null);
   const [files, setFiles] = useState<ExtraFile[]>([]);
-  const focusPost = useRef<number | null>(null);
-  const { confirm, dialog: confirmDialog } = useConfirm();
-  const publish = usePublishPhase();
 
   const reload = useCallback(
     () =>
@@ -87,17 +79,12 @@ export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
     void reload().then(reloadFiles);
   }, [reload, reloadFiles]);
 
-  const shown = sections?.find((section) => section.id === shownId) ?? null;
-  const posts = useMemo(() => shown?.posts ?? [], [shown]);
+  return { sections, loadFailed, shownId, setShownId, reload, files, reloadFiles };
+}
 
-  // Lay the articles out as the API has them, before the browser paints.
-  useLayoutEffect(() => {
-    if (sections === null) return;
-    dom.sync(posts);
-    dom.setHeading(shown?.title ?? null);
-  }, [dom, sections, posts, shown]);
-
-  // After a save: the saved article is shown, with the address naming it.
+/** After a save: the saved article is shown, with the address naming it. Returns what to focus next. */
+function useFocusSavedPost(dom: PostsPageDom, hosts: readonly { postId: number }[]): (postId: number) => void {
+  const focusPost = useRef<number | null>(null);
   useEffect(() => {
     const postId = focusPost.current;
     if (postId === null || !hosts.some((host) => host.postId === postId)) return;
@@ -109,21 +96,84 @@ export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
     article.scrollIntoView({ block: 'start' });
     article.focus({ preventScroll: true });
   }, [dom, hosts]);
+  return (postId) => {
+    focusPost.current = postId;
+  };
+}
 
-  const openForm = (editing: Post | null) => setForm((previous) => ({ open: true, editing, key: previous.key + 1 }));
-  const closeForm = () => setForm((previous) => ({ ...previous, open: false, editing: null }));
+/** Says why no post is listed: no sections at all, the page's section is gone, or it has no posts. */
+function EmptyNote({ sections, shown }: { sections: SectionWithPosts[] | null; shown: SectionWithPosts | null }) {
+  if (sections === null) return null;
+  if (sections.length === 0) return <p className="empty-note">No sections yet: add one with Add Section.</p>;
+  if (shown === null) return <p className="empty-note">This section no longer exists; its page goes with the next publish.</p>;
+  return shown.posts.length === 0 ? <p className="empty-note">No posts in this section yet.</p> : null;
+}
+
+interface PostPortalsProps {
+  hosts: ReturnType<PostsPageDom['hosts']>;
+  posts: Post[];
+  onEdit: (post: Post) => void;
+  onDelete: (post: Post) => void;
+}
+
+/** Each article's admin bar (static articles still current) or the whole article from the API. */
+function PostPortals({ hosts, posts, onEdit, onDelete }: PostPortalsProps) {
+  const postById = new Map(posts.map((post) => [post.id, post]));
+  return hosts.map((host) => {
+    const post = postById.get(host.postId);
+    if (!post) return null;
+    return host.barHost
+      ? createPortal(<PostAdminBar post={post} onEdit={onEdit} onDelete={onDelete} />, host.barHost, `bar-${post.id}`)
+      : createPortal(<AdminArticle post={post} onEdit={onEdit} onDelete={onDelete} />, host.element, `full-${post.id}`);
+  });
+}
+
+/** The page a saved post belongs on when that is another section's own page; null: it is shown here. */
+function otherSectionPage(ns: Namespace, post: Post, sections: SectionWithPosts[] | null, shownId: number | null): string | null {
+  const section = sections?.find((entry) => entry.id === post.section_id);
+  if (post.section_id === shownId || !section || !hasStaticPage(section.title_slug)) return null;
+  return `/${ns}/${section.title_slug}#${encodeURIComponent(post.title_slug)}`;
+}
+
+function usePostFormState() {
+  const [form, setForm] = useState<FormState>({ open: false, editing: null, key: 0 });
+  const openForm = useCallback((editing: Post | null) => setForm((previous) => ({ open: true, editing, key: previous.key + 1 })), []);
+  const closeForm = useCallback(() => setForm((previous) => ({ ...previous, open: false, editing: null })), []);
+  return { form, openForm, closeForm };
+}
+
+/** Lays the shown section's articles out as the API has them, before the browser paints; returns them. */
+function useArticlesLayout(dom: PostsPageDom, sections: SectionWithPosts[] | null, shown: SectionWithPosts | null): Post[] {
+  const posts = useMemo(() => shown?.posts ?? [], [shown]);
+  useLayoutEffect(() => {
+    if (sections === null) return;
+    dom.sync(posts);
+    dom.setHeading(shown?.title ?? null);
+  }, [dom, sections, posts, shown]);
+  return posts;
+}
+
+export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
+  const noticeId = useId();
+  const { sections, loadFailed, shownId, setShownId, reload, files, reloadFiles } = usePostsData(ns, staticSlug);
+  const hosts = useSyncExternalStore(dom.subscribe, dom.hosts);
+  const { form, openForm, closeForm } = usePostFormState();
+  const [panelOpen, setPanelOpen] = useState(false);
+  const [notice, setNotice] = useState<FormMessage | null>(null);
+  const focusPostLater = useFocusSavedPost(dom, hosts);
+  const { confirm, dialog: confirmDialog } = useConfirm();
+
+  const shown = sections?.find((section) => section.id === shownId) ?? null;
+  const posts = useArticlesLayout(dom, sections, shown);
 
   const onSaved = async (post: Post, message: string) => {
     setNotice({ text: message, tone: 'success' });
     closeForm();
-    const section = sections?.find((entry) => entry.id === post.section_id);
-    if (post.section_id !== shownId && section && hasStaticPage(section.title_slug)) {
-      // Its section has a page of its own: go there (a swap of <main>, the overlay follows).
-      location.assign(`/${ns}/${section.title_slug}#${encodeURIComponent(post.title_slug)}`);
-      return;
-    }
+    const page = otherSectionPage(ns, post, sections, shownId);
+    // Its section has a page of its own: go there (a swap of <main>, the overlay follows).
+    if (page) return location.assign(page);
     // Same section, or one with no page yet: shown here.
-    focusPost.current = post.id;
+    focusPostLater(post.id);
     setShownId(post.section_id);
     await reload();
   };
@@ -144,36 +194,19 @@ export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
   };
 
   const title = NAMESPACE_TITLES[ns];
-  const postById = new Map(posts.map((post) => [post.id, post]));
-  const edit = (post: Post) => openForm(post);
-  const remove = (post: Post) => void onDelete(post);
 
   return (
     <>
       <section className="content-admin" aria-label={`Manage ${title}`}>
-        <div className="content-admin__bar">
-          <span className="content-admin__label">Admin</span>
+        <ContentAdminHead noticeId={noticeId} notice={notice} loadFailure={loadFailed ? LOAD_FAILED : null}>
           <button type="button" className="button button--small" onClick={() => setPanelOpen(true)} aria-haspopup="dialog">
             Add Section
           </button>
           <button type="button" className="button button--small" onClick={() => openForm(null)} disabled={sections === null}>
             Add Post
           </button>
-          <PublishState phase={publish} />
-        </div>
-        <div className="content-admin__notice" id={noticeId} tabIndex={-1}>
-          <Message message={notice} />
-        </div>
-        {loadFailed && (
-          <p className="notice notice--warning" role="alert">
-            {LOAD_FAILED}
-          </p>
-        )}
-        {shown && !hasStaticPage(shown.title_slug) && (
-          <p className="content-admin__note">
-            This section is not on the site yet: its page /{ns}/{shown.title_slug} appears after the publish.
-          </p>
-        )}
+        </ContentAdminHead>
+        {shown && !hasStaticPage(shown.title_slug) && <p className="content-admin__note">This section is not on the site yet: its page /{ns}/{shown.title_slug} appears after the publish.</p>}
         {form.open && sections && (
           <PostForm
             key={form.key}
@@ -190,17 +223,9 @@ export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
             onWrite={followPublish}
           />
         )}
-        {sections !== null && sections.length === 0 && <p className="empty-note">No sections yet: add one with Add Section.</p>}
-        {sections !== null && shown === null && sections.length > 0 && <p className="empty-note">This section no longer exists; its page goes with the next publish.</p>}
-        {shown && posts.length === 0 && <p className="empty-note">No posts in this section yet.</p>}
+        <EmptyNote sections={sections} shown={shown} />
       </section>
-      {hosts.map((host) => {
-        const post = postById.get(host.postId);
-        if (!post) return null;
-        return host.barHost
-          ? createPortal(<PostAdminBar post={post} onEdit={edit} onDelete={remove} />, host.barHost, `bar-${post.id}`)
-          : createPortal(<AdminArticle post={post} onEdit={edit} onDelete={remove} />, host.element, `full-${post.id}`);
-      })}
+      <PostPortals hosts={hosts} posts={posts} onEdit={openForm} onDelete={(post) => void onDelete(post)} />
       <SectionPanel ns={ns} open={panelOpen} onClose={() => setPanelOpen(false)} sections={sections ?? []} onChanged={reload} confirm={confirm} onWrite={followPublish} />
       {confirmDialog}
     </>

@@ -1,15 +1,15 @@
 // The section panel (docs/product/reading.md#posts-screens): a picker of the namespace's sections shown as "title - order: n",
 // title and order fields, and Add, Update, Delete. A section that still holds posts is not deleted: the
 // server's refusal is shown with the choice of a section to move the posts to (docs/content-api.md).
-import { useId, useState } from 'react';
+import { useRef, useState } from 'react';
 import { NAMESPACE_TITLES } from '../../lib/posts.ts';
 import { Dialog } from '../ui/Dialog.tsx';
-import { Field } from '../ui/Field.tsx';
+import { Field, SelectField } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
-import type { FieldErrors, FormMessage } from '../ui/form-errors.ts';
+import { HARD_DELETE_WARNING, type Confirm } from '../ui/use-confirm.tsx';
+import { useFormSubmit } from '../ui/use-form-submit.ts';
 import { deleteSection, saveSection, type Namespace, type Section } from '../../lib/api/posts.ts';
-import { formFailure, successNotice } from './notices.ts';
-import { HARD_DELETE_WARNING, type Confirm } from './use-confirm.tsx';
+import { successNotice } from './notices.ts';
 
 /**
  * docs/product/reading.md#posts-screens titles the panel 'Add/edit/delete Tutorial Sections' on every posts screen (the original
@@ -46,123 +46,113 @@ export function SectionPanel(props: SectionPanelProps) {
   );
 }
 
+interface MoveChoiceProps {
+  others: Section[];
+  moveTo: string;
+  onMoveTo: (value: string) => void;
+  error: string | undefined;
+  onMove: () => void;
+}
+
+/** Offered when a delete was refused because the section holds posts. */
+function MoveChoice({ others, moveTo, onMoveTo, error, onMove }: MoveChoiceProps) {
+  return (
+    <div className="section-panel__move">
+      <SelectField label="Move its posts to" name="move_to_section_id" value={moveTo} onChange={onMoveTo} options={others.map((section) => ({ value: section.id, label: sectionOptionLabel(section) }))} error={error} />
+      <button type="button" className="button button--danger" onClick={onMove}>
+        Move posts and delete
+      </button>
+    </div>
+  );
+}
+
 function SectionPanelBody({ ns, sections, onChanged, confirm, onWrite }: SectionPanelProps) {
-  const id = useId();
   const [pickedId, setPickedId] = useState<number | null>(null);
   const [title, setTitle] = useState('');
   const [order, setOrder] = useState('0');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [notice, setNotice] = useState<FormMessage | null>(null);
   const [refusal, setRefusal] = useState<{ sectionId: number } | null>(null);
   const [moveTo, setMoveTo] = useState('');
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useFormSubmit(formRef, { fields: FIELDS, messageAlways: true });
 
   const pick = (value: string) => {
     const section = sections.find((entry) => String(entry.id) === value) ?? null;
     setPickedId(section?.id ?? null);
     setTitle(section?.title ?? '');
     setOrder(String(section?.order ?? 0));
-    setErrors({});
+    form.clear();
     setRefusal(null);
   };
 
-  const fail = (error: unknown) => {
-    const failure = formFailure(error, FIELDS);
-    setErrors(failure.errors);
-    setNotice(failure.notice);
-  };
-
   const save = async (mode: 'add' | 'update') => {
-    if (mode === 'update' && pickedId === null) return setNotice({ text: 'Choose the section to update first.', tone: 'error' });
-    try {
+    if (mode === 'update' && pickedId === null) return form.setMessage({ text: 'Choose the section to update first.', tone: 'error' });
+    await form.run(async () => {
       const answer = await saveSection(ns, mode === 'add' ? null : pickedId, { title, order });
       onWrite();
-      setErrors({});
       setRefusal(null);
-      setNotice(successNotice(answer, mode === 'add' ? 'Section created.' : 'Section updated.'));
+      form.setMessage(successNotice(answer, mode === 'add' ? 'Section created.' : 'Section updated.'));
       await onChanged();
       setPickedId(answer.section.id);
       setTitle(answer.section.title);
       setOrder(String(answer.section.order));
-    } catch (error) {
-      fail(error);
-    }
+    });
   };
 
   const remove = async (moveToId?: number) => {
     const section = sections.find((entry) => entry.id === pickedId);
-    if (!section) return setNotice({ text: 'Choose the section to delete first.', tone: 'error' });
+    if (!section) return form.setMessage({ text: 'Choose the section to delete first.', tone: 'error' });
     if (moveToId === undefined && !(await confirm({ title: 'Delete section', message: `Delete the section "${section.title}"? ${HARD_DELETE_WARNING}`, confirmLabel: 'Delete' })))
       return;
-    try {
+    const failure = await form.run(async () => {
       const answer = await deleteSection(ns, section.id, moveToId);
       onWrite();
-      setErrors({});
       setRefusal(null);
-      setNotice(successNotice(answer, 'Section deleted.'));
       pick('');
+      form.setMessage(successNotice(answer, 'Section deleted.'));
       await onChanged();
-    } catch (error) {
-      fail(error);
-      // Refused because it holds posts: offer to move them (the server names the count in the message).
-      const others = sections.filter((entry) => entry.id !== section.id);
-      if (formFailure(error, ['id']).errors.id && others.length > 0) {
-        setRefusal({ sectionId: section.id });
-        setMoveTo(String(others[0]?.id ?? ''));
-      }
+    });
+    // Refused because it holds posts: offer to move them (the server names the count in the message).
+    const others = sections.filter((entry) => entry.id !== section.id);
+    if (failure?.errors.id && others.length > 0) {
+      setRefusal({ sectionId: section.id });
+      setMoveTo(String(others[0]?.id ?? ''));
     }
   };
 
   const others = sections.filter((entry) => entry.id !== refusal?.sectionId);
 
   return (
-    <form className="form section-panel" onSubmit={(event) => event.preventDefault()} noValidate>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-picker`}>
-          Section
-        </label>
-        <select id={`${id}-picker`} className="field__control" value={pickedId === null ? '' : String(pickedId)} onChange={(event) => pick(event.target.value)} data-autofocus="">
-          <option value="">New section</option>
-          {sections.map((section) => (
-            <option key={section.id} value={section.id}>
-              {sectionOptionLabel(section)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <Field label="Title" name="title" value={title} onChange={setTitle} error={errors.title} />
-      <Field label="Order" name="order" value={order} onChange={setOrder} error={errors.order} inputMode="numeric" />
-      <Message message={notice} id={`${id}-notice`} />
-      {refusal && (
-        <div className="section-panel__move">
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-move`}>
-              Move its posts to
-            </label>
-            <select id={`${id}-move`} className="field__control" value={moveTo} onChange={(event) => setMoveTo(event.target.value)}>
-              {others.map((section) => (
-                <option key={section.id} value={section.id}>
-                  {sectionOptionLabel(section)}
-                </option>
-              ))}
-            </select>
-            {errors.move_to_section_id && <p className="field__error">{errors.move_to_section_id}</p>}
-          </div>
-          <button type="button" className="button button--danger" onClick={() => void remove(Number(moveTo))}>
-            Move posts and delete
-          </button>
-        </div>
-      )}
-      <p className="form__actions">
-        <button type="button" className="button" onClick={() => void save('add')}>
-          Add
-        </button>
-        <button type="button" className="button button--secondary" onClick={() => void save('update')} aria-disabled={pickedId === null || undefined}>
-          Update
-        </button>
-        <button type="button" className="button button--danger" onClick={() => void remove()} aria-disabled={pickedId === null || undefined}>
-          Delete
-        </button>
-      </p>
+    <form ref={formRef} className="form section-panel" onSubmit={(event) => event.preventDefault()} noValidate>
+      <SelectField
+        label="Section"
+        name="section"
+        value={pickedId === null ? '' : String(pickedId)}
+        onChange={pick}
+        options={sections.map((section) => ({ value: section.id, label: sectionOptionLabel(section) }))}
+        emptyOption="New section"
+        autoFocusOnOpen
+      />
+      <Field label="Title" name="title" value={title} onChange={setTitle} error={form.errors.title} />
+      <Field label="Order" name="order" value={order} onChange={setOrder} error={form.errors.order} inputMode="numeric" />
+      <Message message={form.message} />
+      {refusal && <MoveChoice others={others} moveTo={moveTo} onMoveTo={setMoveTo} error={form.errors.move_to_section_id} onMove={() => void remove(Number(moveTo))} />}
+      <SectionButtons picked={pickedId !== null} onSave={(mode) => void save(mode)} onRemove={() => void remove()} />
     </form>
+  );
+}
+
+function SectionButtons({ picked, onSave, onRemove }: { picked: boolean; onSave: (mode: 'add' | 'update') => void; onRemove: () => void }) {
+  return (
+    <p className="form__actions">
+      <button type="button" className="button" onClick={() => onSave('add')}>
+        Add
+      </button>
+      <button type="button" className="button button--secondary" onClick={() => onSave('update')} aria-disabled={!picked || undefined}>
+        Update
+      </button>
+      <button type="button" className="button button--danger" onClick={onRemove} aria-disabled={!picked || undefined}>
+        Delete
+      </button>
+    </p>
   );
 }

@@ -1,9 +1,9 @@
-// What the admin forms show after a call (docs/product/messages.md#validation, docs/product/messages.md#error-catalogue): the first message per field under its field,
-// and the server's message as a notice. Failures are always shown in the error style (the original
-// product's rule was "error style if field errors exist, otherwise ok style" (docs/product/messages.md#error-catalogue), which read literally would show a refused
-// delete in green; successes are the "otherwise").
+// What the admin tools show after a call that is not a form submit (a delete, a reorder, an upload): the
+// server's message as a notice, successes in the success style and failures always in the error style,
+// even a refusal without field errors (docs/decisions/0015-content-admin-overlay.md, 'Refusals are
+// errors'). Form submits go through ui/use-form-submit.ts.
 import { ApiError } from '../../lib/api/client.ts';
-import { CONNECTION_ERROR, firstFieldErrors, type FieldErrors, type FormMessage } from '../ui/form-errors.ts';
+import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
 
 export const NOT_FOUND_IMAGE = '/not-found.svg';
 
@@ -13,14 +13,8 @@ export function successNotice(answer: { message?: string } | undefined, fallback
 
 /** The server's message for a failed call (or a connection message), always in the error style. */
 export function failureNotice(error: unknown): FormMessage {
-  if (error instanceof ApiError) return { text: error.body.message || `The request failed (status ${error.status}).`, tone: 'error' };
-  return { text: CONNECTION_ERROR, tone: 'error' };
-}
-
-/** Field errors and the notice for a failed form submit. */
-export function formFailure(error: unknown, fields: readonly string[]): { errors: FieldErrors; notice: FormMessage } {
   if (!(error instanceof ApiError)) console.error(error);
-  return { errors: firstFieldErrors(error, fields), notice: failureNotice(error) };
+  return { text: serverMessage(error), tone: 'error' };
 }
 
 /** A refused delete's report entries (409), for the list under the message. */

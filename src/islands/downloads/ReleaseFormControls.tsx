@@ -2,10 +2,7 @@
 // downloadable and file each have one), tied to the input by aria-invalid and aria-describedby like the
 // shared text Field.
 import { useId } from 'react';
-
-function describedBy(...ids: (string | false | undefined)[]): string | undefined {
-  return ids.filter(Boolean).join(' ') || undefined;
-}
+import { describedByOf, FieldNotes } from '../ui/Field.tsx';
 
 interface FlagFieldProps {
   label: string;
@@ -28,20 +25,11 @@ export function FlagField({ label, name, checked, onChange, error, hint }: FlagF
           checked={checked}
           onChange={(event) => onChange(event.target.checked)}
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(hint && `${id}-hint`, error && `${id}-error`)}
+          aria-describedby={describedByOf(id, hint, error)}
         />
         <label htmlFor={id}>{label}</label>
       </div>
-      {hint && (
-        <p className="field__hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field__error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -69,18 +57,9 @@ export function FileField({ label, name, onChange, error, hint }: FileFieldProps
         className="field__control field__control--file"
         onChange={(event) => onChange(event.target.files?.[0] ?? null)}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hint && `${id}-hint`, error && `${id}-error`)}
+        aria-describedby={describedByOf(id, hint, error)}
       />
-      {hint && (
-        <p className="field__hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field__error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

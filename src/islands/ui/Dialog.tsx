@@ -3,7 +3,7 @@
 // of that: Tab wraps inside the dialog, Escape (the cancel event) and a click on the backdrop close it
 // through the owner's state, and focus goes back to whatever opened it (or, when that has disappeared,
 // e.g. inside the collapsed mobile menu, to the menu button).
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
 interface DialogProps {
   title: string;
@@ -29,6 +29,22 @@ function restoreFocus(previous: Element | null): void {
   const menuButton = document.querySelector<HTMLElement>('[data-nav-toggle]');
   if (menuButton && menuButton.getClientRects().length > 0) menuButton.focus();
   else document.querySelector<HTMLElement>('#main-content')?.focus();
+}
+
+/** Tab from the last control goes to the first, Shift+Tab from the first to the last. */
+function wrapTab(event: KeyboardEvent<HTMLDialogElement>): void {
+  if (event.key !== 'Tab') return;
+  const items = focusables(event.currentTarget);
+  const first = items[0];
+  const last = items.at(-1);
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
 }
 
 export function Dialog({ title, open, onClose, children, size = 'narrow' }: DialogProps) {
@@ -81,20 +97,7 @@ export function Dialog({ title, open, onClose, children, size = 'narrow' }: Dial
         // The dialog element itself is hit only on its backdrop: the content fills it edge to edge.
         if (event.target === event.currentTarget && pressStartedOnBackdrop.current) onClose();
       }}
-      onKeyDown={(event) => {
-        if (event.key !== 'Tab') return;
-        const items = focusables(event.currentTarget);
-        const first = items[0];
-        const last = items.at(-1);
-        if (!first || !last) return;
-        if (event.shiftKey && document.activeElement === first) {
-          event.preventDefault();
-          last.focus();
-        } else if (!event.shiftKey && document.activeElement === last) {
-          event.preventDefault();
-          first.focus();
-        }
-      }}
+      onKeyDown={wrapTab}
     >
       {open && (
         <div className="dialog__content">

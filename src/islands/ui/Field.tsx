@@ -17,11 +17,32 @@ interface FieldProps {
   hint?: string;
 }
 
+/** The ids a control's aria-describedby names: its hint and its error, where present. */
+export function describedByOf(id: string, hint: string | undefined, error: string | undefined): string | undefined {
+  return [hint ? `${id}-hint` : undefined, error ? `${id}-error` : undefined].filter(Boolean).join(' ') || undefined;
+}
+
+/** The hint and the first server error under a control, with the ids describedByOf names. */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: string | undefined; error?: string | undefined }) {
+  return (
+    <>
+      {hint && (
+        <p className="field__hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
 export function Field({ label, name, value, onChange, error, type = 'text', multiline = false, autoComplete, autoFocusOnOpen, inputMode, hint }: FieldProps) {
   const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [hint ? hintId : undefined, error ? errorId : undefined].filter(Boolean).join(' ') || undefined;
+  const describedBy = describedByOf(id, hint, error);
   const common = {
     id,
     name,
@@ -42,16 +63,7 @@ export function Field({ label, name, value, onChange, error, type = 'text', mult
       ) : (
         <input {...common} type={type} inputMode={inputMode} onChange={(event) => onChange(event.target.value)} />
       )}
-      {hint && (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field__error" id={errorId}>
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -69,6 +81,50 @@ export function Checkbox({ label, name, checked, onChange }: CheckboxProps) {
     <div className="field field--checkbox">
       <input id={id} name={name} type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} />
       <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}
+
+interface SelectFieldProps {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly { value: string | number; label: string }[];
+  error?: string | undefined;
+  /** An option shown first, with the value '' (e.g. 'Choose a type…', 'No file'). */
+  emptyOption?: string;
+  /** Focused when the surrounding dialog opens. */
+  autoFocusOnOpen?: boolean;
+  className?: string;
+}
+
+/** A labelled select with its first server error underneath, tied together like Field's. */
+export function SelectField({ label, name, value, onChange, options, error, emptyOption, autoFocusOnOpen, className }: SelectFieldProps) {
+  const id = useId();
+  return (
+    <div className={[error ? 'field field--invalid' : 'field', className].filter(Boolean).join(' ')}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        className="field__control"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedByOf(id, undefined, error)}
+        data-autofocus={autoFocusOnOpen ? '' : undefined}
+      >
+        {emptyOption !== undefined && <option value="">{emptyOption}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldNotes id={id} error={error} />
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // opens it.
 import type { ComponentType } from 'react';
 import { Dialog } from '../../ui/Dialog.tsx';
-import type { Confirm } from '../use-confirm.tsx';
+import type { Confirm } from '../../ui/use-confirm.tsx';
 
 export interface MediaManagerProps {
   open: boolean;

@@ -3,7 +3,7 @@
 // and the ticks. useMediaLibrary wires these to state; tests drive them with a fake source.
 import type { FormMessage } from '../../ui/form-errors.ts';
 import { failureNotice, isConflict, reportOf, successNotice } from '../notices.ts';
-import { HARD_DELETE_WARNING, type Confirm } from '../use-confirm.tsx';
+import { HARD_DELETE_WARNING, type Confirm } from '../../ui/use-confirm.tsx';
 import type { RefusedDeletion } from './RefusedDeletions.tsx';
 
 export const FILE_NOT_SELECTED = 'File not selected';

@@ -3,7 +3,7 @@
 // (media-library-actions.ts holds the rules, this hook holds the state).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FormMessage } from '../../ui/form-errors.ts';
-import type { Confirm } from '../use-confirm.tsx';
+import type { Confirm } from '../../ui/use-confirm.tsx';
 import {
   applyWrite,
   FILE_NOT_SELECTED,

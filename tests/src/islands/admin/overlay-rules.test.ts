@@ -3,12 +3,12 @@
 // inserts into the text for an image and a video item.
 import { describe, expect, it } from 'vitest';
 import type { PageImage } from '../../../../src/lib/api/page-images.ts';
-import type { PublishStatus as PublishStatusAnswer } from '../../../../src/lib/api/publish.ts';
+import type { PublishStatus } from '../../../../src/lib/api/publish.ts';
 import { insertionFor } from '../../../../src/islands/admin/PageImageManager.tsx';
 import { sectionOptionLabel, sectionPanelTitle } from '../../../../src/islands/admin/SectionPanel.tsx';
-import { publishOutcome } from '../../../../src/islands/admin/use-publish-status.ts';
+import { publishOutcome } from '../../../../src/stores/publish-status.ts';
 
-const status = (state: PublishStatusAnswer['state'], extra: Partial<PublishStatusAnswer> = {}): PublishStatusAnswer => ({
+const status = (state: PublishStatus['state'], extra: Partial<PublishStatus> = {}): PublishStatus => ({
   state,
   pending: false,
   current_build_id: 'b1',

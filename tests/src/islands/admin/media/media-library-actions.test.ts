@@ -17,7 +17,7 @@ import {
 } from '../../../../../src/islands/admin/media/media-library-actions.ts';
 import type { RefusedDeletion } from '../../../../../src/islands/admin/media/RefusedDeletions.tsx';
 import type { FormMessage } from '../../../../../src/islands/ui/form-errors.ts';
-import { HARD_DELETE_WARNING } from '../../../../../src/islands/admin/use-confirm.tsx';
+import { HARD_DELETE_WARNING } from '../../../../../src/islands/ui/use-confirm.tsx';
 
 interface Item {
   id: number;

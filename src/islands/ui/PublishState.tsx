@@ -1,7 +1,9 @@
-// The publish status beside the admin tools (issue 5, item 5): 'Publishing…' while the static site is
-// rebuilt with the admin's change, then 'Live', or the failure with the end of the build log. A live
-// region that exists from the start, so each change is announced.
-import type { PublishPhase } from './use-publish-status.ts';
+// Where the admin's last change stands for readers, beside the admin tools of the content pages and the
+// downloads page: 'Publishing…' while the static site is rebuilt with the change, then 'Live', or the
+// failure with the end of the build log (docs/architecture.md on publishing). A live region that exists
+// from the start, so each change is announced. It reads the site-wide store, so a watch started on one
+// page shows on the next.
+import { usePublishPhase } from '../../stores/publish-status.ts';
 
 function timeOf(iso: string | null): string {
   if (!iso) return '';
@@ -9,7 +11,8 @@ function timeOf(iso: string | null): string {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString();
 }
 
-export function PublishState({ phase }: { phase: PublishPhase }) {
+export function PublishState() {
+  const phase = usePublishPhase();
   return (
     <div className={`publish-state publish-state--${phase.kind}`} role="status" aria-live="polite" aria-atomic="true" data-publish-state={phase.kind}>
       {phase.kind === 'publishing' && (

@@ -1,27 +1,37 @@
-// Where the admin's last change stands for readers (issue 5, item 5): the static pages lag behind the
-// database until the publish that includes a write is live (docs/architecture.md#publishing). A write schedules its
-// build before it answers, and the publisher reports 'building' from then until the last coalesced build
-// has finished; so after a write, the first status that is not 'building' is that write's outcome: 'idle'
-// means it is live, 'failed' that readers still see the previous version (with the build's log tail).
-// The watch lives in a store, not in a component: it carries on when the admin moves to another reading
-// page (only <main> is swapped) and the overlay there is a new component.
+// The one store of the site's publish status (docs/admin-api.md, `PublishStatus`), in two views:
+// - `publishStore`: the status itself, polled while a component shows it (quickly while a build runs);
+// - `$publishPhase`: where the admin's own last write stands for readers, after `followPublish()`.
+// A write schedules its build before it answers, and the publisher says 'building' from then until the
+// last coalesced build has finished, so after a write the first status that is not 'building' is that
+// write's outcome: 'idle' means it is live, 'failed' that readers still see the previous version.
+// Both live in module-level nanostores, not in components: the watch carries on when the admin moves to
+// another reading page (only <main> is swapped) and the island there is a new component.
 import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
-import { ApiError } from '../../lib/api/client.ts';
-import { fetchPublishStatus, type PublishStatus as PublishStatusAnswer } from '../../lib/api/publish.ts';
+import { ApiError } from '../lib/api/client.ts';
+import { fetchPublishStatus, publishSettled, type PublishStatus } from '../lib/api/publish.ts';
+import { createPolledStore } from './polled-store.ts';
 
 export type PublishPhase = { kind: 'none' } | { kind: 'publishing' } | { kind: 'live'; at: string | null } | { kind: 'failed'; log: string } | { kind: 'unknown' };
 
-const POLL_MS = 1000;
+export const FOLLOW_POLL_MS = 1000;
 /** Stops following after this long; the admin screen keeps the full publish status. */
-const GIVE_UP_MS = 5 * 60 * 1000;
+export const FOLLOW_GIVE_UP_MS = 5 * 60 * 1000;
+
+export const publishStore = createPolledStore<PublishStatus>({
+  load: fetchPublishStatus,
+  busy: (status) => !publishSettled(status),
+  busyMs: 1000,
+  // Other admins and content edits start builds too; a slow poll keeps the panel roughly current.
+  idleMs: 30_000,
+});
 
 /**
  * The outcome a status answer (read after the write answered) tells, or null while the build runs. Idle
  * means the last build succeeded and nothing is left to build, so the write's build (finished before the
  * first look, or coalesced into a later one) is live.
  */
-export function publishOutcome(status: PublishStatusAnswer): PublishPhase | null {
+export function publishOutcome(status: PublishStatus): PublishPhase | null {
   if (status.state === 'building') return null;
   if (status.state === 'failed') return { kind: 'failed', log: status.last_failure?.log ?? '' };
   return { kind: 'live', at: status.last_success?.at ?? null };
@@ -42,8 +52,11 @@ export function followPublish(): void {
   $publishPhase.set({ kind: 'publishing' });
   const poll = async () => {
     try {
-      const outcome = publishOutcome(await fetchPublishStatus());
+      const status = await fetchPublishStatus();
       if (thisRun !== run) return;
+      // Whoever shows the full status gets this answer too, without a request of its own.
+      publishStore.accept(status);
+      const outcome = publishOutcome(status);
       if (outcome) return $publishPhase.set(outcome);
     } catch (error) {
       // The session ended (or the role was taken away): there is nothing left to follow.
@@ -51,11 +64,11 @@ export function followPublish(): void {
       console.error('Could not read the publish status', error);
     }
     if (thisRun !== run) return;
-    if (Date.now() - started > GIVE_UP_MS) return $publishPhase.set({ kind: 'unknown' });
-    timer = setTimeout(() => void poll(), POLL_MS);
+    if (Date.now() - started > FOLLOW_GIVE_UP_MS) return $publishPhase.set({ kind: 'unknown' });
+    timer = setTimeout(() => void poll(), FOLLOW_POLL_MS);
   };
   // The write has answered, so its build is already scheduled: the first look can come soon.
-  timer = setTimeout(() => void poll(), POLL_MS / 4);
+  timer = setTimeout(() => void poll(), FOLLOW_POLL_MS / 4);
 }
 
 export function usePublishPhase(): PublishPhase {
