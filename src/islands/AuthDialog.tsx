@@ -83,9 +83,28 @@ function AuthForm({ state }: { state: AuthState }) {
 
   return (
     <form ref={formRef} className="form" noValidate onSubmit={send} aria-busy={form.busy}>
-      {!isLogin && <Field label="User name" name="name" value={credentials.name} onChange={set('name')} error={form.errors.name} autoComplete="name" autoFocusOnOpen />}
-      <Field label="Email" name="email" type="email" value={credentials.email} onChange={set('email')} error={form.errors.email} autoComplete={isLogin ? 'username' : 'email'} autoFocusOnOpen={isLogin} />
-      <Field label="Password" name="password" type="password" value={credentials.password} onChange={set('password')} error={form.errors.password} autoComplete={isLogin ? 'current-password' : 'new-password'} />
+      {!isLogin && (
+        <Field label="User name" name="name" value={credentials.name} onChange={set('name')} error={form.errors.name} autoComplete="name" autoFocusOnOpen />
+      )}
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        value={credentials.email}
+        onChange={set('email')}
+        error={form.errors.email}
+        autoComplete={isLogin ? 'username' : 'email'}
+        autoFocusOnOpen={isLogin}
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        value={credentials.password}
+        onChange={set('password')}
+        error={form.errors.password}
+        autoComplete={isLogin ? 'current-password' : 'new-password'}
+      />
       {!isLogin && (
         <Field
           label="Confirm password"

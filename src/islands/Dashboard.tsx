@@ -66,7 +66,15 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
       {result && <RequestAlert result={result} onDismiss={() => setResult(null)} />}
       <UserCard user={user}>
         <div className="dashboard__actions">
-          <button type="button" className="button" onClick={() => { setSaved(false); setEditing(true); }} aria-haspopup="dialog">
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              setSaved(false);
+              setEditing(true);
+            }}
+            aria-haspopup="dialog"
+          >
             Edit
           </button>
           {canRequest && (

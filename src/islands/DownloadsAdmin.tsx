@@ -101,7 +101,15 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
         </p>
       )}
       {confirmDialog}
-      {releases && <AdminReleaseList releases={releases} staticBodies={staticBodies} onEdit={(release) => switchForm(release, 'title')} onDelete={(release) => void remove(release)} onDownloaded={() => void reload()} />}
+      {releases && (
+        <AdminReleaseList
+          releases={releases}
+          staticBodies={staticBodies}
+          onEdit={(release) => switchForm(release, 'title')}
+          onDelete={(release) => void remove(release)}
+          onDownloaded={() => void reload()}
+        />
+      )}
     </>
   );
 }

@@ -83,7 +83,15 @@ export default function NewPasswordForm() {
       </div>
       {/* The account's e-mail as a hidden username field, so password managers file the new password. */}
       <input type="email" name="username" value={link.email} autoComplete="username" readOnly hidden />
-      <Field label="New Password" name="password" type="password" value={password} onChange={setPassword} error={form.errors.password} autoComplete="new-password" />
+      <Field
+        label="New Password"
+        name="password"
+        type="password"
+        value={password}
+        onChange={setPassword}
+        error={form.errors.password}
+        autoComplete="new-password"
+      />
       <Field
         label="Confirm Password"
         name="password_confirmation"

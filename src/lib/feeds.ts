@@ -127,7 +127,8 @@ const rfc822 = (iso: string) => {
 };
 
 export function renderRss(feed: Feed): string {
-  const element = (name: string, value: string | undefined, attributes = '') => (value === undefined ? '' : `<${name}${attributes}>${escapeXml(value)}</${name}>`);
+  const element = (name: string, value: string | undefined, attributes = '') =>
+    value === undefined ? '' : `<${name}${attributes}>${escapeXml(value)}</${name}>`;
   const updated = latestUpdate(feed.items.map((item) => item.updated));
   const items = feed.items.map((item) =>
     [

@@ -10,5 +10,7 @@ import type { SectionEntry } from './snapshot-schema.ts';
  * namespace); a section's feed passes its one section. Nothing else of the snapshot reaches these pages.
  */
 export function postsCacheKey(site: unknown, sections: readonly SectionEntry[], year = new Date().getFullYear()): string {
-  return createHash('sha256').update(JSON.stringify([site, sections, year])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([site, sections, year]))
+    .digest('base64url');
 }

@@ -48,8 +48,13 @@ export function sitemapUrls(snapshot: SiteSnapshot): SitemapUrl[] {
     urls.push({ loc: `${base}/${namespace}`, priority: SITEMAP_PRIORITY.namespace, lastmod: day(everything) });
     for (const section of sections) {
       const sectionUrl = `${base}/${namespace}/${section.title_slug}`;
-      content.push({ loc: sectionUrl, priority: SITEMAP_PRIORITY.section, lastmod: day([section.updated_at, ...section.posts.map((post) => post.updated_at)]) });
-      for (const post of section.posts) content.push({ loc: `${sectionUrl}#${post.title_slug}`, priority: SITEMAP_PRIORITY.post, lastmod: day([post.updated_at]) });
+      content.push({
+        loc: sectionUrl,
+        priority: SITEMAP_PRIORITY.section,
+        lastmod: day([section.updated_at, ...section.posts.map((post) => post.updated_at)]),
+      });
+      for (const post of section.posts)
+        content.push({ loc: `${sectionUrl}#${post.title_slug}`, priority: SITEMAP_PRIORITY.post, lastmod: day([post.updated_at]) });
     }
   }
   urls.push({ loc: `${base}/downloads`, priority: SITEMAP_PRIORITY.downloads, lastmod: day(snapshot.downloads.map((item) => item.updated_at)) });

@@ -23,7 +23,8 @@ function overlayFor(): { page: HTMLElement; load: () => Promise<Mounter> } | nul
   const posts = document.querySelector<HTMLElement>('[data-posts-page]');
   if (posts) return { page: posts, load: () => withStyles(import('../islands/admin/PostsOverlay.tsx')).then((module) => module.mountPostsOverlay) };
   const main = document.querySelector<HTMLElement>('main[data-reading]');
-  if (main && location.pathname === '/') return { page: main, load: () => withStyles(import('../islands/admin/HomeOverlay.tsx')).then((module) => module.mountHomeOverlay) };
+  if (main && location.pathname === '/')
+    return { page: main, load: () => withStyles(import('../islands/admin/HomeOverlay.tsx')).then((module) => module.mountHomeOverlay) };
   return null;
 }
 

@@ -8,7 +8,8 @@ import { isReadingPath } from '../lib/reading-routes';
 import { AFTER_SWAP_EVENT, BEFORE_SWAP_EVENT, prefersReducedMotion } from './page-lifecycle';
 
 /** Head elements that describe the page (swapped); stylesheets and scripts are only ever added. */
-const PAGE_META = 'meta[name="description"], meta[name="robots"], meta[property^="og:"], meta[property^="article:"], meta[name^="twitter:"], link[rel="canonical"], link[rel="alternate"]';
+const PAGE_META =
+  'meta[name="description"], meta[name="robots"], meta[property^="og:"], meta[property^="article:"], meta[name^="twitter:"], link[rel="canonical"], link[rel="alternate"]';
 
 // The Navigation API's few members used here (not yet in TypeScript's DOM types).
 interface NavigationLike {

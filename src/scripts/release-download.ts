@@ -28,7 +28,8 @@ export function prefersNativeDownload(size: number): boolean {
 
 /** What the reader sees when a download fails: the server's own words (the 401/403 messages of docs/product/roles.md). */
 export function downloadErrorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.status === 0 || !error.body.message ? `The download failed (status ${error.status}). Please try again.` : error.body.message;
+  if (error instanceof ApiError)
+    return error.status === 0 || !error.body.message ? `The download failed (status ${error.status}). Please try again.` : error.body.message;
   return 'The download failed: the connection was lost. Please try again.';
 }
 

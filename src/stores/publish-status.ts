@@ -12,7 +12,8 @@ import { ApiError } from '../lib/api/client.ts';
 import { fetchPublishStatus, publishSettled, type PublishStatus } from '../lib/api/publish.ts';
 import { createPolledStore } from './polled-store.ts';
 
-export type PublishPhase = { kind: 'none' } | { kind: 'publishing' } | { kind: 'live'; at: string | null } | { kind: 'failed'; log: string } | { kind: 'unknown' };
+export type PublishPhase =
+  { kind: 'none' } | { kind: 'publishing' } | { kind: 'live'; at: string | null } | { kind: 'failed'; log: string } | { kind: 'unknown' };
 
 export const FOLLOW_POLL_MS = 1000;
 /** Stops following after this long; the admin screen keeps the full publish status. */

@@ -78,7 +78,11 @@ describe('a publish with an unpublished post', () => {
   it('writes a sitemap: sections at 0.8, posts at 0.6 with the slug as anchor, lastmod from the content', () => {
     const xml = read('sitemap.xml');
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
-    const entries = [...xml.matchAll(/<url>([\s\S]*?)<\/url>/g)].map((match) => ({ loc: tag(match[1]!, 'loc'), lastmod: tag(match[1]!, 'lastmod'), priority: tag(match[1]!, 'priority') }));
+    const entries = [...xml.matchAll(/<url>([\s\S]*?)<\/url>/g)].map((match) => ({
+      loc: tag(match[1]!, 'loc'),
+      lastmod: tag(match[1]!, 'lastmod'),
+      priority: tag(match[1]!, 'priority'),
+    }));
     const entry = (loc: string) => entries.find((candidate) => candidate.loc === `${SITE}${loc}`);
     for (const loc of ['/', '/news', '/documentation', '/tutorials', '/downloads', '/contact']) expect(entry(loc), loc).toBeDefined();
     expect(entry('/')!.priority).toBe('1.0');
@@ -86,8 +90,15 @@ describe('a publish with an unpublished post', () => {
     const releases = snapshot.namespaces.news.find((section) => section.id === fixture.sections.releases.id)!;
     const sectionDay = [releases.updated_at, '2026-01-12T08:00:00.000Z', '2026-02-03T08:00:00.000Z'].sort().at(-1)!.slice(0, 10);
     expect(entry('/news/releases')).toEqual({ loc: `${SITE}/news/releases`, lastmod: sectionDay, priority: '0.8' });
-    expect(entry('/news/events')).toMatchObject({ priority: '0.8', lastmod: snapshot.namespaces.news.find((section) => section.title === 'Events')!.updated_at.slice(0, 10) });
-    expect(entry(`/news/releases#${fixture.posts.first.title_slug}`)).toEqual({ loc: `${SITE}/news/releases#${fixture.posts.first.title_slug}`, lastmod: '2026-01-12', priority: '0.6' });
+    expect(entry('/news/events')).toMatchObject({
+      priority: '0.8',
+      lastmod: snapshot.namespaces.news.find((section) => section.title === 'Events')!.updated_at.slice(0, 10),
+    });
+    expect(entry(`/news/releases#${fixture.posts.first.title_slug}`)).toEqual({
+      loc: `${SITE}/news/releases#${fixture.posts.first.title_slug}`,
+      lastmod: '2026-01-12',
+      priority: '0.6',
+    });
     expect(entry(`/news/releases#${fixture.posts.second.title_slug}`)).toMatchObject({ lastmod: '2026-02-03', priority: '0.6' });
     // Exactly the published posts, each once.
     expect(entries.filter((candidate) => candidate.priority === '0.6')).toHaveLength(2);
@@ -124,7 +135,11 @@ describe('a publish with an unpublished post', () => {
   });
 
   it('writes the news JSON Feed', () => {
-    const feed = JSON.parse(read('news/feed.json')) as { version: string; feed_url: string; items: { title: string; url: string; content_html: string; date_published: string }[] };
+    const feed = JSON.parse(read('news/feed.json')) as {
+      version: string;
+      feed_url: string;
+      items: { title: string; url: string; content_html: string; date_published: string }[];
+    };
     expect(feed.version).toBe('https://jsonfeed.org/version/1.1');
     expect(feed.feed_url).toBe(`${SITE}/news/feed.json`);
     expect(feed.items.map((item) => item.title)).toEqual(['Second by display order', FIXTURE.publishedPost]);

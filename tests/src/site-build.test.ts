@@ -29,12 +29,23 @@ beforeAll(() => {
   fs.mkdirSync(cacheDir, { recursive: true });
   const workDir = fs.mkdtempSync(path.join(cacheDir, 'site-build-test-'));
   try {
-    const result = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', projectRoot, '--outDir', outDir], {
-      cwd: workDir,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, CONTENT_DIR: contentDir, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_CACHE_DIR: path.join(tempDir, 'cache'), NO_COLOR: '1' },
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', projectRoot, '--outDir', outDir],
+      {
+        cwd: workDir,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          CONTENT_DIR: contentDir,
+          ASTRO_TELEMETRY_DISABLED: '1',
+          ASTRO_CACHE_DIR: path.join(tempDir, 'cache'),
+          NO_COLOR: '1',
+        },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     if (result.status !== 0) throw new Error(`astro build failed:\n${result.stdout}\n${result.stderr}`);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -82,7 +93,14 @@ describe('the built site', () => {
   it.each(ROUTES)('%s has the title prefix, canonical link, lang, skip link and nav bar', (route) => {
     const html = page(route);
     expect(html).toMatch(new RegExp(`<title>Dimensional Control ${year} – [^<]+</title>`));
-    const canonical = route === '/news' ? '/news/company-news' : route === '/documentation' ? '/documentation/getting-started' : route === '/tutorials' ? '/tutorials/first-steps' : route;
+    const canonical =
+      route === '/news'
+        ? '/news/company-news'
+        : route === '/documentation'
+          ? '/documentation/getting-started'
+          : route === '/tutorials'
+            ? '/tutorials/first-steps'
+            : route;
     expect(html).toContain(`<link rel="canonical" href="http://localhost:4321${canonical}">`);
     expect(html).toContain('<html lang="en">');
     expect(html).toContain('<a class="skip-link" href="#main-content">');
@@ -131,7 +149,9 @@ describe('the built site', () => {
     expect(titles.some((title) => title?.startsWith('CMM Suite 9'))).toBe(true);
     expect(titles.some((title) => title?.startsWith('CMM Suite 7'))).toBe(true);
     expect(xml).toContain('<link>http://localhost:4321/downloads</link>');
-    expect(page('/downloads')).toContain('<link rel="alternate" type="application/rss+xml" title="Dimensional Control – Software releases" href="/downloads/rss.xml">');
+    expect(page('/downloads')).toContain(
+      '<link rel="alternate" type="application/rss+xml" title="Dimensional Control – Software releases" href="/downloads/rss.xml">',
+    );
   });
 
   it('shows home sections in order, the buttons on the first, images sized with srcset', () => {
@@ -143,7 +163,9 @@ describe('the built site', () => {
     expect(first).toContain('<a class="button" href="/documentation">Documentation</a>');
     expect(first).toContain('href="/downloads">Downloads</a>');
     expect(html.match(/href="\/documentation">Documentation<\/a>/g)).toHaveLength(3); // nav, button, footer
-    expect(html).toMatch(/<img src="\/media\/home\/probe-lg.png" srcset="\/media\/home\/probe-thumb.png 480w, \/media\/home\/probe-lg.png 1200w" sizes="[^"]+" width="1200" height="800" alt="A touch probe measuring a machined part" loading="eager" fetchpriority="high"/);
+    expect(html).toMatch(
+      /<img src="\/media\/home\/probe-lg.png" srcset="\/media\/home\/probe-thumb.png 480w, \/media\/home\/probe-lg.png 1200w" sizes="[^"]+" width="1200" height="800" alt="A touch probe measuring a machined part" loading="eager" fetchpriority="high"/,
+    );
     expect(html).toMatch(/alt="Engineers in a training session" loading="lazy"/);
     expect(html).toContain('<meta property="og:image" content="http://localhost:4321/media/home/probe-lg.png">');
   });
@@ -153,7 +175,11 @@ describe('the built site', () => {
     expect(html).toContain('<h1 class="posts-heading">Company news</h1>');
     expect([...html.matchAll(/<article id="([^"]+)"/g)].map((match) => match[1])).toEqual(['cmm-suite-9-released', 'new-office-in-leeds', 'trade-fair-dates']);
     // News lists its posts newest first in the sidebar.
-    expect([...html.matchAll(/data-post-link="([^"]+)"/g)].map((match) => match[1])).toEqual(['trade-fair-dates', 'new-office-in-leeds', 'cmm-suite-9-released']);
+    expect([...html.matchAll(/data-post-link="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      'trade-fair-dates',
+      'new-office-in-leeds',
+      'cmm-suite-9-released',
+    ]);
     expect(html).toContain('<a href="/news/events" data-section-link="events">Events</a>');
     expect(html).toContain('<time datetime="2026-01-05T10:00:00.000Z" data-relative-time>5 January 2026</time>');
     expect(html).toMatch(/Ada Admin <span class="post__role">admin<\/span>/);

@@ -66,7 +66,15 @@ export function AdminConsole() {
 
       <SitemapPanel run={sitemap.run} onClose={sitemap.close} />
 
-      <UsersSection data={data} columns={columns} visible={visible} selected={selected} onSelectedChange={setSelected} confirm={confirm} currentUserId={currentUser?.id} />
+      <UsersSection
+        data={data}
+        columns={columns}
+        visible={visible}
+        selected={selected}
+        onSelectedChange={setSelected}
+        confirm={confirm}
+        currentUserId={currentUser?.id}
+      />
 
       <div className="admin-panels">
         <PublishPanel />

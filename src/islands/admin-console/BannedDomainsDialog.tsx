@@ -83,7 +83,12 @@ function DomainsTable({ domains, onRemove }: { domains: BannedDomain[]; onRemove
                 <CoveredUsers domain={domain} />
               </td>
               <td>
-                <button type="button" className="button button--secondary button--admin-tiny button--admin-danger-outline" aria-haspopup="dialog" onClick={() => onRemove(domain)}>
+                <button
+                  type="button"
+                  className="button button--secondary button--admin-tiny button--admin-danger-outline"
+                  aria-haspopup="dialog"
+                  onClick={() => onRemove(domain)}
+                >
                   Delete Domain<span className="sr-only"> {domain.domain}</span>
                 </button>
               </td>
@@ -131,7 +136,16 @@ function BannedDomains({ confirm }: BannedDomainsProps) {
   return (
     <div className="admin-banned-domains">
       <form ref={formRef} className="admin-banned-domains__form" noValidate onSubmit={add} aria-busy={form.busy}>
-        <Field label="Domain" name="domain" value={input} onChange={setInput} error={form.errors.domain} autoComplete="off" autoFocusOnOpen hint="For example spam.example; its subdomains are banned with it." />
+        <Field
+          label="Domain"
+          name="domain"
+          value={input}
+          onChange={setInput}
+          error={form.errors.domain}
+          autoComplete="off"
+          autoFocusOnOpen
+          hint="For example spam.example; its subdomains are banned with it."
+        />
         <SubmitButton label="Add Domain" busyLabel={form.busyLabel} />
       </form>
       <Message message={form.message} />

@@ -67,7 +67,12 @@ function LicenseTable({ licenses, onEdit, onDelete }: LicenseTableProps) {
                   <button type="button" className="button button--secondary button--admin-tiny" aria-haspopup="dialog" onClick={() => onEdit(license)}>
                     Edit<span className="sr-only"> license #{license.id}</span>
                   </button>
-                  <button type="button" className="button button--secondary button--admin-tiny button--admin-danger-outline" aria-haspopup="dialog" onClick={() => onDelete(license)}>
+                  <button
+                    type="button"
+                    className="button button--secondary button--admin-tiny button--admin-danger-outline"
+                    aria-haspopup="dialog"
+                    onClick={() => onDelete(license)}
+                  >
                     Delete<span className="sr-only"> license #{license.id}</span>
                   </button>
                 </div>

@@ -14,11 +14,21 @@ export function MailingProgress({ counts, label }: { counts: MailingCounts; labe
   const done = counts.pending === 0;
   return (
     <div className="admin-mailing-progress">
-      <div className="progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={counts.total} aria-valuenow={handled} aria-valuetext={countsText(counts)}>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={counts.total}
+        aria-valuenow={handled}
+        aria-valuetext={countsText(counts)}
+      >
         <div className={counts.failed > 0 ? 'progress__bar progress__bar--admin-warning' : 'progress__bar'} style={{ width: `${percent}%` }}></div>
       </div>
       <p className="admin-mailing-progress__counts">
-        <span className={done ? 'admin-mailing-progress__state admin-mailing-progress__state--done' : 'admin-mailing-progress__state'}>{done ? (counts.failed > 0 ? 'Finished with failures' : 'Complete') : 'Sending…'}</span>{' '}
+        <span className={done ? 'admin-mailing-progress__state admin-mailing-progress__state--done' : 'admin-mailing-progress__state'}>
+          {done ? (counts.failed > 0 ? 'Finished with failures' : 'Complete') : 'Sending…'}
+        </span>{' '}
         {countsText(counts)}
       </p>
     </div>

@@ -57,7 +57,11 @@ export function MailingsPanel() {
           ))}
         </ol>
       )}
-      {mailings.length > SHOWN && <p className="field__hint">The {SHOWN} newest of {mailings.length} mailings.</p>}
+      {mailings.length > SHOWN && (
+        <p className="field__hint">
+          The {SHOWN} newest of {mailings.length} mailings.
+        </p>
+      )}
     </section>
   );
 }

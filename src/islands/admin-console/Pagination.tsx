@@ -22,7 +22,14 @@ function PageJump({ page, pageCount, onPage, id }: { page: number; pageCount: nu
       }}
     >
       <label htmlFor={id}>Page</label>
-      <input id={id} className="field__control admin-pagination__input" inputMode="numeric" value={typed} onChange={(event) => setTyped(event.target.value)} onBlur={go} />
+      <input
+        id={id}
+        className="field__control admin-pagination__input"
+        inputMode="numeric"
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+        onBlur={go}
+      />
       <span>of {pageCount}</span>
     </form>
   );
@@ -60,7 +67,12 @@ export function Pagination({ page, pageSize, onPage, onPageSize }: PaginationPro
       </div>
       <div className="admin-pagination__size">
         <label htmlFor={`${id}-size`}>Rows per page</label>
-        <select id={`${id}-size`} className="field__control admin-pagination__select" value={pageSize} onChange={(event) => onPageSize(Number(event.target.value))}>
+        <select
+          id={`${id}-size`}
+          className="field__control admin-pagination__select"
+          value={pageSize}
+          onChange={(event) => onPageSize(Number(event.target.value))}
+        >
           {PAGE_SIZES.map((size) => (
             <option key={size} value={size}>
               {size}

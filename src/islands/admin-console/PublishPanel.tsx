@@ -99,7 +99,9 @@ export function PublishPanel() {
       <div role="status" aria-live="polite">
         {status ? <StatusDetails status={status} /> : !failed && <p className="empty-note">Reading the publish status…</p>}
       </div>
-      {(failed || error) && <p className="form-message__text form-message__text--error">{error ?? 'The publish status could not be read; it may be out of date.'}</p>}
+      {(failed || error) && (
+        <p className="form-message__text form-message__text--error">{error ?? 'The publish status could not be read; it may be out of date.'}</p>
+      )}
     </section>
   );
 }

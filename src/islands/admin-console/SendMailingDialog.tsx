@@ -42,7 +42,11 @@ function QueuedMailing({ queued, onClose }: { queued: Queued; onClose: () => voi
         </p>
       )}
       <h3 className="admin-mailing-queued__title">{queued.title}</h3>
-      {mailing ? <MailingProgress counts={mailing.counts} label={`Progress of the mailing ${queued.title}`} /> : <p className="empty-note">Waiting for the first progress report…</p>}
+      {mailing ? (
+        <MailingProgress counts={mailing.counts} label={`Progress of the mailing ${queued.title}`} />
+      ) : (
+        <p className="empty-note">Waiting for the first progress report…</p>
+      )}
       <p className="field__hint">The mailing is sent in the background; you can close this window. The Mailings list shows its progress too.</p>
       <div className="form__actions">
         <button type="button" className="button" onClick={onClose}>
@@ -69,7 +73,15 @@ function RecipientsField({ recipients, onChange, count, error }: RecipientsField
     <fieldset className={error ? 'admin-recipients field--invalid' : 'admin-recipients'} aria-describedby={error ? `${id}-users-error` : undefined}>
       <legend className="field__label">Recipients</legend>
       <div className="field field--checkbox">
-        <input id={`${id}-selected`} type="radio" name="recipients" value="selected" checked={recipients === 'selected'} onChange={() => onChange('selected')} disabled={count === 0} />
+        <input
+          id={`${id}-selected`}
+          type="radio"
+          name="recipients"
+          value="selected"
+          checked={recipients === 'selected'}
+          onChange={() => onChange('selected')}
+          disabled={count === 0}
+        />
         <label htmlFor={`${id}-selected`}>
           The users ticked in the table ({count} {count === 1 ? 'user' : 'users'})
         </label>
@@ -78,7 +90,9 @@ function RecipientsField({ recipients, onChange, count, error }: RecipientsField
         <input id={`${id}-all`} type="radio" name="recipients" value="all" checked={recipients === 'all'} onChange={() => onChange('all')} />
         <label htmlFor={`${id}-all`}>All verified users</label>
       </div>
-      <p className="field__hint">{count === 0 ? 'Tick users in the table to mail only them. ' : ''}Banned and unsubscribed users are never mailed, even when ticked.</p>
+      <p className="field__hint">
+        {count === 0 ? 'Tick users in the table to mail only them. ' : ''}Banned and unsubscribed users are never mailed, even when ticked.
+      </p>
       {error && (
         <p className="field__error" id={`${id}-users-error`}>
           {error}
@@ -133,10 +147,23 @@ function MailingForm({ selectedIds, onQueued, onCancel }: MailingFormProps) {
   return (
     <form ref={formRef} className="form" noValidate onSubmit={send} aria-busy={form.busy}>
       <RecipientsField recipients={recipients} onChange={setRecipients} count={count} error={form.errors.users} />
-      <Field label="Title" name="title" value={title} onChange={setTitle} error={form.errors.title} autoComplete="off" autoFocusOnOpen hint="The e-mail's subject." />
+      <Field
+        label="Title"
+        name="title"
+        value={title}
+        onChange={setTitle}
+        error={form.errors.title}
+        autoComplete="off"
+        autoFocusOnOpen
+        hint="The e-mail's subject."
+      />
       <MailingBody body={body} onChange={setBody} error={form.errors.body} />
       <Message message={form.message} />
-      <FormActions label={recipients === 'all' ? 'Send to all verified users' : `Send to ${count} ${count === 1 ? 'user' : 'users'}`} busyLabel={form.busyLabel} onCancel={onCancel} />
+      <FormActions
+        label={recipients === 'all' ? 'Send to all verified users' : `Send to ${count} ${count === 1 ? 'user' : 'users'}`}
+        busyLabel={form.busyLabel}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

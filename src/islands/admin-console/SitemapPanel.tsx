@@ -19,7 +19,8 @@ function Entries({ run }: { run: Extract<SitemapRun, { phase: 'done' }> }) {
       ) : (
         <>
           <p>
-            {sitemap.entries.length} {sitemap.entries.length === 1 ? 'entry' : 'entries'} in <code>{sitemap.file}</code> of build <code>{sitemap.build_id}</code>.
+            {sitemap.entries.length} {sitemap.entries.length === 1 ? 'entry' : 'entries'} in <code>{sitemap.file}</code> of build{' '}
+            <code>{sitemap.build_id}</code>.
           </p>
           <div className="table-scroll admin-sitemap-entries" role="region" aria-label="Sitemap entries" tabIndex={0}>
             <table className="admin-table">
@@ -37,7 +38,13 @@ function Entries({ run }: { run: Extract<SitemapRun, { phase: 'done' }> }) {
                       <a href={entry.loc}>{entry.loc}</a>
                     </th>
                     <td>{entry.priority === null ? '—' : entry.priority.toFixed(1)}</td>
-                    <td>{entry.lastmod ? <time dateTime={entry.lastmod}>{formatAdminDate(entry.lastmod, entry.lastmod.includes('T')) ?? entry.lastmod}</time> : '—'}</td>
+                    <td>
+                      {entry.lastmod ? (
+                        <time dateTime={entry.lastmod}>{formatAdminDate(entry.lastmod, entry.lastmod.includes('T')) ?? entry.lastmod}</time>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -48,7 +48,14 @@ function AccountFields({ user, account, onChange, errors }: AccountFieldsProps) 
           hint={emailChanged ? NEW_ADDRESS_HINT : undefined}
         />
       </div>
-      <SelectField label="Role" name="role" value={account.role} onChange={(role) => onChange({ role })} options={roles.map((role) => ({ value: role, label: role }))} error={errors.role} />
+      <SelectField
+        label="Role"
+        name="role"
+        value={account.role}
+        onChange={(role) => onChange({ role })}
+        options={roles.map((role) => ({ value: role, label: role }))}
+        error={errors.role}
+      />
       <div className="admin-edit__verified">
         <Checkbox label="Email verified" name="email_verified_at" checked={account.verified} onChange={(verified) => onChange({ verified })} />
         {errors.email_verified_at && <p className="field__error">{errors.email_verified_at}</p>}
@@ -71,14 +78,24 @@ function UserEditForm({ user, onSaved, onCancel }: UserEditFormProps) {
 
   const save = form.onSubmit(async () => {
     const emailChanged = account.email.trim().toLowerCase() !== user.email.toLowerCase();
-    const answer = await updateUser(user.id, { ...profile, email: account.email, role: account.role, email_verified_at: emailChanged ? false : account.verified });
+    const answer = await updateUser(user.id, {
+      ...profile,
+      email: account.email,
+      role: account.role,
+      email_verified_at: emailChanged ? false : account.verified,
+    });
     onSaved(answer.user, answer.message);
   });
 
   return (
     <form ref={formRef} className="form" noValidate onSubmit={save} aria-busy={form.busy}>
       <div className="form-grid">
-        <ProfileFields profile={profile} onChange={(name, value) => setProfile((current) => ({ ...current, [name]: value }))} errors={form.errors} autoFill={false} />
+        <ProfileFields
+          profile={profile}
+          onChange={(name, value) => setProfile((current) => ({ ...current, [name]: value }))}
+          errors={form.errors}
+          autoFill={false}
+        />
         <AccountFields user={user} account={account} onChange={(change) => setAccount((current) => ({ ...current, ...change }))} errors={form.errors} />
       </div>
       <Message message={form.message} />

@@ -53,13 +53,24 @@ export function UserRow({ user, columns, selected, onSelect, expanded, onToggleE
           <div className="admin-users__buttons">
             {banned && <span className="admin-badge admin-badge--banned">Banned</span>}
             {isSelf && <span className="admin-badge">You</span>}
-            <button type="button" className="button button--secondary button--admin-tiny" aria-expanded={expanded} aria-controls={expanded ? detailsId : undefined} onClick={() => onToggleExpanded(user.id)}>
+            <button
+              type="button"
+              className="button button--secondary button--admin-tiny"
+              aria-expanded={expanded}
+              aria-controls={expanded ? detailsId : undefined}
+              onClick={() => onToggleExpanded(user.id)}
+            >
               Details<span className="sr-only"> of {who}</span>
             </button>
             <button type="button" className="button button--secondary button--admin-tiny" aria-haspopup="dialog" onClick={() => actions.onEdit(user)}>
               Edit User<span className="sr-only"> {who}</span>
             </button>
-            <button type="button" className="button button--secondary button--admin-tiny button--admin-danger-outline" aria-haspopup="dialog" onClick={() => actions.onDelete(user)}>
+            <button
+              type="button"
+              className="button button--secondary button--admin-tiny button--admin-danger-outline"
+              aria-haspopup="dialog"
+              onClick={() => actions.onDelete(user)}
+            >
               Delete User<span className="sr-only"> {who}</span>
             </button>
             <button type="button" className="button button--secondary button--admin-tiny" aria-haspopup="dialog" onClick={() => actions.onBan(user)}>

@@ -44,7 +44,15 @@ function UsersTools({ query, onQuery, status, ticked, onClearTicked }: UsersTool
         <label className="field__label" htmlFor={filterId}>
           Filter users
         </label>
-        <input id={filterId} type="search" className="field__control" value={query} onChange={(event) => onQuery(event.target.value)} aria-describedby={`${filterId}-hint`} autoComplete="off" />
+        <input
+          id={filterId}
+          type="search"
+          className="field__control"
+          value={query}
+          onChange={(event) => onQuery(event.target.value)}
+          aria-describedby={`${filterId}-hint`}
+          autoComplete="off"
+        />
         <p className="field__hint" id={`${filterId}-hint`}>
           Matches text in any visible column.
         </p>
@@ -155,7 +163,13 @@ export function UsersSection({ data, columns, visible, selected, onSelectedChang
           Reload<span className="sr-only"> the users</span>
         </button>
       </div>
-      <UsersTools query={view.query} onQuery={view.filter} status={data.state === 'loading' ? 'Loading the users…' : view.summary} ticked={selected.size} onClearTicked={() => onSelectedChange(new Set())} />
+      <UsersTools
+        query={view.query}
+        onQuery={view.filter}
+        status={data.state === 'loading' ? 'Loading the users…' : view.summary}
+        ticked={selected.size}
+        onClearTicked={() => onSelectedChange(new Set())}
+      />
       {notice}
       {data.state === 'failed' && (
         <p className="form-message__text form-message__text--error">

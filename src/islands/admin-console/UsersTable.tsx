@@ -7,7 +7,15 @@ import type { Column } from '../../lib/user-columns.ts';
 import type { AdminUser } from '../../lib/api/admin.ts';
 import { UserRow, type RowActions } from './UserRow.tsx';
 
-function SelectPage({ rows, selected, onSelectMany }: { rows: readonly AdminUser[]; selected: ReadonlySet<number>; onSelectMany: (ids: number[], selected: boolean) => void }) {
+function SelectPage({
+  rows,
+  selected,
+  onSelectMany,
+}: {
+  rows: readonly AdminUser[];
+  selected: ReadonlySet<number>;
+  onSelectMany: (ids: number[], selected: boolean) => void;
+}) {
   const ref = useRef<HTMLInputElement>(null);
   const ticked = rows.filter((user) => selected.has(user.id)).length;
   const all = rows.length > 0 && ticked === rows.length;
@@ -49,7 +57,8 @@ interface UsersTableProps {
 }
 
 export function UsersTable(props: UsersTableProps) {
-  const { rows, columns, sort, onSort, selected, onSelect, onSelectMany, expanded, onToggleExpanded, currentUserId, actions, caption, renderDetails, empty } = props;
+  const { rows, columns, sort, onSort, selected, onSelect, onSelectMany, expanded, onToggleExpanded, currentUserId, actions, caption, renderDetails, empty } =
+    props;
   const captionId = useId();
   return (
     <div className="admin-users__scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
@@ -68,7 +77,12 @@ export function UsersTable(props: UsersTableProps) {
             {columns.map((column) => {
               const state = ariaSortOf(sort, column.key);
               return (
-                <th key={column.key} scope="col" aria-sort={state === 'none' ? undefined : state} className={`admin-users__head admin-users__head--${column.kind}`}>
+                <th
+                  key={column.key}
+                  scope="col"
+                  aria-sort={state === 'none' ? undefined : state}
+                  className={`admin-users__head admin-users__head--${column.kind}`}
+                >
                   <button type="button" className="admin-sort-button" onClick={() => onSort(column.key)}>
                     {column.label}
                     <span className={`admin-sort-button__icon admin-sort-button__icon--${state}`} aria-hidden="true"></span>

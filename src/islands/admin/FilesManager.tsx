@@ -49,7 +49,13 @@ function FilesLibrary({ ns, reload, confirm, onWrite }: FilesManagerProps) {
         <label className="field__label" htmlFor={`${id}-description`}>
           Description
         </label>
-        <input id={`${id}-description`} className="field__control" value={description} maxLength={1000} onChange={(event) => setDescription(event.target.value)} />
+        <input
+          id={`${id}-description`}
+          className="field__control"
+          value={description}
+          maxLength={1000}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </div>
     </UploadForm>
   );

@@ -2,7 +2,15 @@
 // upload into a section's slideshow (or unassigned), a filter by section and a section picker on each
 // image. Changes reach the slideshows readers see with the publish each of them schedules.
 import { useId, useState } from 'react';
-import { assignHomeImage, deleteHomeImages, fetchHomeImages, saveHomeImageDetails, uploadHomeImage, type HomeImage, type HomeSection } from '../../lib/api/home.ts';
+import {
+  assignHomeImage,
+  deleteHomeImages,
+  fetchHomeImages,
+  saveHomeImageDetails,
+  uploadHomeImage,
+  type HomeImage,
+  type HomeSection,
+} from '../../lib/api/home.ts';
 import { replaceImageFile } from '../../lib/api/page-images.ts';
 import { ImageGrid } from './media/ImageGrid.tsx';
 import { inMediaDialog, type MediaManagerProps } from './media/MediaDialog.tsx';
@@ -47,7 +55,12 @@ function SectionSelect({ label, sections, value, onChange, withAll = false, labe
       <label className={labelClass} htmlFor={id}>
         {label}
       </label>
-      <select id={id} className={selectClass} value={String(value)} onChange={(event) => onChange(event.target.value === 'all' ? 'all' : Number(event.target.value))}>
+      <select
+        id={id}
+        className={selectClass}
+        value={String(value)}
+        onChange={(event) => onChange(event.target.value === 'all' ? 'all' : Number(event.target.value))}
+      >
         {withAll && <option value="all">All images</option>}
         <option value={0}>Not assigned</option>
         {sections.map((section) => (
@@ -75,12 +88,20 @@ function HomeImageLibrary({ sections, initialFilter, onChanged, confirm, onWrite
   const shown = filter === 'all' ? library.items : library.items.filter((image) => image.home_section_id === filter);
 
   const upload = (
-    <UploadForm fileLabel="Image file" accept={IMAGE_TYPES} className="image-manager__upload" onUpload={(file) => library.upload(file, (chosen) => uploadHomeImage(chosen, target), 'Image uploaded.')}>
+    <UploadForm
+      fileLabel="Image file"
+      accept={IMAGE_TYPES}
+      className="image-manager__upload"
+      onUpload={(file) => library.upload(file, (chosen) => uploadHomeImage(chosen, target), 'Image uploaded.')}
+    >
       <SectionSelect label="Assign to" sections={sections} value={target} onChange={(value) => setTarget(value === 'all' ? 0 : value)} />
     </UploadForm>
   );
-  const filterPicker = <SectionSelect label="Show" sections={sections} value={filter} onChange={setFilter} withAll selectClass="field__control image-manager__filter" />;
-  const moveTo = (image: HomeImage, sectionId: HomeImageFilter) => void library.write(() => assignHomeImage(image, sectionId === 'all' ? 0 : sectionId), 'Image moved.');
+  const filterPicker = (
+    <SectionSelect label="Show" sections={sections} value={filter} onChange={setFilter} withAll selectClass="field__control image-manager__filter" />
+  );
+  const moveTo = (image: HomeImage, sectionId: HomeImageFilter) =>
+    void library.write(() => assignHomeImage(image, sectionId === 'all' ? 0 : sectionId), 'Image moved.');
 
   return (
     <MediaLibrary library={library} block="image-manager" adders={upload} actions={filterPicker}>
@@ -92,7 +113,15 @@ function HomeImageLibrary({ sections, initialFilter, onChanged, confirm, onWrite
         card={(image) => ({ id: image.id, title: image.title, alt: image.alt, thumb: image.urls.thumb, isVideo: false })}
         saveDetails={(image, details) => saveHomeImageDetails(image.id, details)}
         replaceFile={(image) => (file) => replaceImageFile('home', image.id, file)}
-        extra={(image) => <SectionSelect label="Section" labelClass="image-item__label" sections={sections} value={image.home_section_id} onChange={(value) => moveTo(image, value)} />}
+        extra={(image) => (
+          <SectionSelect
+            label="Section"
+            labelClass="image-item__label"
+            sections={sections}
+            value={image.home_section_id}
+            onChange={(value) => moveTo(image, value)}
+          />
+        )}
       />
     </MediaLibrary>
   );

@@ -129,9 +129,22 @@ export function HomeOverlay({ dom }: { dom: HomePageDom }) {
             Manage images
           </button>
         </ContentAdminHead>
-        <HomeSectionForm key={form.key} editing={form.editing} focusOnMount={form.focus} onSaved={onSaved} onNewSection={() => switchForm(null)} onWrite={followPublish} />
+        <HomeSectionForm
+          key={form.key}
+          editing={form.editing}
+          focusOnMount={form.focus}
+          onSaved={onSaved}
+          onNewSection={() => switchForm(null)}
+          onWrite={followPublish}
+        />
       </section>
-      <HomePortals hosts={hosts} sections={sections} onEdit={switchForm} onDelete={(target) => void onDelete(target)} onImages={(target) => openImages(target.id)} />
+      <HomePortals
+        hosts={hosts}
+        sections={sections}
+        onEdit={switchForm}
+        onDelete={(target) => void onDelete(target)}
+        onImages={(target) => openImages(target.id)}
+      />
       <HomeImageManager
         open={images.open}
         onClose={() => setImages((previous) => ({ ...previous, open: false }))}

@@ -75,7 +75,11 @@ function PreviewPane({ label, value, preview }: { label: string; value: string; 
       <p className="md-editor__preview-label" aria-hidden="true">
         Preview
       </p>
-      {preview === null ? <div className="prose md-editor__plain">{value}</div> : <div className="prose" data-preview dangerouslySetInnerHTML={{ __html: preview }} />}
+      {preview === null ? (
+        <div className="prose md-editor__plain">{value}</div>
+      ) : (
+        <div className="prose" data-preview dangerouslySetInnerHTML={{ __html: preview }} />
+      )}
     </section>
   );
 }

@@ -1,7 +1,15 @@
 // The image manager of the post form (docs/content-api.md, 'Images'): the namespace's media library with
 // uploads, YouTube links as video items, and "Insert into text" for the ticked items at the body's
 // cursor. The library comes from the API (admin-only: images uploaded for drafts stay private).
-import { addVideo, deletePageImages, fetchPageImages, replaceImageFile, savePageImageDetails, uploadPageImage, type PageImage } from '../../lib/api/page-images.ts';
+import {
+  addVideo,
+  deletePageImages,
+  fetchPageImages,
+  replaceImageFile,
+  savePageImageDetails,
+  uploadPageImage,
+  type PageImage,
+} from '../../lib/api/page-images.ts';
 import type { Namespace } from '../../lib/snapshot-types.ts';
 import { imageMarkdown, videoEmbed } from './markdown-edits.ts';
 import { ImageGrid } from './media/ImageGrid.tsx';
@@ -32,7 +40,8 @@ const quoted = (image: PageImage) => `"${image.title || image.id}"`;
 const TEXTS: MediaTexts<PageImage> = {
   deleted: 'Image deleted.',
   deleteTitle: 'Delete images',
-  deleteQuestion: (images, ids) => (ids.length === 1 ? `Delete the image ${images[0] ? quoted(images[0]) : ''}?` : `Delete ${ids.length} images (${images.map(quoted).join(', ')})?`),
+  deleteQuestion: (images, ids) =>
+    ids.length === 1 ? `Delete the image ${images[0] ? quoted(images[0]) : ''}?` : `Delete ${ids.length} images (${images.map(quoted).join(', ')})?`,
   loadFailed: 'Could not load the images',
 };
 

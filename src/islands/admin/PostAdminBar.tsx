@@ -29,11 +29,18 @@ export function PostAdminBar({ post, onEdit, onDelete }: PostAdminBarProps) {
 
   return (
     <div className="post-admin-bar" data-post-admin={post.id}>
-      <span className={post.published ? 'post-state post-state--published' : 'post-state post-state--draft'}>{post.published ? 'PUBLISHED' : 'NOT PUBLISHED'}</span>
+      <span className={post.published ? 'post-state post-state--published' : 'post-state post-state--draft'}>
+        {post.published ? 'PUBLISHED' : 'NOT PUBLISHED'}
+      </span>
       <span className="post-admin-bar__order">Display order: {post.display_order}</span>
       <span className="post-admin-bar__actions">
         {file && (
-          <button type="button" className="button button--small button--secondary" onClick={(event) => void download(event.currentTarget)} aria-label={`Download ${file.filename}`}>
+          <button
+            type="button"
+            className="button button--small button--secondary"
+            onClick={(event) => void download(event.currentTarget)}
+            aria-label={`Download ${file.filename}`}
+          >
             Download
           </button>
         )}

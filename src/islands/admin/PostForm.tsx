@@ -99,7 +99,14 @@ export function PostForm(props: PostFormProps) {
 
   const save = async () => {
     const { sectionId, title, body, fileId, published, order } = draft;
-    const input = { title, body, section_id: sectionId === '' ? null : Number(sectionId), uploaded_file_id: fileId === '' ? null : Number(fileId), published, display_order: order };
+    const input = {
+      title,
+      body,
+      section_id: sectionId === '' ? null : Number(sectionId),
+      uploaded_file_id: fileId === '' ? null : Number(fileId),
+      published,
+      display_order: order,
+    };
     const answer = await savePost(ns, editing?.id ?? null, input);
     onWrite();
     await onSaved(answer.post, answer.message);
@@ -117,7 +124,15 @@ export function PostForm(props: PostFormProps) {
       submitLabel={editing ? 'Update post' : 'Save post'}
       onClose={onClose}
       onSubmit={save}
-      after={<MediaDialogs {...props} open={dialog} onClose={() => setDialog(null)} editor={editor} onBodyChange={(change) => setDraft((current) => ({ ...current, body: change(current.body) }))} />}
+      after={
+        <MediaDialogs
+          {...props}
+          open={dialog}
+          onClose={() => setDialog(null)}
+          editor={editor}
+          onBodyChange={(change) => setDraft((current) => ({ ...current, body: change(current.body) }))}
+        />
+      }
     >
       <SelectField
         label="Section"
@@ -129,7 +144,15 @@ export function PostForm(props: PostFormProps) {
         error={form.errors.section_id}
       />
       <Field label="Title" name="title" value={draft.title} onChange={(title) => set({ title })} error={form.errors.title} autoFocusOnOpen />
-      <MarkdownEditor ref={editor} label="Body" name="body" value={draft.body} onChange={(body) => set({ body })} error={form.errors.body} onOpenImages={() => setDialog('images')} />
+      <MarkdownEditor
+        ref={editor}
+        label="Body"
+        name="body"
+        value={draft.body}
+        onChange={(body) => set({ body })}
+        error={form.errors.body}
+        onOpenImages={() => setDialog('images')}
+      />
       <div className="post-form__row">
         <SelectField
           label="File for download"
@@ -148,7 +171,14 @@ export function PostForm(props: PostFormProps) {
       <div className="post-form__row">
         <Checkbox label="Published" name="published" checked={draft.published} onChange={(published) => set({ published })} />
         <div className="post-form__order">
-          <Field label="Display order" name="display_order" value={draft.order} onChange={(order) => set({ order })} error={form.errors.order} inputMode="numeric" />
+          <Field
+            label="Display order"
+            name="display_order"
+            value={draft.order}
+            onChange={(order) => set({ order })}
+            error={form.errors.order}
+            inputMode="numeric"
+          />
         </div>
       </div>
     </EditorForm>

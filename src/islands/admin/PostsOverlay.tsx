@@ -56,7 +56,10 @@ function usePostsData(ns: Namespace, staticSlug: string | undefined) {
           setSections(loaded);
           setLoadFailed(false);
           // First load: the section the static page shows, or the first one when it had none.
-          setShownId((current) => current ?? (loaded.find((section) => section.title_slug === staticSlug) ?? (staticSlug === undefined ? loaded[0] : undefined))?.id ?? null);
+          setShownId(
+            (current) =>
+              current ?? (loaded.find((section) => section.title_slug === staticSlug) ?? (staticSlug === undefined ? loaded[0] : undefined))?.id ?? null,
+          );
         },
         (error: unknown) => {
           // docs/product/messages.md#error-catalogue: failed loads are logged; the static page stays as readers see it.
@@ -206,7 +209,11 @@ export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
             Add Post
           </button>
         </ContentAdminHead>
-        {shown && !hasStaticPage(shown.title_slug) && <p className="content-admin__note">This section is not on the site yet: its page /{ns}/{shown.title_slug} appears after the publish.</p>}
+        {shown && !hasStaticPage(shown.title_slug) && (
+          <p className="content-admin__note">
+            This section is not on the site yet: its page /{ns}/{shown.title_slug} appears after the publish.
+          </p>
+        )}
         {form.open && sections && (
           <PostForm
             key={form.key}
@@ -226,7 +233,15 @@ export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
         <EmptyNote sections={sections} shown={shown} />
       </section>
       <PostPortals hosts={hosts} posts={posts} onEdit={openForm} onDelete={(post) => void onDelete(post)} />
-      <SectionPanel ns={ns} open={panelOpen} onClose={() => setPanelOpen(false)} sections={sections ?? []} onChanged={reload} confirm={confirm} onWrite={followPublish} />
+      <SectionPanel
+        ns={ns}
+        open={panelOpen}
+        onClose={() => setPanelOpen(false)}
+        sections={sections ?? []}
+        onChanged={reload}
+        confirm={confirm}
+        onWrite={followPublish}
+      />
       {confirmDialog}
     </>
   );

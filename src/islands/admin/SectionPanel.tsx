@@ -58,7 +58,14 @@ interface MoveChoiceProps {
 function MoveChoice({ others, moveTo, onMoveTo, error, onMove }: MoveChoiceProps) {
   return (
     <div className="section-panel__move">
-      <SelectField label="Move its posts to" name="move_to_section_id" value={moveTo} onChange={onMoveTo} options={others.map((section) => ({ value: section.id, label: sectionOptionLabel(section) }))} error={error} />
+      <SelectField
+        label="Move its posts to"
+        name="move_to_section_id"
+        value={moveTo}
+        onChange={onMoveTo}
+        options={others.map((section) => ({ value: section.id, label: sectionOptionLabel(section) }))}
+        error={error}
+      />
       <button type="button" className="button button--danger" onClick={onMove}>
         Move posts and delete
       </button>
@@ -101,7 +108,10 @@ function SectionPanelBody({ ns, sections, onChanged, confirm, onWrite }: Section
   const remove = async (moveToId?: number) => {
     const section = sections.find((entry) => entry.id === pickedId);
     if (!section) return form.setMessage({ text: 'Choose the section to delete first.', tone: 'error' });
-    if (moveToId === undefined && !(await confirm({ title: 'Delete section', message: `Delete the section "${section.title}"? ${HARD_DELETE_WARNING}`, confirmLabel: 'Delete' })))
+    if (
+      moveToId === undefined &&
+      !(await confirm({ title: 'Delete section', message: `Delete the section "${section.title}"? ${HARD_DELETE_WARNING}`, confirmLabel: 'Delete' }))
+    )
       return;
     const failure = await form.run(async () => {
       const answer = await deleteSection(ns, section.id, moveToId);
@@ -135,7 +145,9 @@ function SectionPanelBody({ ns, sections, onChanged, confirm, onWrite }: Section
       <Field label="Title" name="title" value={title} onChange={setTitle} error={form.errors.title} />
       <Field label="Order" name="order" value={order} onChange={setOrder} error={form.errors.order} inputMode="numeric" />
       <Message message={form.message} />
-      {refusal && <MoveChoice others={others} moveTo={moveTo} onMoveTo={setMoveTo} error={form.errors.move_to_section_id} onMove={() => void remove(Number(moveTo))} />}
+      {refusal && (
+        <MoveChoice others={others} moveTo={moveTo} onMoveTo={setMoveTo} error={form.errors.move_to_section_id} onMove={() => void remove(Number(moveTo))} />
+      )}
       <SectionButtons picked={pickedId !== null} onSave={(mode) => void save(mode)} onRemove={() => void remove()} />
     </form>
   );

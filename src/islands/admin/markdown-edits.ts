@@ -44,7 +44,12 @@ export function toggleInline(text: string, selection: Selection, style: InlineSt
     return { from: selection.start, to: selection.end, insert: inner, select: { start: selection.start, end: selection.start + inner.length } };
   }
   // word selected, markers just around it: unwrap.
-  if (selection.start >= m && text.slice(selection.start - m, selection.start) === marker && text.slice(selection.end, selection.end + m) === marker && selected.length > 0) {
+  if (
+    selection.start >= m &&
+    text.slice(selection.start - m, selection.start) === marker &&
+    text.slice(selection.end, selection.end + m) === marker &&
+    selected.length > 0
+  ) {
     return { from: selection.start - m, to: selection.end + m, insert: selected, select: { start: selection.start - m, end: selection.end - m } };
   }
   if (selected.length === 0) {
@@ -90,7 +95,10 @@ export function setHeading(text: string, selection: Selection, level: number): T
   });
   const insert = changed.join('\n');
   // With a single line and nothing selected, the cursor goes to the end of the heading text.
-  const select = selection.start === selection.end && lines.length === 1 ? { start: from + insert.length, end: from + insert.length } : { start: from, end: from + insert.length };
+  const select =
+    selection.start === selection.end && lines.length === 1
+      ? { start: from + insert.length, end: from + insert.length }
+      : { start: from, end: from + insert.length };
   return { from, to, insert, select };
 }
 

@@ -27,7 +27,11 @@ function AdminReleaseCard({ release, staticBodies, onEdit, onDelete, onDownloade
   const version = shownVersion(release.release);
   const size = formatBytes(release.size);
   return (
-    <article className={release.is_current ? 'download-card download-card--current' : 'download-card'} aria-labelledby={`${id}-title`} data-admin-release-id={release.id}>
+    <article
+      className={release.is_current ? 'download-card download-card--current' : 'download-card'}
+      aria-labelledby={`${id}-title`}
+      data-admin-release-id={release.id}
+    >
       <header className="download-card__header">
         <h2 id={`${id}-title`} className="download-card__title">
           {release.title}
@@ -122,7 +126,9 @@ export function AdminReleaseList({ releases, staticBodies, onEdit, onDelete, onD
           ))}
         </div>
       )}
-      {previous.length > 0 && <AdminReleaseTable releases={previous} staticBodies={staticBodies} onEdit={onEdit} onDelete={onDelete} onDownloaded={onDownloaded} />}
+      {previous.length > 0 && (
+        <AdminReleaseTable releases={previous} staticBodies={staticBodies} onEdit={onEdit} onDelete={onDelete} onDownloaded={onDownloaded} />
+      )}
       {releases.length === 0 && <p className="empty-note">No releases yet: add one with the form above.</p>}
     </div>
   );

@@ -45,7 +45,12 @@ export function ReleaseActions({ release, onEdit, onDelete, onDownloaded }: Rele
         {release.has_file &&
           release.filename &&
           (prefersNativeDownload(release.size) ? (
-            <a className="button button--small button--secondary" href={fileUrl(release.id)} download={release.filename} aria-label={`Download ${release.title}`}>
+            <a
+              className="button button--small button--secondary"
+              href={fileUrl(release.id)}
+              download={release.filename}
+              aria-label={`Download ${release.title}`}
+            >
               Download
             </a>
           ) : (

@@ -65,11 +65,25 @@ function ReleaseFields({ editing, input, onChange, errors }: ReleaseFieldsProps)
   return (
     <div className="form-grid">
       <Field label="Title" name="title" value={input.title} onChange={(title) => onChange({ title })} error={errors.title} />
-      <Field label="Release" name="release" value={input.release} onChange={(release) => onChange({ release })} error={errors.release} hint="The version shown on the page; 0 or empty hides it." />
+      <Field
+        label="Release"
+        name="release"
+        value={input.release}
+        onChange={(release) => onChange({ release })}
+        error={errors.release}
+        hint="The version shown on the page; 0 or empty hides it."
+      />
       <div className="field--full">
         <Field label="Body" name="body" value={input.body} onChange={(body) => onChange({ body })} error={errors.body} multiline hint="Markdown." />
       </div>
-      <FlagField label="Current release" name="is_current" checked={input.is_current} onChange={(is_current) => onChange({ is_current })} error={errors.is_current} hint="Listed first; only one release is current." />
+      <FlagField
+        label="Current release"
+        name="is_current"
+        checked={input.is_current}
+        onChange={(is_current) => onChange({ is_current })}
+        error={errors.is_current}
+        hint="Listed first; only one release is current."
+      />
       <FlagField
         label="Downloadable"
         name="downloadable"
@@ -93,7 +107,12 @@ export function ReleaseForm({ editing, notice, noticeId, focusOnMount, onNotice,
   const [input, setInput] = useState(() => inputOf(editing));
   // The notice belongs to the owner (it reports deletes too) and always shows the server's message.
   const formRef = useRef<HTMLFormElement>(null);
-  const form = useFormSubmit(formRef, { fields: RELEASE_FIELDS, messageAlways: true, statusField: blameFileFor413, focusFallback: () => document.getElementById(noticeId) });
+  const form = useFormSubmit(formRef, {
+    fields: RELEASE_FIELDS,
+    messageAlways: true,
+    statusField: blameFileFor413,
+    focusFallback: () => document.getElementById(noticeId),
+  });
   useFocusOnMount(formRef, focusOnMount, noticeId);
 
   const save = async () => {

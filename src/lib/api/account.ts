@@ -33,7 +33,8 @@ export interface RegistrationInput {
 
 export const register = (input: RegistrationInput) => api.post<Answer<typeof registrationRoutes, '/create', '$post'>>('/api/auth/create', input);
 
-export const requestPasswordReset = (email: string) => api.post<Answer<typeof passwordResetRoutes, '/reset-password', '$post'>>('/api/auth/reset-password', { email });
+export const requestPasswordReset = (email: string) =>
+  api.post<Answer<typeof passwordResetRoutes, '/reset-password', '$post'>>('/api/auth/reset-password', { email });
 
 export interface NewPasswordInput {
   token: string;
@@ -42,13 +43,16 @@ export interface NewPasswordInput {
   password_confirmation: string;
 }
 
-export const setNewPassword = (input: NewPasswordInput) => api.post<Answer<typeof passwordResetRoutes, '/new-password', '$post'>>('/api/auth/new-password', input);
+export const setNewPassword = (input: NewPasswordInput) =>
+  api.post<Answer<typeof passwordResetRoutes, '/new-password', '$post'>>('/api/auth/new-password', input);
 
 export const resendVerificationMail = () => api.post<Answer<typeof emailVerificationRoutes, '/email/resend', '$post'>>('/api/auth/email/resend');
 
-export const requestLicense = (userId: number) => api.get<Answer<typeof accountRoutes, '/request-license/:userId', '$get'>>(`/api/user/request-license/${userId}`);
+export const requestLicense = (userId: number) =>
+  api.get<Answer<typeof accountRoutes, '/request-license/:userId', '$get'>>(`/api/user/request-license/${userId}`);
 
-export const updateProfile = (userId: number, profile: Record<string, unknown>) => api.put<Answer<typeof accountRoutes, '/update/:id', '$put'>>(`/api/user/update/${userId}`, profile);
+export const updateProfile = (userId: number, profile: Record<string, unknown>) =>
+  api.put<Answer<typeof accountRoutes, '/update/:id', '$put'>>(`/api/user/update/${userId}`, profile);
 
 export interface ContactInput {
   name: string;

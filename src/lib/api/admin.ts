@@ -23,7 +23,9 @@ export type SitemapEntry = SitemapAnswer['entries'][number];
 export const loadAdminData = () => api.get<AdminData>('/api/license/getAll');
 
 // Users
-export type UserEdit = Partial<Record<'name' | 'surname' | 'companyName' | 'email' | 'address' | 'postcode' | 'county' | 'country' | 'phone' | 'vat' | 'role', string>> & {
+export type UserEdit = Partial<
+  Record<'name' | 'surname' | 'companyName' | 'email' | 'address' | 'postcode' | 'county' | 'country' | 'phone' | 'vat' | 'role', string>
+> & {
   email_verified_at?: boolean;
 };
 // These handlers answer through shared helpers the compiler cannot follow; the user is the getAll one.
@@ -45,7 +47,8 @@ export const deleteLicense = (id: number) => api.delete<{ message: string; id: n
 
 // Banned domains
 export const listBannedDomains = () => api.get<BannedDomain[]>('/api/admin/banned-domains', { loading: false });
-export const banDomain = (domain: string) => api.post<WithDefined<Answer<typeof bannedDomainRoutes, '/store', '$post'>, 'domain'>>('/api/admin/banned-domains/store', { domain });
+export const banDomain = (domain: string) =>
+  api.post<WithDefined<Answer<typeof bannedDomainRoutes, '/store', '$post'>, 'domain'>>('/api/admin/banned-domains/store', { domain });
 export const unbanDomain = (id: number) => api.delete<Answer<typeof bannedDomainRoutes, '/delete/:id', '$delete'>>(`/api/admin/banned-domains/delete/${id}`);
 
 // Mailings

@@ -28,11 +28,9 @@ type WithoutErrorShape<Output> = Output extends object ? ([Exclude<keyof Output,
  * What `method` on `path` of the feature's router answers when it succeeds. A route whose success the
  * compiler cannot see (a handler typed as a plain Response) reads as the one field every answer has.
  */
-export type Answer<
-  Factory extends RouterFactory,
-  Path extends keyof RoutesOf<Factory>,
-  Method extends keyof RoutesOf<Factory>[Path],
-> = [WithoutErrorShape<JsonOutputs<RoutesOf<Factory>[Path][Method]>>] extends [never]
+export type Answer<Factory extends RouterFactory, Path extends keyof RoutesOf<Factory>, Method extends keyof RoutesOf<Factory>[Path]> = [
+  WithoutErrorShape<JsonOutputs<RoutesOf<Factory>[Path][Method]>>,
+] extends [never]
   ? { message: string }
   : WithoutErrorShape<JsonOutputs<RoutesOf<Factory>[Path][Method]>>;
 

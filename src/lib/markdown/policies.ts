@@ -60,13 +60,48 @@ export function youtubeEmbedUrl(src: string): string | null {
 // KaTeX's inline layout needs these; nothing here can load a resource or escape the content box
 // (no url(), no position other than relative, no quotes or escapes that could smuggle either).
 const STYLE_PROPERTIES = new Set([
-  'height', 'min-height', 'max-height', 'width', 'min-width', 'max-width', 'vertical-align', 'top', 'bottom',
-  'left', 'right', 'margin', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left', 'padding',
-  'padding-top', 'padding-right', 'padding-bottom', 'padding-left', 'border', 'border-width', 'border-style',
-  'border-color', 'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
-  'border-top-style', 'border-right-style', 'border-bottom-style', 'border-left-style', 'color',
-  'background-color', 'text-align', 'text-shadow', 'font-style', 'font-weight', 'text-decoration',
-  'white-space', 'position',
+  'height',
+  'min-height',
+  'max-height',
+  'width',
+  'min-width',
+  'max-width',
+  'vertical-align',
+  'top',
+  'bottom',
+  'left',
+  'right',
+  'margin',
+  'margin-top',
+  'margin-right',
+  'margin-bottom',
+  'margin-left',
+  'padding',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'padding-left',
+  'border',
+  'border-width',
+  'border-style',
+  'border-color',
+  'border-top-width',
+  'border-right-width',
+  'border-bottom-width',
+  'border-left-width',
+  'border-top-style',
+  'border-right-style',
+  'border-bottom-style',
+  'border-left-style',
+  'color',
+  'background-color',
+  'text-align',
+  'text-shadow',
+  'font-style',
+  'font-weight',
+  'text-decoration',
+  'white-space',
+  'position',
 ]);
 const STYLE_VALUE = /^[-+#%.,()\w\s]+$/;
 const STYLE_FUNCTION = /([a-z-]+)\(/gi;
@@ -186,10 +221,13 @@ function enforceNamespaces(tree: Root): void {
     const context = parent.type === 'element' ? namespaceOf(parent) : 'html';
     const tag = element.tagName;
     const fits =
-      context === 'math' ? MATHML.has(tag) && tag !== 'math' :
-      context === 'svg' ? SVG.has(tag) && tag !== 'svg' :
-      context === 'text' ? false :
-      (!MATHML.has(tag) || tag === 'math') && (!SVG.has(tag) || tag === 'svg');
+      context === 'math'
+        ? MATHML.has(tag) && tag !== 'math'
+        : context === 'svg'
+          ? SVG.has(tag) && tag !== 'svg'
+          : context === 'text'
+            ? false
+            : (!MATHML.has(tag) || tag === 'math') && (!SVG.has(tag) || tag === 'svg');
     if (fits) return;
     parent.children[index] = { type: 'text', value: collectText(element) };
     return index + 1;

@@ -5,4 +5,5 @@ import { releasesFeed, renderRss } from '../../lib/feeds';
 import { renderMarkdownCached as renderMarkdown } from '../../lib/markdown-cache';
 import { getSnapshot } from '../../lib/site-data';
 
-export const GET: APIRoute = () => new Response(renderRss(releasesFeed(getSnapshot(), renderMarkdown)), { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8' } });
+export const GET: APIRoute = () =>
+  new Response(renderRss(releasesFeed(getSnapshot(), renderMarkdown)), { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8' } });

@@ -19,7 +19,9 @@ function setup() {
   app.post('/api/contact', requireBotToken(ctx), (c) => c.json({ message: 'Message sent.' }));
   const fetchVia = (url: string, init?: RequestInit) => Promise.resolve(app.request(url, init));
   const submit = (g_token: string) =>
-    Promise.resolve(app.request('/api/contact', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Ann', g_token }) }));
+    Promise.resolve(
+      app.request('/api/contact', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Ann', g_token }) }),
+    );
   return { fetchVia, submit };
 }
 

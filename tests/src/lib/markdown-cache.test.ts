@@ -22,7 +22,10 @@ describe('renderMarkdownCached', () => {
     const body = 'Inline $x^2$ and ==marked== text :smile:';
     const first = renderMarkdownCached(body, dir);
     expect(first).toBe(renderMarkdown(body));
-    const [entry] = fs.readdirSync(dir, { recursive: true }).map(String).filter((name) => name.endsWith('.html'));
+    const [entry] = fs
+      .readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith('.html'));
     expect(entry).toBeDefined();
     // Prove the second call reads the cache: change the stored entry and see it come back.
     fs.writeFileSync(path.join(dir, entry!), '<p>from cache</p>');

@@ -25,7 +25,9 @@ describe('page meta', () => {
   });
 
   it('turns markdown into a plain description', () => {
-    expect(markdownExcerpt('# Title\n\nSome **bold** and [a link](/x), `code`, $x^2$ and ==marks== :smile:.\n\n```js\nhidden()\n```')).toBe('Title Some bold and a link, code, and marks .');
+    expect(markdownExcerpt('# Title\n\nSome **bold** and [a link](/x), `code`, $x^2$ and ==marks== :smile:.\n\n```js\nhidden()\n```')).toBe(
+      'Title Some bold and a link, code, and marks .',
+    );
     const long = markdownExcerpt('word '.repeat(100), 40);
     expect(long.length).toBeLessThanOrEqual(40);
     expect(long.endsWith('word…')).toBe(true);

@@ -13,7 +13,14 @@ const post = (id: number, display_order: number): PostEntry => ({
   author: null,
   file: null,
 });
-const section = (id: number, order: number, posts: PostEntry[] = []): SectionEntry => ({ id, title: `S${id}`, title_slug: `s${id}`, order, updated_at: '', posts });
+const section = (id: number, order: number, posts: PostEntry[] = []): SectionEntry => ({
+  id,
+  title: `S${id}`,
+  title_slug: `s${id}`,
+  order,
+  updated_at: '',
+  posts,
+});
 
 describe('posts screens', () => {
   it('sorts sections by order and posts by display order, ids breaking ties', () => {

@@ -32,7 +32,11 @@ describe('the sitemap', () => {
     const posts = sections.flatMap((section) => section.posts);
     expect(urls.filter((url) => url.priority === SITEMAP_PRIORITY.post)).toHaveLength(posts.length);
     expect(find('/news/company-news')).toEqual({ loc: 'https://example.com/news/company-news', priority: 0.8, lastmod: '2026-02-20' });
-    expect(find('/news/company-news#trade-fair-dates')).toEqual({ loc: 'https://example.com/news/company-news#trade-fair-dates', priority: 0.6, lastmod: '2026-02-20' });
+    expect(find('/news/company-news#trade-fair-dates')).toEqual({
+      loc: 'https://example.com/news/company-news#trade-fair-dates',
+      priority: 0.6,
+      lastmod: '2026-02-20',
+    });
     expect(find('/news/events')).toEqual({ loc: 'https://example.com/news/events', priority: 0.8, lastmod: '2026-02-11' });
     expect(find('/')!.lastmod).toBe('2026-02-03');
     expect(find('/downloads')!.lastmod).toBe('2026-01-05');
@@ -40,13 +44,18 @@ describe('the sitemap', () => {
   });
 
   it('renders valid sitemap XML with escaped locations', () => {
-    const xml = renderSitemap([{ loc: 'https://example.com/a?b=1&c=2', priority: 0.6, lastmod: '2026-01-01' }, { loc: 'https://example.com/', priority: 1 }]);
+    const xml = renderSitemap([
+      { loc: 'https://example.com/a?b=1&c=2', priority: 0.6, lastmod: '2026-01-01' },
+      { loc: 'https://example.com/', priority: 1 },
+    ]);
     expect(xml).toContain('<url><loc>https://example.com/a?b=1&amp;c=2</loc><lastmod>2026-01-01</lastmod><priority>0.6</priority></url>');
     expect(xml).toContain('<url><loc>https://example.com/</loc><priority>1.0</priority></url>');
   });
 
   it('has robots.txt point to it', () => {
-    expect(renderRobots('https://example.com/')).toBe('User-agent: *\nDisallow: /admin\nDisallow: /dashboard\nDisallow: /api/\n\nSitemap: https://example.com/sitemap.xml\n');
+    expect(renderRobots('https://example.com/')).toBe(
+      'User-agent: *\nDisallow: /admin\nDisallow: /dashboard\nDisallow: /api/\n\nSitemap: https://example.com/sitemap.xml\n',
+    );
   });
 });
 
@@ -71,12 +80,20 @@ describe('the feeds', () => {
       author: null,
       file: null,
     };
-    const snapshot: SiteSnapshot = { ...fixture, namespaces: { ...fixture.namespaces, news: [{ id: 1, title: 'S & S', title_slug: 's', order: 0, updated_at: '', posts: [post] }] } };
+    const snapshot: SiteSnapshot = {
+      ...fixture,
+      namespaces: { ...fixture.namespaces, news: [{ id: 1, title: 'S & S', title_slug: 's', order: 0, updated_at: '', posts: [post] }] },
+    };
     const rss = renderRss(sectionFeed(snapshot, 'news', snapshot.namespaces.news[0]!, (markdown) => `<p>${markdown}</p>`));
     expect(rss).toContain('<title>Tom &amp; Jerry &lt;b&gt;</title>');
     expect(rss).toContain('<content:encoded>&lt;p&gt;x ]]&gt; y&lt;/p&gt;</content:encoded>');
     expect(rss).not.toContain('<author>');
-    const json = JSON.parse(renderJsonFeed(newsFeed(snapshot, (markdown) => `<p>${markdown}</p>`), 'https://x/feed.json')) as { items: { title: string; content_html: string }[] };
+    const json = JSON.parse(
+      renderJsonFeed(
+        newsFeed(snapshot, (markdown) => `<p>${markdown}</p>`),
+        'https://x/feed.json',
+      ),
+    ) as { items: { title: string; content_html: string }[] };
     expect(json.items[0]).toMatchObject({ title: 'Tom & Jerry <b>', content_html: '<p>x ]]> y</p>' });
   });
 
@@ -92,14 +109,18 @@ describe('the feeds', () => {
       author: null,
       file: null,
     }));
-    const snapshot: SiteSnapshot = { ...fixture, namespaces: { ...fixture.namespaces, news: [{ id: 1, title: 'S', title_slug: 's', order: 0, updated_at: '', posts }] } };
+    const snapshot: SiteSnapshot = {
+      ...fixture,
+      namespaces: { ...fixture.namespaces, news: [{ id: 1, title: 'S', title_slug: 's', order: 0, updated_at: '', posts }] },
+    };
     const feed = newsFeed(snapshot, render);
     expect(feed.items).toHaveLength(FEED_MAX_ITEMS);
     expect(feed.items[0]!.title).toBe(`P${FEED_MAX_ITEMS + 4}`);
   });
 
   it('make root-relative links and images absolute', () => {
-    const html = '<a href="/downloads">x</a><img src="/media/a.png" srcset="/media/a.png 480w, /media/b.png 1200w"><a href="//cdn.example/x">y</a><a href="#fn1">z</a><a href="https://e.com/">w</a>';
+    const html =
+      '<a href="/downloads">x</a><img src="/media/a.png" srcset="/media/a.png 480w, /media/b.png 1200w"><a href="//cdn.example/x">y</a><a href="#fn1">z</a><a href="https://e.com/">w</a>';
     expect(absolutizeHtml(html, 'https://example.com/')).toBe(
       '<a href="https://example.com/downloads">x</a><img src="https://example.com/media/a.png" srcset="https://example.com/media/a.png 480w, https://example.com/media/b.png 1200w"><a href="//cdn.example/x">y</a><a href="#fn1">z</a><a href="https://e.com/">w</a>',
     );

@@ -34,8 +34,13 @@ describe('readSnapshot', () => {
 
   it('fails loudly, naming the file and field, on a broken snapshot', () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'site.json'), '{"site":{"name":"x","url":"y"},"home":[],"namespaces":{"news":[],"documentation":[{"title":"T"}],"tutorials":[]},"downloads":[]}');
-    expect(() => readSnapshot(dir, site)).toThrow(/site\.json is not a valid site snapshot[^]*\n {2}namespaces\.documentation\[0\]\.title_slug: .*expected string/);
+    fs.writeFileSync(
+      path.join(dir, 'site.json'),
+      '{"site":{"name":"x","url":"y"},"home":[],"namespaces":{"news":[],"documentation":[{"title":"T"}],"tutorials":[]},"downloads":[]}',
+    );
+    expect(() => readSnapshot(dir, site)).toThrow(
+      /site\.json is not a valid site snapshot[^]*\n {2}namespaces\.documentation\[0\]\.title_slug: .*expected string/,
+    );
     fs.writeFileSync(path.join(dir, 'site.json'), '{not json');
     expect(() => readSnapshot(dir, site)).toThrow(/site\.json is not valid JSON/);
   });

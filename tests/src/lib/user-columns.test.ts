@@ -7,12 +7,33 @@ function memoryStorage(initial: Record<string, string> = {}) {
   return { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => void items.set(key, value), items };
 }
 
-const firstUser = { id: 1, name: 'Ann', companyName: null, email: 'ann@example.com', email_verified_at: null, license_request: 0, is_banned: 0, role: 'admin', created_at: '2026-01-01T00:00:00.000Z', extra: { nested: true } };
+const firstUser = {
+  id: 1,
+  name: 'Ann',
+  companyName: null,
+  email: 'ann@example.com',
+  email_verified_at: null,
+  license_request: 0,
+  is_banned: 0,
+  role: 'admin',
+  created_at: '2026-01-01T00:00:00.000Z',
+  extra: { nested: true },
+};
 
 describe('the users table columns (docs/product/admin.md#admin-screen)', () => {
-  it('come from the first user\'s fields, in order, each with a label and a kind', () => {
+  it("come from the first user's fields, in order, each with a label and a kind", () => {
     const columns = columnsFromUser(firstUser);
-    expect(columns.map((column) => column.key)).toEqual(['id', 'name', 'companyName', 'email', 'email_verified_at', 'license_request', 'is_banned', 'role', 'created_at']);
+    expect(columns.map((column) => column.key)).toEqual([
+      'id',
+      'name',
+      'companyName',
+      'email',
+      'email_verified_at',
+      'license_request',
+      'is_banned',
+      'role',
+      'created_at',
+    ]);
     expect(columns.find((column) => column.key === 'companyName')).toEqual({ key: 'companyName', label: 'Company Name', kind: 'text' });
     expect(columns.find((column) => column.key === 'is_banned')?.kind).toBe('flag');
     expect(columns.find((column) => column.key === 'created_at')?.kind).toBe('date');
@@ -43,7 +64,12 @@ describe('the users table columns (docs/product/admin.md#admin-screen)', () => {
     expect(readHiddenColumns(memoryStorage({ [HIDDEN_COLUMNS_KEY]: '{"email":true}' })).size).toBe(0);
     expect([...readHiddenColumns(memoryStorage({ [HIDDEN_COLUMNS_KEY]: '["email",3]' }))]).toEqual(['email']);
     expect(readHiddenColumns(undefined).size).toBe(0);
-    const throwing = { getItem: () => null, setItem: () => { throw new Error('QuotaExceededError'); } };
+    const throwing = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
     expect(() => writeHiddenColumns(throwing, new Set(['email']))).not.toThrow();
   });
 });

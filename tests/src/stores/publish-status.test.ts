@@ -45,7 +45,9 @@ describe('following the publish a write scheduled', () => {
   });
 
   it('shows a failed build with its log', async () => {
-    fetchPublishStatus.mockResolvedValue(status('failed', { last_failure: { at: '2026-01-01T10:01:00.000Z', duration_ms: 900, log: 'error: bad frontmatter' } }));
+    fetchPublishStatus.mockResolvedValue(
+      status('failed', { last_failure: { at: '2026-01-01T10:01:00.000Z', duration_ms: 900, log: 'error: bad frontmatter' } }),
+    );
     followPublish();
     await vi.advanceTimersByTimeAsync(FOLLOW_POLL_MS);
     expect($publishPhase.get()).toEqual({ kind: 'failed', log: 'error: bad frontmatter' });

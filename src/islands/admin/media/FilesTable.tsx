@@ -43,7 +43,12 @@ export function FilesTable({ ns, library }: { ns: Namespace; library: MediaLibra
           {library.items.map((entry) => (
             <tr key={entry.id}>
               <td data-label="Select">
-                <input type="checkbox" checked={library.selected.has(entry.id)} onChange={(event) => library.toggle(entry.id, event.target.checked)} aria-label={`Select ${entry.filename}`} />
+                <input
+                  type="checkbox"
+                  checked={library.selected.has(entry.id)}
+                  onChange={(event) => library.toggle(entry.id, event.target.checked)}
+                  aria-label={`Select ${entry.filename}`}
+                />
               </td>
               <td data-label="File" className="files-table__name">
                 {entry.filename}
@@ -53,7 +58,12 @@ export function FilesTable({ ns, library }: { ns: Namespace; library: MediaLibra
               <td data-label="Uploaded">{formatDate(entry.created_at) ?? ''}</td>
               <td data-label="Attached to">{entry.posts.length === 0 ? '–' : entry.posts.map((post) => post.title).join(', ')}</td>
               <td>
-                <button type="button" className="button button--small button--secondary" onClick={(event) => void download(entry, event.currentTarget)} aria-label={`Download ${entry.filename}`}>
+                <button
+                  type="button"
+                  className="button button--small button--secondary"
+                  onClick={(event) => void download(entry, event.currentTarget)}
+                  aria-label={`Download ${entry.filename}`}
+                >
                   Download
                 </button>
               </td>

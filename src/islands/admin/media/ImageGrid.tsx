@@ -21,7 +21,17 @@ interface ImageGridProps<Item extends { id: number }> {
   extra?: (item: Item) => ReactNode;
 }
 
-export function ImageGrid<Item extends { id: number }>({ library, items, label, emptyNote, card, keyOf = (item) => item.id, saveDetails, replaceFile, extra }: ImageGridProps<Item>) {
+export function ImageGrid<Item extends { id: number }>({
+  library,
+  items,
+  label,
+  emptyNote,
+  card,
+  keyOf = (item) => item.id,
+  saveDetails,
+  replaceFile,
+  extra,
+}: ImageGridProps<Item>) {
   if (items.length === 0) return <p className="empty-note">{emptyNote}</p>;
   return (
     <ul className="image-grid" aria-label={label}>

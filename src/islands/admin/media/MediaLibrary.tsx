@@ -21,7 +21,15 @@ interface MediaLibraryProps<Item extends { id: number }> {
   children: ReactNode;
 }
 
-export function MediaLibrary<Item extends { id: number }>({ library, block, adders, actions, showCount = false, actionsBelow = false, children }: MediaLibraryProps<Item>) {
+export function MediaLibrary<Item extends { id: number }>({
+  library,
+  block,
+  adders,
+  actions,
+  showCount = false,
+  actionsBelow = false,
+  children,
+}: MediaLibraryProps<Item>) {
   const id = useId();
   const actionRow = (
     <div className={`${block}__actions`}>

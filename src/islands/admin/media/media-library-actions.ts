@@ -58,7 +58,11 @@ export function keepExisting(ticked: ReadonlySet<number>, items: readonly { id: 
 }
 
 /** Reads the list again; a failure is logged and shown, and the list stays as it was. */
-export async function reloadLibrary<Item extends { id: number }>(source: MediaSource<Item>, texts: MediaTexts<Item>, view: MediaLibraryView<Item>): Promise<void> {
+export async function reloadLibrary<Item extends { id: number }>(
+  source: MediaSource<Item>,
+  texts: MediaTexts<Item>,
+  view: MediaLibraryView<Item>,
+): Promise<void> {
   try {
     view.setItems(await source.list());
   } catch (error) {
@@ -126,7 +130,10 @@ export async function runDelete<Item extends { id: number }>(
 ): Promise<void> {
   if (ids.length === 0) return view.setNotice({ text: NOTHING_SELECTED, tone: 'error' });
   if (!force) {
-    const question = texts.deleteQuestion(view.items().filter((item) => ids.includes(item.id)), ids);
+    const question = texts.deleteQuestion(
+      view.items().filter((item) => ids.includes(item.id)),
+      ids,
+    );
     if (!(await view.confirm({ title: texts.deleteTitle, message: `${question} ${HARD_DELETE_WARNING}`, confirmLabel: 'Delete' }))) return;
   }
   try {

@@ -81,7 +81,7 @@ export function useMediaLibrary<Item extends { id: number }>({ source, texts, co
     void reload();
   }, [reload]);
 
-  const run = <Result,>(action: (config: typeof latest.current) => Promise<Result>) => action(latest.current);
+  const run = <Result>(action: (config: typeof latest.current) => Promise<Result>) => action(latest.current);
 
   return {
     items,
@@ -102,6 +102,14 @@ export function useMediaLibrary<Item extends { id: number }>({ source, texts, co
     write: (send, fallback, options) => run(({ source, texts }) => runWrite(source, texts, view, send, fallback, options)),
     writeItem: (send, fallback) => run(({ source, texts }) => applyWrite(source, texts, view, send, fallback)),
     remove: (ids, force = false) => run(({ source, texts }) => runDelete(source, texts, view, ids, force)),
-    removeSelected: () => run(({ source, texts }) => runDelete(source, texts, view, items.filter((item) => selected.has(item.id)).map((item) => item.id))),
+    removeSelected: () =>
+      run(({ source, texts }) =>
+        runDelete(
+          source,
+          texts,
+          view,
+          items.filter((item) => selected.has(item.id)).map((item) => item.id),
+        ),
+      ),
   };
 }

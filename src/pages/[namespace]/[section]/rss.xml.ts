@@ -12,9 +12,15 @@ import { NAMESPACE_LIST, type Namespace } from '../../../lib/snapshot-types';
 export const getStaticPaths = (() => {
   const { site, namespaces } = getSnapshot();
   return NAMESPACE_LIST.flatMap((namespace) =>
-    namespaces[namespace].map((section) => ({ params: { namespace, section: section.title_slug }, props: { namespace, section }, cacheKey: postsCacheKey(site, [section]) })),
+    namespaces[namespace].map((section) => ({
+      params: { namespace, section: section.title_slug },
+      props: { namespace, section },
+      cacheKey: postsCacheKey(site, [section]),
+    })),
   );
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ namespace: Namespace; section: SectionEntry }> = ({ props }) =>
-  new Response(renderRss(sectionFeed(getSnapshot(), props.namespace, props.section, renderMarkdown)), { headers: { 'Content-Type': 'application/rss+xml; charset=utf-8' } });
+  new Response(renderRss(sectionFeed(getSnapshot(), props.namespace, props.section, renderMarkdown)), {
+    headers: { 'Content-Type': 'application/rss+xml; charset=utf-8' },
+  });

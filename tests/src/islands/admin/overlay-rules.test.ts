@@ -41,12 +41,25 @@ describe('the section panel', () => {
 });
 
 describe('insert into text', () => {
-  const image = (fields: Partial<PageImage>): PageImage => ({ id: 1, title: 'probe', alt: '', image_url: {}, sizes: {}, is_video: 0, namespace: 'news', created_at: '', updated_at: '', ...fields });
+  const image = (fields: Partial<PageImage>): PageImage => ({
+    id: 1,
+    title: 'probe',
+    alt: '',
+    image_url: {},
+    sizes: {},
+    is_video: 0,
+    namespace: 'news',
+    created_at: '',
+    updated_at: '',
+    ...fields,
+  });
 
   it('embeds an image with its alt text (its title when there is none) at the image size', () => {
-    expect(insertionFor(image({ alt: 'Probe tip', image_url: { thumb: '/media/news/a-thumb.webp', image: '/media/news/a-image.webp', lg: '/media/news/a-lg.webp' } }))).toBe(
-      '![Probe tip](/media/news/a-image.webp)',
-    );
+    expect(
+      insertionFor(
+        image({ alt: 'Probe tip', image_url: { thumb: '/media/news/a-thumb.webp', image: '/media/news/a-image.webp', lg: '/media/news/a-lg.webp' } }),
+      ),
+    ).toBe('![Probe tip](/media/news/a-image.webp)');
     expect(insertionFor(image({ image_url: { lg: '/media/news/a-lg.webp' } }))).toBe('![probe](/media/news/a-lg.webp)');
   });
 

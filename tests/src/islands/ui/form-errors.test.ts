@@ -9,7 +9,10 @@ describe('form errors from an API answer', () => {
   });
 
   it('keeps the first message of each field the form shows (docs/product/messages.md#validation)', () => {
-    expect(firstFieldErrors(error, ['name', 'email'])).toEqual({ name: 'The name field is required.', email: 'The email field must be a valid email address.' });
+    expect(firstFieldErrors(error, ['name', 'email'])).toEqual({
+      name: 'The name field is required.',
+      email: 'The email field must be a valid email address.',
+    });
   });
 
   it('drops the general message when a shown field already says it, keeps it otherwise', () => {

@@ -6,7 +6,10 @@ import { BOTCHECK_UNAVAILABLE_MESSAGE, BotCheckError } from '../../../../src/lib
 import { CONNECTION_ERROR, describeFailure, SERVER_ERROR, serverErrorFor5xx } from '../../../../src/islands/ui/form-errors.ts';
 import { createFormSubmitter, INITIAL_FORM_STATE, STAY_BUSY, type FormState } from '../../../../src/islands/ui/form-submitter.ts';
 
-const refused = new ApiError(422, { message: 'The email field is required.', errors: { email: ['The email field is required.'], name: ['The name field is required.'] } });
+const refused = new ApiError(422, {
+  message: 'The email field is required.',
+  errors: { email: ['The email field is required.'], name: ['The name field is required.'] },
+});
 
 describe('the error policy of the forms', () => {
   it('shows the first error per field, and the message only when no shown field says it', () => {
@@ -80,10 +83,13 @@ describe('the submit skeleton', () => {
     expect(failure?.errors).toEqual({ email: 'The email field is required.' });
     expect(state()).toMatchObject({ errors: { email: 'The email field is required.' }, failures: 1, busyLabel: undefined });
     let seen: FormState | undefined;
-    await form.run(() => {
-      seen = state();
-      return Promise.resolve();
-    }, { fields: ['email'] });
+    await form.run(
+      () => {
+        seen = state();
+        return Promise.resolve();
+      },
+      { fields: ['email'] },
+    );
     expect(seen).toMatchObject({ errors: {}, message: null, busyLabel: 'Saving…' });
   });
 
@@ -91,21 +97,30 @@ describe('the submit skeleton', () => {
     const { form } = submitter();
     let calls = 0;
     let finish = () => undefined as void;
-    const first = form.run(() => {
-      calls += 1;
-      return new Promise<void>((resolve) => (finish = resolve));
-    }, { fields: [] });
-    await form.run(() => {
-      calls += 1;
-      return Promise.resolve();
-    }, { fields: [] });
+    const first = form.run(
+      () => {
+        calls += 1;
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+      { fields: [] },
+    );
+    await form.run(
+      () => {
+        calls += 1;
+        return Promise.resolve();
+      },
+      { fields: [] },
+    );
     expect(calls).toBe(1);
     finish();
     await first;
-    await form.run(() => {
-      calls += 1;
-      return Promise.resolve();
-    }, { fields: [] });
+    await form.run(
+      () => {
+        calls += 1;
+        return Promise.resolve();
+      },
+      { fields: [] },
+    );
     expect(calls).toBe(2);
   });
 
@@ -114,10 +129,13 @@ describe('the submit skeleton', () => {
     await form.run(() => Promise.resolve(STAY_BUSY), { fields: [], busyLabel: 'Logging in…' });
     expect(state().busyLabel).toBe('Logging in…');
     let ran = false;
-    await form.run(() => {
-      ran = true;
-      return Promise.resolve();
-    }, { fields: [] });
+    await form.run(
+      () => {
+        ran = true;
+        return Promise.resolve();
+      },
+      { fields: [] },
+    );
     expect(ran).toBe(false);
   });
 });

@@ -11,8 +11,48 @@ export function parseHtml(html: string): Root {
   return parser.runSync({ type: 'root', children: [{ type: 'raw', value: html }] }) as Root;
 }
 
-const FORBIDDEN_TAGS = new Set(['script', 'style', 'base', 'meta', 'link', 'form', 'object', 'embed', 'applet', 'frame', 'frameset', 'template', 'noscript', 'foreignobject', 'use', 'animate', 'set', 'maction', 'annotation-xml', 'textarea', 'select', 'button']);
-const URL_PROPERTIES = ['href', 'src', 'action', 'formAction', 'xLinkHref', 'poster', 'data', 'cite', 'background', 'srcSet', 'longDesc', 'codeBase', 'manifest', 'ping', 'lowSrc', 'dynsrc'];
+const FORBIDDEN_TAGS = new Set([
+  'script',
+  'style',
+  'base',
+  'meta',
+  'link',
+  'form',
+  'object',
+  'embed',
+  'applet',
+  'frame',
+  'frameset',
+  'template',
+  'noscript',
+  'foreignobject',
+  'use',
+  'animate',
+  'set',
+  'maction',
+  'annotation-xml',
+  'textarea',
+  'select',
+  'button',
+]);
+const URL_PROPERTIES = [
+  'href',
+  'src',
+  'action',
+  'formAction',
+  'xLinkHref',
+  'poster',
+  'data',
+  'cite',
+  'background',
+  'srcSet',
+  'longDesc',
+  'codeBase',
+  'manifest',
+  'ping',
+  'lowSrc',
+  'dynsrc',
+];
 const SAFE_DATA_IMAGE = /^data:image\/(?:png|gif|jpeg|webp);base64,/i;
 
 /** The scheme a browser would read from a URL attribute (tabs/newlines removed, ends trimmed). */

@@ -55,7 +55,7 @@ describe('renderMarkdown: CommonMark and GFM', () => {
 
 describe('renderMarkdown: typography', () => {
   it('curls quotes and apostrophes', () => {
-    expect(renderMarkdown('"Quoted" and \'single\', it\'s')).toContain('<p>“Quoted” and ‘single’, it’s</p>');
+    expect(renderMarkdown("\"Quoted\" and 'single', it's")).toContain('<p>“Quoted” and ‘single’, it’s</p>');
   });
 
   it('replaces dashes and ellipses', () => {
@@ -132,7 +132,8 @@ describe('renderMarkdown: math', () => {
   });
 
   it('stops runaway macro expansion (maxExpand 1000)', () => {
-    const bomb = '$\\def\\a{\\b\\b}\\def\\b{\\c\\c}\\def\\c{\\d\\d}\\def\\d{\\e\\e}\\def\\e{\\f\\f}\\def\\f{\\g\\g}\\def\\g{\\h\\h}\\def\\h{\\i\\i}\\def\\i{\\j\\j}\\def\\j{xx}\\a\\a\\a$';
+    const bomb =
+      '$\\def\\a{\\b\\b}\\def\\b{\\c\\c}\\def\\c{\\d\\d}\\def\\d{\\e\\e}\\def\\e{\\f\\f}\\def\\f{\\g\\g}\\def\\g{\\h\\h}\\def\\h{\\i\\i}\\def\\i{\\j\\j}\\def\\j{xx}\\a\\a\\a$';
     const started = Date.now();
     const html = renderMarkdown(bomb);
     expect(html).toContain('katex-error');
@@ -177,11 +178,18 @@ describe('renderMarkdown: embedded HTML', () => {
   });
 
   it('keeps a start time on YouTube embeds', () => {
-    expect(renderMarkdown('<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ?start=42"></iframe>')).toContain('src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?start=42"');
+    expect(renderMarkdown('<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ?start=42"></iframe>')).toContain(
+      'src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?start=42"',
+    );
   });
 
   it('removes other iframes', () => {
-    for (const src of ['https://evil.example/embed/dQw4w9WgXcQ', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://www.youtube.com.evil.example/embed/dQw4w9WgXcQ', 'https://www.youtube.com/embed/short']) {
+    for (const src of [
+      'https://evil.example/embed/dQw4w9WgXcQ',
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      'https://www.youtube.com.evil.example/embed/dQw4w9WgXcQ',
+      'https://www.youtube.com/embed/short',
+    ]) {
       expect(renderMarkdown(`<iframe src="${src}"></iframe>`)).not.toContain('<iframe');
     }
   });

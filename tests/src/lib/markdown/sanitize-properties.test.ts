@@ -6,16 +6,100 @@ import { renderMarkdown, sanitizeHtml } from '../../../../src/lib/markdown/index
 import { findDangers } from './inspect-html.ts';
 
 const FRAGMENTS = [
-  '<script>', '</script>', '<script src=//evil.example/x.js>', '<img src=x onerror=alert(1)>', '<img ', ' src=', ' onerror=', 'alert(1)',
-  '<svg', '<svg onload=alert(1)>', '</svg>', '<math>', '</math>', '<mtext>', '<mglyph>', '<style>', '</style>', '<table>', '<td>',
-  '<a href="', '<a href=', '">', '>', '<', '"', "'", '=', ' ', '\n', '\n\n', '\t', '&#x09;', '&#10;', '&#106;', '&colon;',
-  'javascript:', 'jAvAsCrIpT:', 'java\tscript:', ' javascript:', 'vbscript:', 'file:///', 'data:text/html,', 'data:image/png;base64,AA==',
-  'data:image/svg+xml,', '<iframe src=', '<iframe srcdoc="', '</iframe>', 'https://www.youtube.com/embed/dQw4w9WgXcQ', '//evil.example',
-  '<base href=//evil.example>', '<meta http-equiv=refresh content="0;url=javascript:alert(1)">', '<form action=', '<button formaction=',
-  '<object data=', '<embed src=', '<link rel=stylesheet href=', '<details open ontoggle=alert(1)>', '<video poster=', '<source src=',
-  '<noscript>', '</noscript>', '<template>', '<textarea>', '</textarea>', '<title>', '<!--', '-->', '<![CDATA[', ']]>', '<annotation-xml encoding="text/html">',
-  ' style="', 'background:url(javascript:alert(1))', 'width:expression(alert(1))', 'position:fixed', ' xlink:href=', ' href=', '<use ', '<animate ',
-  '[x](', ')', '![i](', '<javascript:alert(1)>', '$', '$$', '\\href{javascript:alert(1)}{x}', '==', '`', '```', '> ', '- ', '# ', ':smile:', '[^1]', '[^1]: ',
+  '<script>',
+  '</script>',
+  '<script src=//evil.example/x.js>',
+  '<img src=x onerror=alert(1)>',
+  '<img ',
+  ' src=',
+  ' onerror=',
+  'alert(1)',
+  '<svg',
+  '<svg onload=alert(1)>',
+  '</svg>',
+  '<math>',
+  '</math>',
+  '<mtext>',
+  '<mglyph>',
+  '<style>',
+  '</style>',
+  '<table>',
+  '<td>',
+  '<a href="',
+  '<a href=',
+  '">',
+  '>',
+  '<',
+  '"',
+  "'",
+  '=',
+  ' ',
+  '\n',
+  '\n\n',
+  '\t',
+  '&#x09;',
+  '&#10;',
+  '&#106;',
+  '&colon;',
+  'javascript:',
+  'jAvAsCrIpT:',
+  'java\tscript:',
+  ' javascript:',
+  'vbscript:',
+  'file:///',
+  'data:text/html,',
+  'data:image/png;base64,AA==',
+  'data:image/svg+xml,',
+  '<iframe src=',
+  '<iframe srcdoc="',
+  '</iframe>',
+  'https://www.youtube.com/embed/dQw4w9WgXcQ',
+  '//evil.example',
+  '<base href=//evil.example>',
+  '<meta http-equiv=refresh content="0;url=javascript:alert(1)">',
+  '<form action=',
+  '<button formaction=',
+  '<object data=',
+  '<embed src=',
+  '<link rel=stylesheet href=',
+  '<details open ontoggle=alert(1)>',
+  '<video poster=',
+  '<source src=',
+  '<noscript>',
+  '</noscript>',
+  '<template>',
+  '<textarea>',
+  '</textarea>',
+  '<title>',
+  '<!--',
+  '-->',
+  '<![CDATA[',
+  ']]>',
+  '<annotation-xml encoding="text/html">',
+  ' style="',
+  'background:url(javascript:alert(1))',
+  'width:expression(alert(1))',
+  'position:fixed',
+  ' xlink:href=',
+  ' href=',
+  '<use ',
+  '<animate ',
+  '[x](',
+  ')',
+  '![i](',
+  '<javascript:alert(1)>',
+  '$',
+  '$$',
+  '\\href{javascript:alert(1)}{x}',
+  '==',
+  '`',
+  '```',
+  '> ',
+  '- ',
+  '# ',
+  ':smile:',
+  '[^1]',
+  '[^1]: ',
 ];
 
 const dangerousHtml = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 30 }).map((parts) => parts.join(''));
@@ -24,43 +108,61 @@ const RUNS = { numRuns: 400 };
 
 describe('sanitizeHtml', () => {
   it('is idempotent on arbitrary strings', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (input) => {
-      const once = sanitizeHtml(input);
-      expect(sanitizeHtml(once)).toBe(once);
-    }), RUNS);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (input) => {
+        const once = sanitizeHtml(input);
+        expect(sanitizeHtml(once)).toBe(once);
+      }),
+      RUNS,
+    );
   });
 
   it('is idempotent on HTML built from dangerous fragments', () => {
-    fc.assert(fc.property(mixed, (input) => {
-      const once = sanitizeHtml(input);
-      expect(sanitizeHtml(once)).toBe(once);
-    }), RUNS);
+    fc.assert(
+      fc.property(mixed, (input) => {
+        const once = sanitizeHtml(input);
+        expect(sanitizeHtml(once)).toBe(once);
+      }),
+      RUNS,
+    );
   });
 
   it('lets nothing dangerous through', () => {
-    fc.assert(fc.property(mixed, (input) => {
-      expect(findDangers(sanitizeHtml(input))).toEqual([]);
-    }), RUNS);
+    fc.assert(
+      fc.property(mixed, (input) => {
+        expect(findDangers(sanitizeHtml(input))).toEqual([]);
+      }),
+      RUNS,
+    );
   });
 });
 
 describe('renderMarkdown', () => {
   it('lets nothing dangerous through for arbitrary strings', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (input) => {
-      expect(findDangers(renderMarkdown(input))).toEqual([]);
-    }), RUNS);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (input) => {
+        expect(findDangers(renderMarkdown(input))).toEqual([]);
+      }),
+      RUNS,
+    );
   });
 
   it('lets nothing dangerous through for HTML-ish markdown built from dangerous fragments', () => {
-    fc.assert(fc.property(dangerousHtml, (input) => {
-      expect(findDangers(renderMarkdown(input))).toEqual([]);
-    }), RUNS);
+    fc.assert(
+      fc.property(dangerousHtml, (input) => {
+        expect(findDangers(renderMarkdown(input))).toEqual([]);
+      }),
+      RUNS,
+    );
   });
 
   it('produces output the sanitiser leaves unchanged', () => {
-    fc.assert(fc.property(mixed, (input) => {
-      const html = renderMarkdown(input);
-      expect(sanitizeHtml(html)).toBe(html);
-    }), RUNS);
+    fc.assert(
+      fc.property(mixed, (input) => {
+        const html = renderMarkdown(input);
+        expect(sanitizeHtml(html)).toBe(html);
+      }),
+      RUNS,
+    );
   });
 });

@@ -97,7 +97,9 @@ describe('renderMarkdown blocks dangerous markdown links and images', () => {
   });
 
   it('keeps ordinary http, https, mailto, tel and relative links', () => {
-    const html = renderMarkdown('[a](https://a.example) [b](HTTP://b.example) [c](mailto:x@y.example) [d](tel:+441234) [e](/downloads) [f](#top) [g](page?q=1:2)');
+    const html = renderMarkdown(
+      '[a](https://a.example) [b](HTTP://b.example) [c](mailto:x@y.example) [d](tel:+441234) [e](/downloads) [f](#top) [g](page?q=1:2)',
+    );
     expect(html).toContain('href="https://a.example"');
     expect(html).toContain('href="http://b.example"');
     expect(html).toContain('href="mailto:x@y.example"');

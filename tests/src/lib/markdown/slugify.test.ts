@@ -21,11 +21,14 @@ describe('slugify', () => {
   });
 
   it('is idempotent and yields lowercase ASCII words joined by single dashes, at most 80 long', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 120 }), (title) => {
-      const slug = slugify(title);
-      expect(slugify(slug)).toBe(slug);
-      expect(slug).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
-      expect(slug.length).toBeLessThanOrEqual(80);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 120 }), (title) => {
+        const slug = slugify(title);
+        expect(slugify(slug)).toBe(slug);
+        expect(slug).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+        expect(slug.length).toBeLessThanOrEqual(80);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -100,7 +100,9 @@ describe('deleting from a media library', () => {
   });
 
   it('shows a refusal with its report and offers "Delete anyway", which deletes with force without asking again', async () => {
-    const { state, calls, source, view } = fakeLibrary(ITEMS, { remove: (_ids, force) => (force ? Promise.resolve({ message: 'Image deleted.' }) : Promise.reject(inUse())) });
+    const { state, calls, source, view } = fakeLibrary(ITEMS, {
+      remove: (_ids, force) => (force ? Promise.resolve({ message: 'Image deleted.' }) : Promise.reject(inUse())),
+    });
     await runDelete(source, TEXTS, view, [2]);
     expect(state.notice).toEqual({ text: 'Still used.', tone: 'error' });
     expect(state.refused).toEqual({ ids: [2], report: [{ id: 2, message: '"probe" is used in the post "CMM".' }] });
