@@ -2,7 +2,7 @@
 // primary validates the configuration, takes the data directory's lock, migrates and seeds the database,
 // serves the current site build (building one first if none exists), the API and /media on one port, and
 // forks WEB_WORKERS more processes that serve exactly the same on that port (process/worker.ts). Only the
-// primary publishes, sends mailings and sweeps unfinished uploads.
+// primary publishes, sends mailings and trial reminders, and sweeps unfinished uploads.
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { createApp } from './app.ts';
@@ -13,6 +13,7 @@ import { ConfigError, loadConfig, type Config } from './env.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createMailer } from './mail/transport.ts';
 import { backfillLicenseKeys } from './features/licensing/keys.ts';
+import { REMINDER_DEFAULTS, startReminderScheduler } from './features/licensing/reminders.ts';
 import { startMailingWorker } from './features/mailings/worker.ts';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from './process/instance-lock.ts';
 import { runWorker } from './process/worker.ts';
@@ -89,6 +90,9 @@ async function runPrimary(): Promise<void> {
   const serving = await startServing({ config, app, log, workerEnv: process.env, onPublishRequest: takeUp });
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
   const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
+  // Trial expiry reminders (docs/licensing-reminders.md): their state is in the database, so the first run
+  // after a stop catches up, sending each trial only the reminder that is relevant now.
+  const reminderScheduler = startReminderScheduler(ctx, { intervalMs: REMINDER_DEFAULTS.intervalMs });
   const requestCheck = setInterval(() => takeUp(), PUBLISH_REQUEST_CHECK_MS);
   const workers = config.webWorkers > 0 ? ` with ${config.webWorkers} more serving process${config.webWorkers === 1 ? '' : 'es'}` : '';
   log.info(`Serving ${config.siteName} at ${config.siteUrl}${workers} (data in ${config.dataDir})`);
@@ -111,9 +115,11 @@ async function runPrimary(): Promise<void> {
     // The mailing in flight finishes and is marked sent; the rest of its batch is handed back for the next
     // start. If the hard exit above cuts a send short, its row's lease makes it due again later.
     const mailingStopped = mailingWorker.stop();
+    // Likewise a reminder in flight is finished and marked sent; nothing else is claimed after this.
+    const remindersStopped = reminderScheduler.stop();
     void serving
       .close()
-      .then(() => mailingStopped)
+      .then(() => Promise.all([mailingStopped, remindersStopped]))
       .finally(() => {
         mailer.close();
         db.$client.close();

@@ -153,7 +153,7 @@ export const licenseReminders = sqliteTable(
       .notNull()
       .references(() => licenses.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['expires_in_7_days', 'expires_in_1_day', 'expired'] }).notNull(),
-    /** When the scheduler claimed it. */
+    /** When the scheduler last claimed it (its first send, or a retry): the retry delay counts from here. */
     created_at: text('created_at').notNull().default(nowIso),
     /** When the mail went out; null while it is being sent or after a send failed (retried later). */
     sent_at: text('sent_at'),
