@@ -1,7 +1,7 @@
 // `npm run backup [target-dir]` (issue 8, item 6): a consistent copy of the database, taken with SQLite's
 // online backup API (never a file copy, so it is safe while the server runs and writes in WAL mode), plus
 // $DATA_DIR/uploads and $DATA_DIR/private without upload temp files, and $DATA_DIR/secrets (the license
-// signing keys, docs/licensing.md#key-rotation: without them no license file issued so far would verify
+// signing keys, docs/licensing.md#signing-keys-and-rotation: without them no license file issued so far would verify
 // against a restored site) kept private: directories 0700, files 0600. Everything is written into a sibling
 // temp directory and renamed into place at the end, so a failed backup leaves nothing half-written.
 // Site builds are not copied: the server rebuilds the site at start when no build exists.

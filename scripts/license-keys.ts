@@ -1,4 +1,4 @@
-// `npm run license-keys -- rotate|list` (docs/licensing.md#key-rotation): the keys that sign license files,
+// `npm run license-keys -- rotate|list` (docs/licensing.md#signing-keys-and-rotation): the keys that sign license files,
 // kept in $DATA_DIR/secrets/license-signing (server/features/licensing/signing-keys.ts).
 //
 //   list    every key: kid, when it was made, which one signs new files; all of them are published

@@ -1,5 +1,5 @@
 // `npm run license-verify -- <file> [--keys <jwks file or URL>] [--fingerprint <fp>] [--now <ISO time>]
-// [--issuer <url>]` (docs/licensing.md#checking-a-file-from-the-command-line): checks a license file offline
+// [--issuer <url>]` (docs/licensing.md#command-line-tools): checks a license file offline
 // exactly as the company's software does (verifyLicenseFile, jose, the published keys alone) and prints
 // its header and claims, or why it is refused. Without --keys, the keys are those the local DATA_DIR
 // publishes at GET /api/licensing/v1/keys. Nothing is written: a DATA_DIR without keys is an error here,
