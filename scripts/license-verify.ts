@@ -79,6 +79,15 @@ export function parseVerifyArgs(argv: string[]): VerifyArgs {
   return { file: positionals[0] as string, keys: values.keys, fingerprint: values.fingerprint, now, issuer: values.issuer, help: false };
 }
 
+/**
+ * `npm run` starts scripts in the project's folder; a relative path is meant from where the command was
+ * typed, which npm passes as INIT_CWD.
+ */
+function fromCallerDir(file: string): string {
+  const base = process.env.npm_lifecycle_event === 'license-verify' && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd();
+  return path.resolve(base, file);
+}
+
 function isPublicJwk(value: unknown): value is PublicJwk {
   if (typeof value !== 'object' || value === null) return false;
   const jwk = value as Record<string, unknown>;
@@ -117,11 +126,11 @@ async function readKeys(keys: string | undefined): Promise<{ jwks: { keys: Publi
   if (keys) {
     let text: string;
     try {
-      text = fs.readFileSync(keys, 'utf8');
+      text = fs.readFileSync(fromCallerDir(keys), 'utf8');
     } catch (error) {
       throw new UsageError(`cannot read ${keys}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    return { jwks: parseJwks(text, keys), source: path.resolve(keys) };
+    return { jwks: parseJwks(text, keys), source: fromCallerDir(keys) };
   }
   let config;
   try {
@@ -149,7 +158,7 @@ async function readToken(file: string): Promise<string> {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8').trim();
     }
-    return fs.readFileSync(file, 'utf8').trim();
+    return fs.readFileSync(fromCallerDir(file), 'utf8').trim();
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
