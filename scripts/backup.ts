@@ -1,6 +1,8 @@
 // `npm run backup [target-dir]` (issue 8, item 6): a consistent copy of the database, taken with SQLite's
 // online backup API (never a file copy, so it is safe while the server runs and writes in WAL mode), plus
-// $DATA_DIR/uploads and $DATA_DIR/private without upload temp files. Everything is written into a sibling
+// $DATA_DIR/uploads and $DATA_DIR/private without upload temp files, and $DATA_DIR/secrets (the license
+// signing keys, docs/licensing.md#signing-keys-and-rotation: without them no license file issued so far would verify
+// against a restored site) kept private: directories 0700, files 0600. Everything is written into a sibling
 // temp directory and renamed into place at the end, so a failed backup leaves nothing half-written.
 // Site builds are not copied: the server rebuilds the site at start when no build exists.
 //
@@ -11,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { loadConfig, type Config } from '../server/env.ts';
+import { loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const DB_FILE = 'site.db';
@@ -21,7 +24,22 @@ export interface BackupManifest {
   /** Rows in drizzle's migration journal: restore refuses nothing on it, it tells which schema the copy has. */
   migrations: number;
   database: { file: string; bytes: number; sha256: string };
-  files: { uploads: number; private: number };
+  /** `secrets` is absent from backups made before license signing keys existed. */
+  files: { uploads: number; private: number; secrets?: number };
+  /** What the secrets folder holds, in words for whoever finds the backup. */
+  secrets?: BackupSecrets;
+}
+
+export const SECRETS_DIR = 'secrets';
+
+export interface BackupSecrets {
+  dir: typeof SECRETS_DIR;
+  files: number;
+  /** Kids of the license signing keys carried (public, as GET /api/licensing/v1/keys shows them). */
+  licenseSigningKeys: string[];
+  /** LICENSE_SIGNING_KEY was set: the key that signs lives in the environment and is not in the backup. */
+  signingKeyFromEnvironment: boolean;
+  note: string;
 }
 
 /** Upload temp files (`*.part`, `*.tmp`, `.tmp-*`) and the `.tmp` staging folder are never worth keeping. */
@@ -47,6 +65,29 @@ export async function copyTree(from: string, to: string): Promise<number> {
     if (entry.isDirectory()) files += await copyTree(source, target);
     else if (entry.isFile()) {
       await fs.promises.copyFile(source, target);
+      files += 1;
+    }
+  }
+  return files;
+}
+
+/**
+ * Copies a secrets folder: like copyTree, but every directory is 0700 and every file 0600 whatever the
+ * umask, since these are private keys.
+ */
+export async function copySecretTree(from: string, to: string): Promise<number> {
+  await fs.promises.mkdir(to, { recursive: true, mode: 0o700 });
+  await fs.promises.chmod(to, 0o700);
+  if (!fs.existsSync(from)) return 0;
+  let files = 0;
+  for (const entry of await fs.promises.readdir(from, { withFileTypes: true })) {
+    if (isTempEntry(entry.name)) continue;
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) files += await copySecretTree(source, target);
+    else if (entry.isFile()) {
+      await fs.promises.copyFile(source, target);
+      await fs.promises.chmod(target, 0o600);
       files += 1;
     }
   }
@@ -104,12 +145,27 @@ export async function backupData(config: Config, targetDir: string = defaultBack
     if (integrity !== 'ok') throw new Error(`The database copy fails PRAGMA integrity_check: ${integrity}`);
     const uploads = await copyTree(config.uploadsDir, path.join(staging, 'uploads'));
     const privateFiles = await copyTree(config.privateFilesDir, path.join(staging, 'private'));
+    const secrets = await copySecretTree(path.join(config.dataDir, SECRETS_DIR), path.join(staging, SECRETS_DIR));
+    // Read back from the copy (never loadKeyring on the live folder, which would make a key where none is).
+    const licenseSigningKeys =
+      secrets > 0 && fs.existsSync(signingKeysDir({ dataDir: staging })) && fs.readdirSync(signingKeysDir({ dataDir: staging })).some((n) => n.endsWith('.pem'))
+        ? loadKeyring({ dataDir: staging, licenseSigningKey: undefined }).published.map((key) => key.kid)
+        : [];
     const manifest: BackupManifest = {
       format: 1,
       createdAt: new Date().toISOString(),
       migrations: countMigrations(dbCopy),
       database: { file: DB_FILE, bytes: (await fs.promises.stat(dbCopy)).size, sha256: await sha256File(dbCopy) },
-      files: { uploads, private: privateFiles },
+      files: { uploads, private: privateFiles, secrets },
+      secrets: {
+        dir: SECRETS_DIR,
+        files: secrets,
+        licenseSigningKeys,
+        signingKeyFromEnvironment: Boolean(config.licenseSigningKey),
+        note: `${SECRETS_DIR}/ holds private keys (license signing): keep this backup private${
+          config.licenseSigningKey ? '; the signing key set in LICENSE_SIGNING_KEY is not in it' : ''
+        }`,
+      },
     };
     await fs.promises.writeFile(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     await fs.promises.rename(staging, dir);
@@ -128,6 +184,15 @@ async function main(): Promise<void> {
   console.log(`Backup written to ${dir}`);
   console.log(`  database: ${manifest.database.bytes} bytes, ${manifest.migrations} migrations, sha256 ${manifest.database.sha256}`);
   console.log(`  files: ${manifest.files.uploads} uploads, ${manifest.files.private} private`);
+  const signing = manifest.secrets?.licenseSigningKeys ?? [];
+  console.log(
+    `  secrets: ${manifest.files.secrets ?? 0} file(s) from ${path.join(config.dataDir, SECRETS_DIR)}, with ${signing.length} license signing key${
+      signing.length === 1 ? '' : 's'
+    } (private keys: keep this backup private)`,
+  );
+  if (manifest.secrets?.signingKeyFromEnvironment) {
+    console.log('  LICENSE_SIGNING_KEY is set: the key that signs license files is in the environment, not in this backup; keep it safe too.');
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {

@@ -3,16 +3,55 @@
 // SHA-256 and with PRAGMA integrity_check before anything is put in place. A DATA_DIR that already has a
 // site.db is refused unless --force (stop the server first); then its database, uploads, private files and
 // site builds are replaced or removed, and the next start rebuilds the site from the restored content.
+// The backup's $DATA_DIR/secrets (license signing keys, docs/licensing.md#backups) is put back with
+// directories 0700 and files 0600, merged into what is there: a key the DATA_DIR already has and the backup
+// lacks is kept, never deleted, since files it signed would stop verifying (the newest key signs).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../server/env.ts';
-import { copyTree, DB_FILE, integrityCheck, MANIFEST_FILE, sha256File, type BackupManifest } from './backup.ts';
+import { loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
+import { copySecretTree, copyTree, DB_FILE, integrityCheck, MANIFEST_FILE, SECRETS_DIR, sha256File, type BackupManifest } from './backup.ts';
 
 export interface RestoreResult {
   manifest: BackupManifest;
   dataDir: string;
+  /** Files put back into $DATA_DIR/secrets, and those already there that the backup does not have (kept). */
+  secrets: { restored: number; kept: string[] };
+}
+
+/**
+ * Moves every file of `from` into `to` (folders 0700, files 0600), replacing files of the same name;
+ * returns how many it moved and the files of `to` it did not bring (left in place).
+ */
+async function mergeSecretTree(from: string, to: string): Promise<{ moved: number; kept: string[] }> {
+  await fs.promises.mkdir(to, { recursive: true, mode: 0o700 });
+  await fs.promises.chmod(to, 0o700);
+  let moved = 0;
+  const kept: string[] = [];
+  const brought = new Set<string>();
+  for (const entry of fs.existsSync(from) ? await fs.promises.readdir(from, { withFileTypes: true }) : []) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) {
+      const inner = await mergeSecretTree(source, target);
+      moved += inner.moved;
+      kept.push(...inner.kept);
+    } else if (entry.isFile()) {
+      await fs.promises.rename(source, target);
+      await fs.promises.chmod(target, 0o600);
+      moved += 1;
+    }
+    brought.add(entry.name);
+  }
+  for (const entry of await fs.promises.readdir(to, { withFileTypes: true })) {
+    if (brought.has(entry.name)) continue;
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) kept.push(...(await mergeSecretTree(path.join(from, entry.name), target)).kept);
+    else kept.push(target);
+  }
+  return { moved, kept };
 }
 
 async function readManifest(backupDir: string): Promise<BackupManifest> {
@@ -46,10 +85,20 @@ export async function restoreData(config: Config, backupDir: string, options: { 
     if (integrity !== 'ok') throw new Error(`The database copy fails PRAGMA integrity_check: ${integrity}`);
     const uploads = await copyTree(path.join(source, 'uploads'), path.join(staging, 'uploads'));
     const privateFiles = await copyTree(path.join(source, 'private'), path.join(staging, 'private'));
-    if (uploads !== manifest.files.uploads || privateFiles !== manifest.files.private) {
+    const secrets = await copySecretTree(path.join(source, SECRETS_DIR), path.join(staging, SECRETS_DIR));
+    if (uploads !== manifest.files.uploads || privateFiles !== manifest.files.private || secrets !== (manifest.files.secrets ?? 0)) {
       throw new Error(
-        `The backup's files do not match the manifest (${uploads}/${privateFiles} found, ${manifest.files.uploads}/${manifest.files.private} listed)`,
+        `The backup's files do not match the manifest (${uploads}/${privateFiles}/${secrets} found, ${manifest.files.uploads}/${manifest.files.private}/${manifest.files.secrets ?? 0} listed)`,
       );
+    }
+    // Every signing key must read as the key the manifest names, before any is put in place.
+    const stagedKeys = signingKeysDir({ dataDir: staging });
+    if (fs.existsSync(stagedKeys) && fs.readdirSync(stagedKeys).some((name) => name.endsWith('.pem'))) {
+      const kids = loadKeyring({ dataDir: staging, licenseSigningKey: undefined }).published.map((key) => key.kid);
+      const listed = manifest.secrets?.licenseSigningKeys ?? [];
+      if (kids.length !== listed.length || kids.some((kid) => !listed.includes(kid))) {
+        throw new Error(`The backup's license signing keys do not match the manifest (${kids.join(', ')} found, ${listed.join(', ')} listed)`);
+      }
     }
 
     for (const suffix of ['-wal', '-shm', '']) await fs.promises.rm(`${config.databaseFile}${suffix}`, { force: true });
@@ -61,9 +110,10 @@ export async function restoreData(config: Config, backupDir: string, options: { 
       await fs.promises.rm(to, { recursive: true, force: true });
       await fs.promises.rename(from, to);
     }
+    const merged = await mergeSecretTree(path.join(staging, SECRETS_DIR), path.join(config.dataDir, SECRETS_DIR));
     // Builds of the replaced content would be served as they are; without one the server rebuilds at start.
     await fs.promises.rm(config.buildsDir, { recursive: true, force: true });
-    return { manifest, dataDir: config.dataDir };
+    return { manifest, dataDir: config.dataDir, secrets: { restored: merged.moved, kept: merged.kept } };
   } finally {
     await fs.promises.rm(staging, { recursive: true, force: true });
   }
@@ -75,9 +125,24 @@ async function main(): Promise<void> {
   if (!backupDir || positionals.length > 1) throw new Error('usage: npm run restore -- <backup-dir> [--force]');
   const config = loadConfig();
   console.log(`Restoring ${path.resolve(backupDir)} into ${config.dataDir} ...`);
-  const { manifest } = await restoreData(config, backupDir, { force: values.force });
+  const { manifest, secrets } = await restoreData(config, backupDir, { force: values.force });
   console.log(`Restored the database of ${manifest.createdAt} (${manifest.migrations} migrations, integrity ok)`);
   console.log(`  files: ${manifest.files.uploads} uploads, ${manifest.files.private} private`);
+  if (manifest.files.secrets === undefined)
+    console.log('  secrets: none in this backup (made before license signing keys); those in DATA_DIR are left as they are');
+  else {
+    const keys = manifest.secrets?.licenseSigningKeys.length ?? 0;
+    console.log(
+      `  secrets: ${secrets.restored} file(s) into ${path.join(config.dataDir, SECRETS_DIR)} (0700/0600), ${keys} license signing key${keys === 1 ? '' : 's'}`,
+    );
+  }
+  if (secrets.kept.length > 0) {
+    console.log(
+      `  kept ${secrets.kept.length} secret file${secrets.kept.length === 1 ? '' : 's'} the backup does not have (still published; the newest key signs):`,
+    );
+    for (const file of secrets.kept) console.log(`    ${file}`);
+  }
+  if (manifest.secrets?.signingKeyFromEnvironment) console.log('  The backup was made with LICENSE_SIGNING_KEY set: set it here too, it is not in the backup.');
   console.log('The site is rebuilt when the server starts.');
 }
 

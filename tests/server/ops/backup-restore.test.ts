@@ -1,6 +1,7 @@
 // Issue 8, item 6: a backup (SQLite online backup + uploads + private files) restored into a new DATA_DIR
 // gives the same rows, the same files and a product that answers with the same content; a backup taken
-// while another connection keeps writing is one consistent state.
+// while another connection keeps writing is one consistent state. Issue 12: the license signing keys in
+// $DATA_DIR/secrets travel with the backup, private (0700/0600), so files signed before still verify.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,6 +12,9 @@ import { insertPost } from '../../../server/db/queries/posts.ts';
 import { downloadItems, homeSections, posts, users } from '../../../server/db/schema.ts';
 import { seedDatabase } from '../../../server/db/seed.ts';
 import { loadConfig } from '../../../server/env.ts';
+import { signLicenseFile } from '../../../server/features/licensing/license-file.ts';
+import { addSigningKey, loadKeyring, signingKeysDir, type Keyring } from '../../../server/features/licensing/signing-keys.ts';
+import { verifyLicenseFile } from '../../../server/features/licensing/verify-file.ts';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
 
 const cleanups: (() => void)[] = [];
@@ -87,7 +91,7 @@ describe('backup and restore', () => {
     const backupDir = path.join(tempDir('site-backup-'), 'nightly');
     const { dir, manifest } = await backupData(source.config, backupDir);
     expect(dir).toBe(backupDir);
-    expect(manifest.files).toEqual({ uploads: sourceFiles.uploads.size, private: sourceFiles.private.size });
+    expect(manifest.files).toMatchObject({ uploads: sourceFiles.uploads.size, private: sourceFiles.private.size });
     expect(manifest.migrations).toBeGreaterThan(0);
     expect(fs.readdirSync(path.dirname(backupDir))).toEqual(['nightly']);
     expect(integrity(path.join(backupDir, 'site.db'))).toBe('ok');
@@ -169,5 +173,129 @@ describe('backup and restore', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
+/** Every directory and file under `dir` (itself included) with its permission bits. */
+function modesUnder(dir: string): { dirs: number[]; files: number[] } {
+  const out = { dirs: [modeOf(dir)], files: [] as number[] };
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) out.dirs.push(modeOf(full));
+    else out.files.push(modeOf(full));
+  }
+  return out;
+}
+
+const NOW = new Date('2026-06-01T12:00:00Z');
+const sign = (keyring: Keyring, fingerprint: string) =>
+  signLicenseFile(keyring, {
+    issuer: 'http://localhost:4321',
+    now: NOW,
+    license: {
+      id: 1,
+      key: 'DCTL-AAAAA-BBBBB-CCCCC-DDDDD-EEEEE-FFFFF',
+      type: 'trial',
+      user_name: 'Ann',
+      company_name: null,
+      email: 'ann@example.com',
+      max_machines: 1,
+      expire_date: '2026-07-01T12:00:00.000Z',
+    },
+    machine: { fingerprint, name: 'Lab PC', leaseExpiresAt: new Date('2026-06-20T00:00:00Z') },
+  });
+
+describe('backup and restore of the license signing keys', () => {
+  it('carry every key, private, so files signed before and after a rotation verify with the restored keys', async () => {
+    const source = context();
+    const first = loadKeyring(source.config);
+    const oldFile = await sign(first, 'fp-old');
+    const newKid = addSigningKey(source.config, new Date(Date.now() + 1000));
+    const rotated = loadKeyring(source.config);
+    const newFile = await sign(rotated, 'fp-new');
+    // A half-written key left by a crash is not a key.
+    fs.writeFileSync(path.join(signingKeysDir(source.config), 'x.pem.tmp'), 'half');
+
+    const backupDir = path.join(tempDir('site-backup-'), 'with-keys');
+    const { manifest } = await backupData(source.config, backupDir);
+    expect(manifest.files.secrets).toBe(2);
+    expect(manifest.secrets).toMatchObject({ dir: 'secrets', files: 2, signingKeyFromEnvironment: false });
+    expect(manifest.secrets?.licenseSigningKeys.sort()).toEqual([first.current.kid, newKid].sort());
+    expect(manifest.secrets?.note).toMatch(/private/);
+    expect(JSON.parse(fs.readFileSync(path.join(backupDir, 'manifest.json'), 'utf8'))).toMatchObject({ files: { secrets: 2 }, secrets: { files: 2 } });
+    // The copy in the backup is as private as the original.
+    expect(modesUnder(path.join(backupDir, 'secrets'))).toEqual({ dirs: [0o700, 0o700], files: [0o600, 0o600] });
+
+    const restoredDir = tempDir('site-restored-');
+    const restoredConfig = loadConfig({ NODE_ENV: 'test', DATA_DIR: restoredDir, LOG_LEVEL: 'silent' });
+    const previousUmask = process.umask(0o022);
+    let result;
+    try {
+      result = await restoreData(restoredConfig, backupDir);
+    } finally {
+      process.umask(previousUmask);
+    }
+    expect(result.secrets).toEqual({ restored: 2, kept: [] });
+    expect(modesUnder(path.join(restoredDir, 'secrets'))).toEqual({ dirs: [0o700, 0o700], files: [0o600, 0o600] });
+    expect(fs.readdirSync(signingKeysDir(restoredConfig)).sort()).toEqual(
+      fs
+        .readdirSync(signingKeysDir(source.config))
+        .filter((name) => name.endsWith('.pem'))
+        .sort(),
+    );
+
+    const restored = loadKeyring(restoredConfig);
+    expect(restored.current.kid).toBe(newKid);
+    expect(restored.published).toEqual(rotated.published);
+    expect(await verifyLicenseFile(oldFile, { keys: restored.published }, { now: NOW, fingerprint: 'fp-old' })).toMatchObject({ ok: true });
+    expect(await verifyLicenseFile(newFile, { keys: restored.published }, { now: NOW, fingerprint: 'fp-new' })).toMatchObject({ ok: true, kid: newKid });
+  });
+
+  it('never delete a key the DATA_DIR has and the backup lacks', async () => {
+    const source = context();
+    const sourceKid = loadKeyring(source.config).current.kid;
+    const backupDir = path.join(tempDir('site-backup-'), 'b');
+    await backupData(source.config, backupDir);
+
+    // The new host made its own key at a first start before the restore.
+    const restoredDir = tempDir('site-restored-');
+    const restoredConfig = loadConfig({ NODE_ENV: 'test', DATA_DIR: restoredDir, LOG_LEVEL: 'silent' });
+    const localKeyring = loadKeyring(restoredConfig);
+    const localFile = await sign(localKeyring, 'fp-local');
+    const result = await restoreData(restoredConfig, backupDir);
+    expect(result.secrets.restored).toBe(1);
+    expect(result.secrets.kept).toHaveLength(1);
+    expect(result.secrets.kept[0]).toContain(localKeyring.current.kid);
+    const published = loadKeyring(restoredConfig).published.map((key) => key.kid);
+    expect(published.sort()).toEqual([sourceKid, localKeyring.current.kid].sort());
+    expect(await verifyLicenseFile(localFile, { keys: loadKeyring(restoredConfig).published }, { now: NOW })).toMatchObject({ ok: true });
+  });
+
+  it('refuse a backup whose keys are not those its manifest names, and still restore backups made before keys existed', async () => {
+    const source = context();
+    loadKeyring(source.config);
+    const backupDir = path.join(tempDir('site-backup-'), 'b');
+    await backupData(source.config, backupDir);
+    const [keyFile] = fs.readdirSync(path.join(backupDir, 'secrets', 'license-signing'));
+    const other = tempDir('site-other-key-');
+    loadKeyring({ dataDir: other, licenseSigningKey: undefined });
+    const [otherFile] = fs.readdirSync(signingKeysDir({ dataDir: other }));
+    fs.copyFileSync(path.join(signingKeysDir({ dataDir: other }), otherFile as string), path.join(backupDir, 'secrets', 'license-signing', keyFile as string));
+    const target = loadConfig({ NODE_ENV: 'test', DATA_DIR: tempDir('site-restored-'), LOG_LEVEL: 'silent' });
+    await expect(restoreData(target, backupDir)).rejects.toThrow(/signing keys do not match the manifest/);
+    expect(fs.existsSync(target.databaseFile)).toBe(false);
+    expect(fs.existsSync(path.join(target.dataDir, 'secrets'))).toBe(false);
+
+    // A backup of issue 8's format: no secrets folder, no secrets in the manifest.
+    fs.rmSync(path.join(backupDir, 'secrets'), { recursive: true });
+    const manifestFile = path.join(backupDir, 'manifest.json');
+    const { secrets: _secrets, ...older } = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, unknown> & { files: Record<string, unknown> };
+    delete older.files.secrets;
+    fs.writeFileSync(manifestFile, JSON.stringify(older));
+    const result = await restoreData(target, backupDir);
+    expect(result.secrets).toEqual({ restored: 0, kept: [] });
+    expect(fs.existsSync(target.databaseFile)).toBe(true);
   });
 });
