@@ -4,7 +4,7 @@
 // registration the fields are cleared and the server's message shows in the success colour.
 import { useEffect, useRef, useState } from 'react';
 import { login, register } from '../lib/api/account.ts';
-import { fetchCsrfCookie } from '../lib/api/client.ts';
+import { fetchCsrfCookie } from '../lib/api/request.ts';
 import { preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { closeAccountDialog, showAccountDialog, type AccountDialogState } from '../stores/account-dialog.ts';
 import { isAdminUser, setSession } from '../stores/session.ts';

@@ -4,7 +4,7 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
-import { ApiError } from '../lib/api/client.ts';
+import { ApiError } from '../lib/api/request.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { $licenses, $user, type CurrentUser } from '../stores/session.ts';
 import { Alert } from './ui/Alert.tsx';

@@ -5,7 +5,7 @@
 // the list is read again from the API and the publish that brings readers the change is followed.
 import { StrictMode, useEffect, useId, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ApiError } from '../lib/api/client.ts';
+import { ApiError } from '../lib/api/request.ts';
 import { ensureAccountRoot } from '../scripts/account-root.ts';
 import { loadStylesheet } from '../scripts/load-stylesheet.ts';
 import { AdminReleaseList } from './downloads/AdminReleaseList.tsx';

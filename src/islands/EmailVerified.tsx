@@ -5,7 +5,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { resendVerificationMail } from '../lib/api/account.ts';
-import { ApiError } from '../lib/api/client.ts';
+import { ApiError } from '../lib/api/request.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { $user } from '../stores/session.ts';
 import { Message } from './ui/Message.tsx';

@@ -5,7 +5,7 @@
 //   browser saves them, which is fine for installers of some megabytes;
 // - from that size on: a plain link to the gated GET /api/downloads/file/{id}. The browser streams it to
 //   disk with its own progress and can resume a cut download; holding a gigabyte in a tab's memory could not.
-import { ApiError } from '../lib/api/client.ts';
+import { ApiError } from '../lib/api/request.ts';
 import { downloadReleaseFile } from '../lib/api/downloads.ts';
 import { ensureAccountRoot } from './account-root.ts';
 

@@ -1,6 +1,6 @@
 // The banner for a signed-in user whose e-mail is not verified (docs/product/routes.md#navigation-bar), in plain DOM: it shows on
 // every page, including static ones that have no React. Re-sending opens the 'Verification sent' modal.
-import { api, ApiError } from '../lib/api/client.ts';
+import { api, ApiError } from '../lib/api/request.ts';
 import { loadCurrentUser } from '../lib/api/session.ts';
 import type { CurrentUser } from '../stores/session.ts';
 import { openAccountDialog } from './account-root.ts';

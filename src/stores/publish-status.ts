@@ -8,7 +8,7 @@
 // another reading page (only <main> is swapped) and the island there is a new component.
 import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
-import { ApiError } from '../lib/api/client.ts';
+import { ApiError } from '../lib/api/request.ts';
 import { fetchPublishStatus, publishSettled, type PublishStatus } from '../lib/api/publish.ts';
 import { createPolledStore } from './polled-store.ts';
 

@@ -4,7 +4,7 @@
 // previous version meanwhile). 'Publish now' asks for a build by hand.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { ApiError } from '../../lib/api/client.ts';
+import { ApiError } from '../../lib/api/request.ts';
 import { formatAdminDate } from './dates.ts';
 import { publishNow, type PublishStatus } from '../../lib/api/publish.ts';
 import { publishStore } from '../../stores/publish-status.ts';

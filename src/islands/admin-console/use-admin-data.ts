@@ -3,7 +3,7 @@
 // edit, ban, grant or delete with the changed user (and license), so the 10,000-row list is never loaded
 // again just to show one change. 'Reload' is there for changes made elsewhere (another admin, a user).
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ApiError } from '../../lib/api/client.ts';
+import { ApiError } from '../../lib/api/request.ts';
 import { loadAdminData, type AdminUser, type License, type LicenseType } from '../../lib/api/admin.ts';
 
 export type LoadState = 'loading' | 'ready' | 'failed';

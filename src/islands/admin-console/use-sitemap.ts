@@ -2,7 +2,7 @@
 // the sitemap is part of the static build, so the button schedules a publish, waits for it through the
 // shared publish status, and then reads the live build's sitemap.xml to show it on the page.
 import { useCallback, useRef, useState } from 'react';
-import { ApiError } from '../../lib/api/client.ts';
+import { ApiError } from '../../lib/api/request.ts';
 import { publishSettled } from '../../lib/api/publish.ts';
 import { publishStore } from '../../stores/publish-status.ts';
 import { fetchSitemap, regenerateSitemap, type SitemapAnswer } from '../../lib/api/admin.ts';

@@ -2,7 +2,7 @@
 // server's message as a notice, successes in the success style and failures always in the error style,
 // even a refusal without field errors (docs/decisions/0015-content-admin-overlay.md, 'Refusals are
 // errors'). Form submits go through ui/use-form-submit.ts.
-import { ApiError } from '../../lib/api/client.ts';
+import { ApiError } from '../../lib/api/request.ts';
 import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
 
 export const NOT_FOUND_IMAGE = '/not-found.svg';

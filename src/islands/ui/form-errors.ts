@@ -8,7 +8,7 @@
 //    the same thing twice, and a screen reader would read it twice). Forms whose notice sits apart from
 //    the fields (the admin screens) show it always: it is what the admin reads first.
 // Focus then goes to the first field marked invalid (use-focus-invalid.ts).
-import { ApiError } from '../../lib/api/client.ts';
+import { ApiError } from '../../lib/api/request.ts';
 import { BotCheckError, BOTCHECK_UNAVAILABLE_MESSAGE } from '../../lib/botcheck.ts';
 
 export type FieldErrors = Partial<Record<string, string>>;

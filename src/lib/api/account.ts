@@ -8,7 +8,7 @@ import type { emailVerificationRoutes } from '../../../server/features/accounts/
 import type { passwordResetRoutes } from '../../../server/features/accounts/password-reset.ts';
 import type { registrationRoutes } from '../../../server/features/accounts/registration.ts';
 import type { userRoutes } from '../../../server/features/accounts/user.ts';
-import { api } from './client.ts';
+import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 
 /** The signed-in user and their licenses, as login and GET /api/user answer. */

@@ -5,7 +5,7 @@ import type { bannedDomainRoutes } from '../../../server/features/banned-domains
 import type { licenseRoutes } from '../../../server/features/licenses/routes.ts';
 import type { mailingRoutes, ALL_VERIFIED as SERVER_ALL_VERIFIED } from '../../../server/features/mailings/routes.ts';
 import type { sitemapRoutes } from '../../../server/features/sitemap/routes.ts';
-import { api } from './client.ts';
+import { api } from './request.ts';
 import type { Answer, WithDefined } from './route-types.ts';
 
 export type AdminData = Answer<typeof licenseRoutes, '/getAll', '$get'>;

@@ -1,7 +1,7 @@
 // The releases of the downloads page (docs/decisions/0008-downloads-api.md). Store and update send
 // multipart form data; with a file they go through uploadWithProgress so the loading modal shows it.
 import type { downloadsRoutes } from '../../../server/features/downloads/routes.ts';
-import { api } from './client.ts';
+import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 import { downloadWithProgress, uploadWithProgress } from './transfer.ts';
 

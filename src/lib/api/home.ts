@@ -2,7 +2,7 @@
 import type { homeImagesRoutes } from '../../../server/features/images/home-images.ts';
 import type { homeRoutes } from '../../../server/features/home/routes.ts';
 import type { VariantSizes } from '../../../server/features/images/storage.ts';
-import { api } from './client.ts';
+import { api } from './request.ts';
 import { orderValue } from './posts.ts';
 import type { Answer } from './route-types.ts';
 import { uploadWithProgress } from './transfer.ts';

@@ -2,7 +2,7 @@
 import type { imagesRoutes } from '../../../server/features/images/routes.ts';
 import type { VariantSizes } from '../../../server/features/images/storage.ts';
 import type { Namespace } from '../snapshot-types.ts';
-import { api } from './client.ts';
+import { api } from './request.ts';
 import type { HomeImage } from './home.ts';
 import type { Answer } from './route-types.ts';
 import { uploadWithProgress } from './transfer.ts';

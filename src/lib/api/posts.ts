@@ -2,7 +2,7 @@
 import type { postsRoutes } from '../../../server/features/content/posts.ts';
 import type { sectionsRoutes } from '../../../server/features/content/sections.ts';
 import type { Namespace } from '../snapshot-types.ts';
-import { api } from './client.ts';
+import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 
 export type { Namespace };

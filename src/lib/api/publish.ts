@@ -1,7 +1,7 @@
 // Following a publish of the static site (docs/content-api.md, 'Publishing'). Polls pass loading: false:
 // the full-screen loading modal is for what the admin just asked for, not for background refreshes.
 import type { publishRoutes } from '../../../server/features/publish/routes.ts';
-import { api } from './client.ts';
+import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 
 export type PublishStatus = Answer<typeof publishRoutes, '/', '$get'>;

@@ -1,7 +1,7 @@
 // The signed-in user: who it is (after the anti-forgery cookie fetch) and logging out.
 import { setSession } from '../../stores/session.ts';
 import type { SessionAnswer } from './account.ts';
-import { api, ApiError, fetchCsrfCookie } from './client.ts';
+import { api, ApiError, fetchCsrfCookie } from './request.ts';
 
 /** GET /api/user after the CSRF cookie fetch; sets the user store (null when nobody is logged in). */
 export async function loadCurrentUser(): Promise<void> {

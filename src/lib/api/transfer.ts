@@ -1,7 +1,7 @@
 // Uploads and downloads with their progress in the loading overlay (docs/content-api.md, 'Extra files').
 // Uploads go through XMLHttpRequest because fetch reports no upload progress.
 import { finishTransfer, reportProgress } from '../../stores/loading.ts';
-import { ApiError, baseHeaders, ensureXsrfCookie, failedAnswer, parseAnswerText } from './client.ts';
+import { ApiError, baseHeaders, ensureXsrfCookie, failedAnswer, parseAnswerText } from './request.ts';
 
 export const CONNECTION_LOST = 'The upload failed: the connection was lost.';
 

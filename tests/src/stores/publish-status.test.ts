@@ -1,7 +1,7 @@
 // The site-wide publish-status store: after a write, the first status that is not 'building' is that
 // write's outcome (docs/admin-api.md, `PublishStatus`), and every status read feeds the shared store.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../src/lib/api/client.ts';
+import { ApiError } from '../../../src/lib/api/request.ts';
 import type * as PublishStatusModule from '../../../src/lib/api/publish.ts';
 import type { PublishStatus } from '../../../src/lib/api/publish.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../../src/lib/api/client.ts';
+import { ApiError } from '../../../../src/lib/api/request.ts';
 import { CONNECTION_ERROR, firstFieldErrors, generalMessage } from '../../../../src/islands/ui/form-errors.ts';
 
 describe('form errors from an API answer', () => {

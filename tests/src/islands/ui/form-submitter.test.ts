@@ -1,7 +1,7 @@
 // The one submit skeleton and error policy every island form uses: what a form shows after each kind of
 // failure, one submit at a time, and the busy label as the action goes.
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../../src/lib/api/client.ts';
+import { ApiError } from '../../../../src/lib/api/request.ts';
 import { BOTCHECK_UNAVAILABLE_MESSAGE, BotCheckError } from '../../../../src/lib/botcheck.ts';
 import { CONNECTION_ERROR, describeFailure, SERVER_ERROR, serverErrorFor5xx } from '../../../../src/islands/ui/form-errors.ts';
 import { createFormSubmitter, INITIAL_FORM_STATE, STAY_BUSY, type FormState } from '../../../../src/islands/ui/form-submitter.ts';

@@ -3,7 +3,7 @@
 // items, refusals show their report with "Delete anyway" only where the server allows it, writes show
 // the server's message and read the list again, and ticks follow the list.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../../../src/lib/api/client.ts';
+import { ApiError } from '../../../../../src/lib/api/request.ts';
 import {
   keepExisting,
   NOTHING_SELECTED,

@@ -1,8 +1,8 @@
-// The fetch core every island uses (src/lib/api/client.ts, transfer.ts): the headers the server's
+// The fetch core every island uses (src/lib/api/request.ts, transfer.ts): the headers the server's
 // anti-forgery and ajax-only checks read, failures as ApiError with the field errors forms show, the
 // user forgotten when the session is gone, and upload progress in the loading overlay.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError } from '../../../../src/lib/api/client.ts';
+import { api, ApiError } from '../../../../src/lib/api/request.ts';
 import { CONNECTION_LOST, uploadWithProgress } from '../../../../src/lib/api/transfer.ts';
 import { $loading } from '../../../../src/stores/loading.ts';
 import { $user, setSession, type CurrentUser } from '../../../../src/stores/session.ts';
