@@ -5,7 +5,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { licenseEvents, licenseMachines, licenses } from '../../../../server/db/schema.ts';
+import { getLicensesOfUser } from '../../../../server/db/queries/licenses.ts';
 import { LICENSE_KEY_PATTERN } from '../../../../server/features/licensing/keys.ts';
+import { presentLicenses } from '../../../../server/features/licensing/present.ts';
 import { createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
 import { captureLogLines, type LogCapture } from '../../../helpers/log-capture.ts';
 import { latestMailTo, readOutbox } from '../../../helpers/mail.ts';
@@ -178,6 +180,18 @@ describe('keys are for the owner and the admins only', () => {
     }
     // The owner still sees it.
     expect(JSON.stringify(await json(await fixture.user.request('GET', '/api/user')))).toContain(annsKey);
+  });
+
+  it('the one builder of license objects blanks key and machines for anyone but the owner and admins', async () => {
+    const annsTrial = await grantTrial();
+    addMachine(annsTrial.id, 'fp-laptop', 'Ann’s laptop');
+    const stored = getLicensesOfUser(fixture.ctx.db, fixture.user.user.id);
+    const now = fixture.ctx.now();
+    const [forStranger] = presentLicenses(fixture.ctx.db, stored, { viewer: { id: 999, role: 'user' }, now });
+    expect(forStranger).toMatchObject({ id: annsTrial.id, key: null, machines: [], status: { code: 'VALID' } });
+    const [forOwner] = presentLicenses(fixture.ctx.db, stored, { viewer: { id: fixture.user.user.id, role: 'user' }, now });
+    const [forAdmin] = presentLicenses(fixture.ctx.db, stored, { viewer: { id: 998, role: 'admin' }, now });
+    for (const view of [forOwner, forAdmin]) expect(view).toMatchObject({ key: annsTrial.key, machines: [{ fingerprint: 'fp-laptop' }] });
   });
 });
 
