@@ -23,6 +23,7 @@ import { contactRoutes } from './features/contact/routes.ts';
 import { contentRoutes } from './features/content/routes.ts';
 import { adminUserListRoutes, adminUserRoutes } from './features/users/routes.ts';
 import { licenseRoutes } from './features/licenses/routes.ts';
+import { licensingSettingsRoutes } from './features/licensing/settings-routes.ts';
 import { bannedDomainRoutes } from './features/banned-domains/routes.ts';
 import { mailingRoutes } from './features/mailings/routes.ts';
 import { mailingUnsubscribeRoutes } from './features/mailings/unsubscribe.ts';
@@ -58,6 +59,7 @@ export function createApp(ctx: AppContext): App {
   app.route('/api/admin/publish', publishRoutes(ctx));
   app.route('/api/admin/users', adminUserListRoutes(ctx));
   app.route('/api/license', licenseRoutes(ctx));
+  app.route('/api/admin/licensing-settings', licensingSettingsRoutes(ctx));
   app.route('/api/admin/banned-domains', bannedDomainRoutes(ctx));
   app.route('/api/admin', mailingRoutes(ctx));
   app.route('/api/admin/sitemap', sitemapRoutes(ctx));

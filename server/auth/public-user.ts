@@ -2,8 +2,9 @@
 // the users table later stays private until someone decides to publish it here. Never the password
 // hash, session data or the mailing-unsubscribe internals.
 import type { Db } from '../db/client.ts';
-import { getLicensesOfUser, type LicenseWithType } from '../db/queries/licenses.ts';
+import { getLicensesOfUser } from '../db/queries/licenses.ts';
 import type { User } from '../db/schema.ts';
+import { presentLicenses, type LicenseView } from '../features/licensing/present.ts';
 
 export const PUBLIC_USER_FIELDS = [
   'id',
@@ -35,7 +36,10 @@ export function toPublicUser(user: User): PublicUser {
   return publicUser as PublicUser;
 }
 
-/** The `{ user, licenses }` answer of login and GET /api/user (docs/product/api.md). */
-export function accountPayload(db: Db, user: User): { user: PublicUser; licenses: LicenseWithType[] } {
-  return { user: toPublicUser(user), licenses: getLicensesOfUser(db, user.id) };
+/**
+ * The `{ user, licenses }` answer of login and GET /api/user (docs/product/api.md): the user's own licenses,
+ * keys and machines included (docs/admin-api.md#the-license-object-license), their status as of `now`.
+ */
+export function accountPayload(db: Db, user: User, now: number): { user: PublicUser; licenses: LicenseView[] } {
+  return { user: toPublicUser(user), licenses: presentLicenses(db, getLicensesOfUser(db, user.id), { viewer: user, now }) };
 }

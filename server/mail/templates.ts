@@ -100,12 +100,3 @@ export function contactAdminEmail(site: MailSite, input: { name: string; email: 
     input.email,
   );
 }
-
-export function licenseGrantedEmail(site: MailSite, input: { name: string; licenseType: string; expireDate: string | null }): MailContent {
-  const expiry = input.expireDate ? `It is valid until ${input.expireDate}.` : 'It does not expire.';
-  return compose(site, 'Your license is active', {
-    heading: 'Your license is active',
-    paragraphs: [greeting(input.name), `Your ${input.licenseType} license for ${site.siteName} has been activated. ${expiry}`],
-    action: { label: 'See your licenses', url: `${site.siteUrl}/dashboard` },
-  });
-}

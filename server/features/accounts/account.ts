@@ -1,5 +1,6 @@
 // The signed-in user's own account actions (docs/product/accounts.md#dashboard, docs/product/api.md; issue 3, item 6), mounted at /api/user beside
-// GET /api/user: requesting the free trial license and editing the profile.
+// GET /api/user: requesting the free trial license (granted at once when the admin's licensing setting says so;
+// issue 12, item 7) and editing the profile.
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { isAdmin, requireUser } from '../../auth/guards.ts';
 import { findProtectedChanges } from '../../auth/protected-user-fields.ts';
 import { toPublicUser } from '../../auth/public-user.ts';
 import { writeTransaction } from '../../db/client.ts';
-import { hasActiveLicense } from '../../db/queries/licenses.ts';
+import { getLicensesOfUser, hasActiveLicense } from '../../db/queries/licenses.ts';
 import { getUserById, setLicenseRequest, updateProfile } from '../../db/queries/users.ts';
 import type { User } from '../../db/schema.ts';
 import { sendSafely, sendToAdmin } from '../../mail/transport.ts';
@@ -18,6 +19,9 @@ import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse } from '../../http/errors.ts';
 import { parseId, pathId, required, tooLong } from '../../http/fields.ts';
 import { validate } from '../../http/validate.ts';
+import { grantTrialAutomatically } from '../licensing/auto-grant.ts';
+import { sendLicenseGrantedMail } from '../licensing/license-mails.ts';
+import { presentLicenses } from '../licensing/present.ts';
 
 export const ACCOUNT_MESSAGES = {
   forbidden: 'This action is unauthorized.',
@@ -97,12 +101,16 @@ export function accountRoutes(ctx: AppContext) {
         if (hasActiveLicense(ctx.db, actor.id)) return { kind: 'active' } as const;
         const user = getUserById(ctx.db, actor.id);
         if (!user) throw new Error(`user ${actor.id} vanished during its own request`);
+        // Before the "asked already" check: a request made while the setting was off is granted now.
+        const trial = grantTrialAutomatically(ctx, user);
+        if (trial) return { kind: 'granted', ...trial } as const;
         // Asking again is harmless and sends no second round of mails.
         if (user.license_request) return { kind: 'unchanged', user } as const;
         setLicenseRequest(ctx.db, actor.id, true, new Date(ctx.now()).toISOString());
         return { kind: 'requested', user: { ...user, license_request: 1 } } as const;
       });
       if (outcome.kind === 'active') return errorResponse(c, 422, ACCOUNT_MESSAGES.activeLicense);
+      let mailSent: boolean | null = null;
       if (outcome.kind === 'requested') {
         const { user } = outcome;
         // The request is stored already; a failed mail is logged and loses nothing.
@@ -111,7 +119,17 @@ export function accountRoutes(ctx: AppContext) {
           sendSafely(ctx.mailer, { to: user.email, ...licenseRequestedUserEmail(ctx.config, { name: user.name }) }, ctx.log),
         ]);
       }
-      return c.json({ user: toPublicUser(outcome.user) });
+      if (outcome.kind === 'granted') {
+        const { license, user, typeName } = outcome;
+        // The trial is stored already; a failed mail is logged, and the dashboard shows the key anyway.
+        mailSent = await sendLicenseGrantedMail(ctx, user, { key: license.key, typeName, expireDate: license.expire_date, maxMachines: license.max_machines });
+      }
+      return c.json({
+        user: toPublicUser(outcome.user),
+        licenses: presentLicenses(ctx.db, getLicensesOfUser(ctx.db, actor.id), { viewer: actor, now: ctx.now() }),
+        granted: outcome.kind === 'granted',
+        mail_sent: mailSent,
+      });
     })
     .put('/update/:id', requireUser, smallJsonBody(), mayEditTarget, refuseProtectedChanges, validate('json', profileSchema), (c) => {
       const updated = updateProfile(ctx.db, pathId(c.req.param('id')), c.req.valid('json'), new Date(ctx.now()).toISOString());

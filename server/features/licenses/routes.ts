@@ -1,6 +1,8 @@
 // Licenses for the admin screen (docs/product/admin.md#admin-screen, docs/product/api.md#admin; issue 7, item 2), mounted at /api/license.
 // The date rules live in server/features/licenses/license-dates.ts; here: validation, the write transaction, the
-// user's license flags, and the "your license is active" mail on a grant.
+// user's license flags, the license events, and the "your license is active" mail with the key on a grant.
+// Issue 12 adds the machine limit (default per type from the licensing settings), suspension, and answers
+// in the license object of server/features/licensing/present.ts (docs/admin-api.md#the-license-object-license).
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
@@ -14,10 +16,12 @@ import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError, type FieldErrors } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
 import { idField, optionalFlagField, optionalIdField, parseId } from '../../http/fields.ts';
-import { licenseGrantedEmail } from '../../mail/templates.ts';
-import { sendSafely } from '../../mail/transport.ts';
 import { licenseKind, resolveLicenseDates } from './license-dates.ts';
 import { toAdminUser } from '../users/admin-user.ts';
+import { describeLicenseChange, recordLicenseEvent, type LicenseFacts } from '../licensing/events.ts';
+import { sendLicenseGrantedMail } from '../licensing/license-mails.ts';
+import { presentLicense, presentLicenses, type LicenseViewer } from '../licensing/present.ts';
+import { defaultMaxMachines, getLicensingSettings, machineLimitField } from '../licensing/settings.ts';
 
 export const LICENSE_MESSAGES = {
   saved: 'License saved.',
@@ -58,6 +62,8 @@ const storeSchema = z.object({
   user_id: idField('user id'),
   active: optionalFlagField('active'),
   expire: expireField.optional(),
+  max_machines: machineLimitField('max machines'),
+  suspended: optionalFlagField('suspended'),
 });
 
 const updateSchema = z.object({
@@ -65,6 +71,8 @@ const updateSchema = z.object({
   user_id: optionalIdField('user id'),
   active: optionalFlagField('active'),
   expire: expireField.optional(),
+  max_machines: machineLimitField('max machines'),
+  suspended: optionalFlagField('suspended'),
 });
 
 interface LicenseWrite {
@@ -74,9 +82,15 @@ interface LicenseWrite {
   granted: boolean;
 }
 
-/** "2026-02-01 12:00 UTC": what the grant mail says about the expiry. */
-function mailDate(iso: string | null): string | null {
-  return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : null;
+function factsOf(license: License, typeName: string): LicenseFacts {
+  const { active, expire, activated_at, expire_date, max_machines, suspended } = license;
+  return { type: typeName, active, expire, activated_at, expire_date, max_machines, suspended };
+}
+
+/** The acting admin (requireAdmin ran before). */
+function adminOf(user: User | null): LicenseViewer {
+  if (!user) throw new Error('requireAdmin let an anonymous request through');
+  return user;
 }
 
 export function licenseRoutes(ctx: AppContext) {
@@ -94,16 +108,27 @@ export function licenseRoutes(ctx: AppContext) {
     return { type, user };
   };
 
-  /** After the write: on a grant, mail the user; answer with the license, the user's new flags and the outcome. */
-  const answer = async (write: LicenseWrite) => {
+  /** Every change an admin's save made, as license events, inside its transaction. */
+  const recordChanges = (adminId: number, before: LicenseFacts | null, license: License, typeName: string) => {
+    for (const event of describeLicenseChange(before, factsOf(license, typeName)))
+      recordLicenseEvent(ctx.db, { licenseId: license.id, actorKind: 'admin', actorUserId: adminId, ...event, at: nowIso() });
+  };
+
+  /** After the write: on a grant, mail the user the key; answer with the license, the user's new flags and the outcome. */
+  const answer = async (write: LicenseWrite, viewer: LicenseViewer) => {
     let mailSent: boolean | null = null;
+    const { license } = write;
     if (write.granted) {
-      const content = licenseGrantedEmail(ctx.config, { name: write.user.name, licenseType: write.typeName, expireDate: mailDate(write.license.expire_date) });
-      mailSent = await sendSafely(ctx.mailer, { to: write.user.email, ...content }, ctx.log);
+      mailSent = await sendLicenseGrantedMail(ctx, write.user, {
+        key: license.key,
+        typeName: write.typeName,
+        expireDate: license.expire_date,
+        maxMachines: license.max_machines,
+      });
     }
     return {
       message: write.granted ? (mailSent ? LICENSE_MESSAGES.granted : LICENSE_MESSAGES.grantedMailFailed) : LICENSE_MESSAGES.saved,
-      license: getLicenseWithType(ctx.db, write.license.id),
+      license: presentLicense(ctx.db, { ...license, license_type: { name: write.typeName } }, { viewer, now: ctx.now() }),
       user: toAdminUser(write.user),
       granted: write.granted,
       mail_sent: mailSent,
@@ -113,31 +138,48 @@ export function licenseRoutes(ctx: AppContext) {
   return new Hono<AppEnv>()
     .get('/getAll', requireAdmin, (c) =>
       // One query per table whatever the number of users; the client joins licenses to users by user_id.
-      c.json({ users: listAllUsers(ctx.db).map(toAdminUser), licenses: listAllLicenses(ctx.db), license_types: listLicenseTypes(ctx.db) }),
+      c.json({
+        users: listAllUsers(ctx.db).map(toAdminUser),
+        licenses: presentLicenses(ctx.db, listAllLicenses(ctx.db), { viewer: adminOf(c.get('user')), now: ctx.now() }),
+        license_types: listLicenseTypes(ctx.db),
+      }),
     )
     .post('/store', requireAdmin, smallJsonBody(), validate('json', storeSchema), async (c) => {
+      const admin = adminOf(c.get('user'));
       const input = c.req.valid('json');
       const expire = input.expire ?? 0;
       const write = writeTransaction(ctx.db, (): LicenseWrite => {
         const { type } = checkReferences(input.license_type_id, input.user_id, expire);
+        const kind = licenseKind(type.name);
         const now = ctx.now();
         const { dates, activatedNow } = resolveLicenseDates({
-          kind: licenseKind(type.name),
+          kind,
           active: input.active === undefined ? undefined : input.active === 1,
           expireDays: expire,
           previous: null,
           now,
         });
-        const license = insertLicense(ctx.db, { license_type_id: type.id, user_id: input.user_id, ...dates, created_at: nowIso(), updated_at: nowIso() });
+        const license = insertLicense(ctx.db, {
+          license_type_id: type.id,
+          user_id: input.user_id,
+          ...dates,
+          // Left out: the admin's setting for this type (issue 12, item 5).
+          max_machines: input.max_machines ?? defaultMaxMachines(getLicensingSettings(ctx.db), kind),
+          suspended: input.suspended ?? 0,
+          created_at: nowIso(),
+          updated_at: nowIso(),
+        });
         const user = syncLicenseFlags(ctx.db, input.user_id, { clearRequest: activatedNow }, nowIso());
         if (!user) throw new Error(`user ${input.user_id} vanished inside the transaction`);
+        recordChanges(admin.id, null, license, type.name);
         return { license, user, typeName: type.name, granted: activatedNow };
       });
-      return c.json(await answer(write), 201);
+      return c.json(await answer(write, admin), 201);
     })
     .put('/update/:id', requireAdmin, smallJsonBody(), validate('json', updateSchema), async (c) => {
       const id = parseId(c.req.param('id'));
       if (id === null) return errorResponse(c, 404, LICENSE_MESSAGES.notFound);
+      const admin = adminOf(c.get('user'));
       const input = c.req.valid('json');
       const write = writeTransaction(ctx.db, (): LicenseWrite => {
         const stored = getLicenseWithType(ctx.db, id);
@@ -153,12 +195,21 @@ export function licenseRoutes(ctx: AppContext) {
           previous: { active: stored.active === 1 ? 1 : 0, activated_at: stored.activated_at },
           now: ctx.now(),
         });
-        const license = updateLicense(ctx.db, id, { license_type_id: type.id, ...dates, updated_at: nowIso() });
+        // Left out, the machine limit and the suspension keep their stored values (a type change included).
+        // A limit below the machines already activated keeps them; the software is then told TOO_MANY_MACHINES.
+        const license = updateLicense(ctx.db, id, {
+          license_type_id: type.id,
+          ...dates,
+          max_machines: input.max_machines ?? stored.max_machines,
+          suspended: input.suspended ?? stored.suspended,
+          updated_at: nowIso(),
+        });
         const user = syncLicenseFlags(ctx.db, stored.user_id, { clearRequest: activatedNow }, nowIso());
         if (!license || !user) throw new Error(`license ${id} or its user vanished inside the transaction`);
+        recordChanges(admin.id, factsOf(stored, stored.license_type.name), license, type.name);
         return { license, user, typeName: type.name, granted: activatedNow };
       });
-      return c.json(await answer(write));
+      return c.json(await answer(write, admin));
     })
     .delete('/delete/:id', requireAdmin, (c) => {
       const id = parseId(c.req.param('id'));

@@ -13,6 +13,7 @@ import { invalidateUserSessions } from '../../auth/sessions.ts';
 import { writeTransaction } from '../../db/client.ts';
 import { listLicensesOfUsers } from '../../db/queries/licenses.ts';
 import { deleteUserById, getUserById, isPostAuthor, setUserBanned } from '../../db/queries/users.ts';
+import { presentLicenses } from '../licensing/present.ts';
 import { listUsersPage, USER_SORT_FIELDS, type SortValue, type UserSortField } from './queries.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, fieldErrorsFromZod, HttpError, validationFailed } from '../../http/errors.ts';
@@ -164,12 +165,15 @@ export function adminUserListRoutes(ctx: AppContext) {
       after = { value: decoded.v, id: decoded.i };
     }
     const page = listUsersPage(ctx.db, { search: query || undefined, sort, dir, after, limit });
+    const admin = c.get('user');
+    if (!admin) throw new Error('requireAdmin let an anonymous request through');
+    const licenses = listLicensesOfUsers(
+      ctx.db,
+      page.users.map((user) => user.id),
+    );
     return c.json({
       users: page.users.map(toAdminUser),
-      licenses: listLicensesOfUsers(
-        ctx.db,
-        page.users.map((user) => user.id),
-      ),
+      licenses: presentLicenses(ctx.db, licenses, { viewer: admin, now: ctx.now() }),
       total: page.total,
       next_cursor: page.next ? encodeCursor({ s: sort, d: dir, v: page.next.value, i: page.next.id }) : null,
       sort,

@@ -3,13 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   contactAdminEmail,
-  licenseGrantedEmail,
   licenseRequestedAdminEmail,
   licenseRequestedUserEmail,
   passwordResetEmail,
   verificationEmail,
 } from '../../../server/mail/templates.ts';
 import type { MailContent } from '../../../server/mail/transport.ts';
+import { licenseGrantedWithKeyEmail } from '../../../server/features/licensing/license-mails.ts';
 
 const site = { siteName: 'Dimensional Control', siteUrl: 'https://www.example.com' };
 const link = 'https://www.example.com/reset-pasword/form?token=abc&email=ann%40example.com';
@@ -24,7 +24,13 @@ const all: Array<[string, MailContent]> = [
     licenseRequestedAdminEmail(site, { user: { id: 7, name: 'Ann', surname: 'Lee', email: 'ann@example.com', companyName: 'ACME' } }),
   ],
   ['contact', contactAdminEmail(site, { name: 'Ann', email: 'ann@example.com', message: 'Hello' })],
-  ['license granted', licenseGrantedEmail(site, { name: 'Ann', licenseType: 'trial', expireDate: '2026-02-01' })],
+  [
+    'license granted',
+    licenseGrantedWithKeyEmail(site, {
+      name: 'Ann',
+      license: { key: 'DCTL-00000-11111-22222-33333-44444-55555', typeName: 'trial', expireDate: '2026-02-01T00:00:00.000Z', maxMachines: 1 },
+    }),
+  ],
 ];
 
 describe('message builders', () => {
@@ -64,8 +70,19 @@ describe('message builders', () => {
     expect(mail.subject.length).toBeLessThanOrEqual('Dimensional Control: Contact message from '.length + 60);
   });
 
-  it('license granted mail states the expiry, or that there is none', () => {
-    expect(licenseGrantedEmail(site, { name: 'Ann', licenseType: 'trial', expireDate: '2026-02-01' }).text).toContain('valid until 2026-02-01');
-    expect(licenseGrantedEmail(site, { name: 'Ann', licenseType: 'perpetual', expireDate: null }).text).toContain('does not expire');
+  it('license granted mail carries the key in the body (never the subject) and states the expiry, or that there is none', () => {
+    const key = 'DCTL-00000-11111-22222-33333-44444-55555';
+    const trial = licenseGrantedWithKeyEmail(site, {
+      name: 'Ann',
+      license: { key, typeName: 'trial', expireDate: '2026-02-01T00:00:00.000Z', maxMachines: 1 },
+    });
+    expect(trial.text).toContain('valid until 2026-02-01 00:00 UTC');
+    expect(trial.text).toContain(`License key: ${key}`);
+    expect(trial.html).toContain(key);
+    expect(trial.subject).not.toContain(key);
+    const perpetual = licenseGrantedWithKeyEmail(site, { name: hostile, license: { key, typeName: 'perpetual', expireDate: null, maxMachines: 3 } });
+    expect(perpetual.text).toContain('does not expire');
+    expect(perpetual.text).toContain('Machines: up to 3');
+    expect(perpetual.html).not.toContain('<script>');
   });
 });

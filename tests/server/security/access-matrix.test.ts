@@ -126,6 +126,8 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/license/store': ADMIN,
   'PUT /api/license/update/:id': ADMIN,
   'DELETE /api/license/delete/:id': ADMIN,
+  'GET /api/admin/licensing-settings': ADMIN,
+  'PUT /api/admin/licensing-settings': ADMIN,
   'GET /api/admin/banned-domains': ADMIN,
   'POST /api/admin/banned-domains/store': ADMIN,
   'DELETE /api/admin/banned-domains/delete/:id': ADMIN,

@@ -1,0 +1,68 @@
+// Trials granted at once (issue 12, item 7): with the admin's setting "grant trials automatically to verified
+// users" on (off by default: docs/product/accounts.md#license-request has the admin grant them), Request
+// License by a verified user who has no license yet creates an active trial instead of a request.
+// One per user: a user with any license (active, inactive or expired) goes through the admin as before.
+// Concurrency: the caller runs this inside writeTransaction (BEGIN IMMEDIATE), so two requests, in one
+// process or several, cannot both see "no license": the second waits for the first's commit, then sees it.
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { insertLicense } from '../../db/queries/licenses.ts';
+import { syncLicenseFlags } from '../../db/queries/users.ts';
+import { licenses, licenseTypes, type License, type LicenseType, type User } from '../../db/schema.ts';
+import { resolveLicenseDates } from '../licenses/license-dates.ts';
+import { recordLicenseEvent } from './events.ts';
+import { getLicensingSettings } from './settings.ts';
+
+/** The days the admin form fills in for a trial (docs/product/admin.md#licenses). */
+export const AUTO_GRANT_TRIAL_DAYS = 30;
+
+export interface AutoGrantedTrial {
+  license: License;
+  user: User;
+  typeName: string;
+}
+
+function userHasAnyLicense(db: Db, userId: number): boolean {
+  return db.select({ id: licenses.id }).from(licenses).where(eq(licenses.user_id, userId)).limit(1).get() !== undefined;
+}
+
+function getTrialType(db: Db): LicenseType | undefined {
+  return db.select().from(licenseTypes).where(eq(licenseTypes.name, 'trial')).get();
+}
+
+/**
+ * Grants the trial when the setting, the user and their licenses allow it; null otherwise (the caller then
+ * records a request as before). Must run inside the caller's write transaction.
+ */
+export function grantTrialAutomatically(ctx: Pick<AppContext, 'db' | 'now'>, user: User): AutoGrantedTrial | null {
+  const settings = getLicensingSettings(ctx.db);
+  if (settings.auto_grant_trials !== 1 || !user.email_verified_at || user.is_banned) return null;
+  if (userHasAnyLicense(ctx.db, user.id)) return null;
+  const type = getTrialType(ctx.db);
+  if (!type) return null;
+  const now = ctx.now();
+  const at = new Date(now).toISOString();
+  const { dates } = resolveLicenseDates({ kind: 'trial', active: true, expireDays: AUTO_GRANT_TRIAL_DAYS, previous: null, now });
+  const license = insertLicense(ctx.db, {
+    license_type_id: type.id,
+    user_id: user.id,
+    ...dates,
+    max_machines: settings.trial_max_machines,
+    suspended: 0,
+    created_at: at,
+    updated_at: at,
+  });
+  const updated = syncLicenseFlags(ctx.db, user.id, { clearRequest: true }, at);
+  if (!updated) throw new Error(`user ${user.id} vanished inside the transaction`);
+  const { active, expire, activated_at, expire_date, max_machines, suspended } = license;
+  recordLicenseEvent(ctx.db, {
+    licenseId: license.id,
+    actorKind: 'system',
+    actorUserId: null,
+    action: 'created',
+    detail: { type: type.name, active, expire, activated_at, expire_date, max_machines, suspended, auto_granted: true },
+    at,
+  });
+  return { license, user: updated, typeName: type.name };
+}

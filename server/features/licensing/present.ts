@@ -1,0 +1,42 @@
+// The license object clients receive (docs/admin-api.md#the-license-object-license): the stored license with
+// its type name, plus its machines and its status (issue 12, items 1, 5 and 6). Keys and machines are for
+// the license's owner and the admins only: for anyone else they are blanked here, in the one place every
+// answer that carries licenses goes through, so a new caller cannot leak them by forgetting a check.
+import { isAdmin } from '../../auth/guards.ts';
+import type { Db } from '../../db/client.ts';
+import type { LicenseWithType } from '../../db/queries/licenses.ts';
+import { licenseStatus, type LicenseStatus } from './license-status.ts';
+import { listMachinesOfLicenses, type MachineView } from './machine-list.ts';
+
+export type LicenseView = LicenseWithType & { machines: MachineView[]; status: LicenseStatus };
+
+/** Who is looking: the signed-in user of the request. */
+export interface LicenseViewer {
+  id: number;
+  role: string;
+}
+
+/** The owner and the admins see a license's key and machines (and act on them). */
+export function mayManageLicense(viewer: LicenseViewer, license: Pick<LicenseWithType, 'user_id'>): boolean {
+  return viewer.id === license.user_id || isAdmin(viewer);
+}
+
+/** Licenses as answers carry them: one query for all their machines, whatever their number. */
+export function presentLicenses(db: Db, licenses: readonly LicenseWithType[], options: { viewer: LicenseViewer; now: number }): LicenseView[] {
+  const visible = licenses.filter((license) => mayManageLicense(options.viewer, license));
+  const machines = listMachinesOfLicenses(
+    db,
+    visible.map((license) => license.id),
+  );
+  return licenses.map((license) => {
+    const status = licenseStatus(license, options.now);
+    if (!mayManageLicense(options.viewer, license)) return { ...license, key: null, machines: [], status };
+    return { ...license, machines: machines.get(license.id) ?? [], status };
+  });
+}
+
+export function presentLicense(db: Db, license: LicenseWithType, options: { viewer: LicenseViewer; now: number }): LicenseView {
+  const [view] = presentLicenses(db, [license], options);
+  if (!view) throw new Error('presentLicenses dropped a license');
+  return view;
+}
