@@ -3,7 +3,8 @@
 // license event. The scheduler (reminders.ts) decides; these only read and write.
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { licenseEvents, licenseReminders } from '../../db/schema.ts';
+import { licenseReminders } from '../../db/schema.ts';
+import { recordLicenseEvent } from './events.ts';
 
 export type LicenseReminder = typeof licenseReminders.$inferSelect;
 export type ReminderKind = LicenseReminder['kind'];
@@ -107,15 +108,14 @@ export function setReminderAttempts(db: Db, row: Pick<LicenseReminder, 'license_
 export function markReminderSent(db: Db, row: { license_id: number; kind: ReminderKind; expire_date: string; sentAtIso: string }): boolean {
   const updated = db.update(licenseReminders).set({ sent_at: row.sentAtIso }).where(unsent(row.license_id, row.kind)).run();
   if (updated.changes !== 1) return false;
-  db.insert(licenseEvents)
-    .values({
-      license_id: row.license_id,
-      actor_kind: 'system',
-      action: 'reminder_sent',
-      // Never the key (docs/licensing-reminders.md).
-      detail: JSON.stringify({ kind: row.kind, expire_date: row.expire_date }),
-      created_at: row.sentAtIso,
-    })
-    .run();
+  // Never the key (docs/licensing-reminders.md).
+  recordLicenseEvent(db, {
+    licenseId: row.license_id,
+    actorKind: 'system',
+    actorUserId: null,
+    action: 'reminder_sent',
+    detail: { kind: row.kind, expire_date: row.expire_date },
+    at: row.sentAtIso,
+  });
   return true;
 }
