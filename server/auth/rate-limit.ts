@@ -110,14 +110,17 @@ export function createCountingRateLimiter(options: RateLimitOptions): RateLimite
 
   const decide = (previous: number, current: number, windowStart: number, at: number): RateLimitDecision => {
     const overlap = 1 - (at - windowStart) / windowMs;
+    // Room for one more hit: the estimate with it must not pass the limit. (A tiny tolerance, so the
+    // moment Retry-After names is really free despite floating point.)
+    const room = limit - 1 + 1e-9;
     const estimate = previous * overlap + current;
-    if (estimate < limit) return { allowed: true, remaining: Math.max(0, Math.floor(limit - estimate)) };
-    // When the estimate falls below the limit: later in this window as the previous one's weight shrinks,
-    // or in the next one, where this window's hits are the previous ones.
+    if (estimate <= room) return { allowed: true, remaining: Math.max(0, Math.floor(limit - 1 - estimate)) };
+    // When the estimate falls to that: later in this window as the previous one's weight shrinks, or in
+    // the next one, where this window's hits are the previous ones.
     const freeAt =
-      current < limit && previous > 0
-        ? windowStart + windowMs * (1 - (limit - current) / previous)
-        : windowStart + windowMs + windowMs * (1 - limit / Math.max(current, limit));
+      current <= limit - 1 && previous > 0
+        ? windowStart + windowMs * (1 - (limit - 1 - current) / previous)
+        : windowStart + windowMs + windowMs * (1 - (limit - 1) / Math.max(current, limit));
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - at) / 1000)) };
   };
 
