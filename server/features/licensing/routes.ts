@@ -102,10 +102,17 @@ export function licensingApiRoutes(ctx: AppContext) {
     c.json({ code, message, ...extra }, status);
 
   /**
-   * Parses and validates the JSON body (400 when it is not JSON, 422 with the usual field errors,
-   * docs/product/messages.md#validation), then counts the call against the caller's address and the key.
+   * Counts the call against the caller's address (malformed calls too), parses and validates the JSON
+   * body (400 when it is not JSON, 422 with the usual field errors, docs/product/messages.md#validation),
+   * then counts the call against the key.
    */
   const readBody = async <Schema extends z.ZodType<{ key: string }>>(c: Context<AppEnv>, schema: Schema): Promise<Body<Schema>> => {
+    const refuse = (retryAfterSeconds: number): Body<Schema> => {
+      c.header('Retry-After', String(retryAfterSeconds));
+      return { ok: false, response: answer(c, 429, 'RATE_LIMITED', `Too many requests. Please try again in ${retryAfterSeconds} seconds.`) };
+    };
+    const byAddress = perAddress.consume(clientIp(c, ctx.config));
+    if (!byAddress.allowed) return refuse(byAddress.retryAfterSeconds);
     let raw: unknown;
     try {
       raw = await c.req.json();
@@ -118,12 +125,8 @@ export function licensingApiRoutes(ctx: AppContext) {
       const message = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
       return { ok: false, response: answer(c, 422, 'INVALID_REQUEST', message, { errors }) };
     }
-    const byAddress = perAddress.consume(clientIp(c, ctx.config));
-    const decision = byAddress.allowed ? perKey.consume(keyBucket(parsed.data.key)) : byAddress;
-    if (!decision.allowed) {
-      c.header('Retry-After', String(decision.retryAfterSeconds));
-      return { ok: false, response: answer(c, 429, 'RATE_LIMITED', `Too many requests. Please try again in ${decision.retryAfterSeconds} seconds.`) };
-    }
+    const byKey = perKey.consume(keyBucket(parsed.data.key));
+    if (!byKey.allowed) return refuse(byKey.retryAfterSeconds);
     return { ok: true, data: parsed.data };
   };
 
