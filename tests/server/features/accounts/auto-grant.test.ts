@@ -13,7 +13,7 @@ import { saveLicensingSettings } from '../../../../server/features/licensing/set
 import { createLogger } from '../../../../server/log.ts';
 import { createMailer } from '../../../../server/mail/transport.ts';
 import { createClient, createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
-import { captureLogLines, type LogCapture } from '../../../helpers/log-capture.ts';
+import { captureConsole, expectNoLicenseKeyIn } from '../../../helpers/license-keys-in-logs.ts';
 import { readOutbox } from '../../../helpers/mail.ts';
 import { createRecordingPublisher } from '../../../helpers/test-context.ts';
 import { createAdminFixture, json, type AdminFixture } from '../../admin/admin-fixture.ts';
@@ -37,16 +37,14 @@ interface RequestAnswer {
 }
 
 let fixture: AdminFixture;
-let logs: LogCapture;
+let logs: ReturnType<typeof captureConsole>;
 beforeEach(async () => {
-  logs = captureLogLines();
+  logs = captureConsole();
   fixture = await createAdminFixture({ fakeClock: true, env: { ADMIN_EMAIL, ADMIN_PASSWORD: 'admin-password-123', LOG_LEVEL: 'debug' } });
 });
 afterEach(() => {
   try {
-    for (const { key } of fixture.ctx.db.select({ key: licenses.key }).from(licenses).all()) {
-      for (const line of logs.lines) expect(line).not.toContain(key);
-    }
+    expectNoLicenseKeyIn([...fixture.ctx.logLines, ...logs.lines], fixture.ctx.db);
   } finally {
     logs.restore();
     fixture.ctx.cleanup();
@@ -123,9 +121,17 @@ describe('automatic trials on', () => {
     const { ctx, user } = fixture;
     // A second app on its own connection to the same file, as another serving process has.
     const db2 = openDatabase(ctx.config.databaseFile);
-    const log2 = createLogger(ctx.config.logLevel);
+    const log2 = createLogger(ctx.config.logLevel, (line) => ctx.logLines.push(line));
     const mailer2 = createMailer({ config: ctx.config, log: log2 });
-    const app2 = createApp({ config: ctx.config, db: db2, log: log2, mailer: mailer2, publisher: createRecordingPublisher(), now: ctx.now });
+    const app2 = createApp({
+      config: ctx.config,
+      db: db2,
+      log: log2,
+      mailer: mailer2,
+      publisher: createRecordingPublisher(),
+      now: ctx.now,
+      keyring: ctx.keyring,
+    });
     const sameBrowser = createClient(app2);
     for (const [name, value] of user.cookies) sameBrowser.cookies.set(name, value);
     try {

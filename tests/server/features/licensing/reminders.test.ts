@@ -9,10 +9,11 @@ import { licenseEvents, licenseReminders, licenses, licenseTypes, users } from '
 import { ensureLicenseTypes } from '../../../../server/features/licenses/license-types-queries.ts';
 import { REMINDER_RETRY, decideReminder, startReminderScheduler, type ReminderScheduler } from '../../../../server/features/licensing/reminders.ts';
 import type { LicenseReminder } from '../../../../server/features/licensing/reminder-queries.ts';
-import type { Logger } from '../../../../server/log.ts';
+import { createLogger, type Logger } from '../../../../server/log.ts';
 import { createMailer, type Mailer, type MailMessage } from '../../../../server/mail/transport.ts';
 import { createFlakySmtp, type FlakySmtp } from '../../../helpers/flaky-smtp.ts';
 import { linksIn, parseMail, readOutbox, type ParsedMail } from '../../../helpers/mail.ts';
+import { expectNoLicenseKeyIn } from '../../../helpers/license-keys-in-logs.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
 
 const MINUTE = 60_000;
@@ -22,24 +23,15 @@ let ctx: TestContext;
 let mailer: Mailer;
 let smtp: FlakySmtp | null = null;
 const schedulers: ReminderScheduler[] = [];
-/** Every line any logger of the test wrote (the scheduler's and the mailer's). */
-let logLines: string[] = [];
-let keys: string[] = [];
 
+/** Every line of the scheduler's and the mailer's loggers goes to the test context's capture (ctx.logLines). */
 function capturingLogger(): Logger {
-  const line = (level: string) => (message: string, detail?: unknown) => {
-    logLines.push(
-      `${level} ${message}${detail === undefined ? '' : ` ${detail instanceof Error ? (detail.stack ?? detail.message) : JSON.stringify(detail)}`}`,
-    );
-  };
-  return { error: line('ERROR'), warn: line('WARN'), info: line('INFO'), debug: line('DEBUG') };
+  return createLogger('silent', (line) => ctx.logLines.push(line));
 }
 
 function setUp(options: { smtpUrl?: string } = {}): void {
   ctx = createTestContext({ fakeClock: true, env: options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {} });
   ensureLicenseTypes(ctx.db);
-  logLines = [];
-  keys = [];
   mailer = createMailer({ config: ctx.config, log: capturingLogger() });
 }
 
@@ -73,7 +65,6 @@ function grantTrial(options: { days: number; ago?: number; type?: string; active
     activated_at: new Date(activatedAt).toISOString(),
     expire_date: new Date(activatedAt + options.days * DAY).toISOString(),
   });
-  keys.push(license.key!);
   return { user, license, key: license.key!, expireDate: license.expire_date! };
 }
 
@@ -89,7 +80,7 @@ describe('trial expiry reminders', () => {
       await smtp?.stop();
       smtp = null;
       // Every test: the keys went out by mail, and not one log line carries one.
-      for (const key of keys) for (const line of logLines) expect(line).not.toContain(key);
+      expectNoLicenseKeyIn(ctx.logLines, ctx.db);
     } finally {
       ctx.cleanup();
     }
@@ -156,8 +147,8 @@ describe('trial expiry reminders', () => {
     ]);
     for (const event of events) expect(event.detail).not.toContain(key);
     // The capture sees both the scheduler's and the mailer's lines (checked for keys after each test).
-    expect(logLines.some((line) => line.includes('license reminders: 1 sent'))).toBe(true);
-    expect(logLines.some((line) => line.includes(`to ${user.email} written to`))).toBe(true);
+    expect(ctx.logLines.some((line) => line.includes('license reminders: 1 sent'))).toBe(true);
+    expect(ctx.logLines.some((line) => line.includes(`to ${user.email} written to`))).toBe(true);
   });
 
   it('catches up after downtime with only the most relevant reminder, saying how long is really left', async () => {
