@@ -15,7 +15,6 @@ import {
   deleteMachine,
   getLicenseForSoftware,
   getMachineOfLicense,
-  insertLicenseEvent,
   insertMachine,
   listMachinesOfLicense,
   renewMachine,
@@ -23,8 +22,10 @@ import {
   type LicenseForSoftware,
   type LicenseMachine,
 } from './queries.ts';
+import { recordLicenseEvent } from './events.ts';
+import { licenseStatusCode, type LicenseStatusCode } from './license-status.ts';
 
-export type LicenseState = 'VALID' | 'NOT_ACTIVE' | 'EXPIRED' | 'SUSPENDED';
+export type LicenseState = LicenseStatusCode;
 export type ActivationRefusal = Exclude<LicenseState, 'VALID'> | 'TOO_MANY_MACHINES';
 
 export interface Actor {
@@ -35,16 +36,8 @@ export interface Actor {
 
 export const SOFTWARE: Actor = { kind: 'software', userId: null };
 
-/**
- * Suspension wins over everything (an admin's decision), then an inactive license, then the expiry.
- * A license without an expiry date (perpetual) never expires.
- */
-export function licenseState(license: Pick<License, 'active' | 'suspended' | 'expire_date'>, now: number): LicenseState {
-  if (license.suspended === 1) return 'SUSPENDED';
-  if (license.active !== 1) return 'NOT_ACTIVE';
-  if (license.expire_date !== null && Date.parse(license.expire_date) <= now) return 'EXPIRED';
-  return 'VALID';
-}
+/** The software's view of a license is the one the dashboard shows (license-status.ts): one rule for both. */
+export const licenseState: (license: Pick<License, 'active' | 'suspended' | 'expire_date'>, now: number) => LicenseState = licenseStatusCode;
 
 /**
  * Whether a machine holds one of the license's seats. Normally every activated machine does; when an
@@ -123,13 +116,13 @@ export function deactivateMachine(ctx: AppContext, license: Pick<License, 'id'>,
 }
 
 function recordMachineEvent(ctx: AppContext, licenseId: number, actor: Actor, action: string, machine: LicenseMachine, at: string): void {
-  insertLicenseEvent(ctx.db, {
-    license_id: licenseId,
-    actor_user_id: actor.userId,
-    actor_kind: actor.kind,
+  recordLicenseEvent(ctx.db, {
+    licenseId,
+    actorUserId: actor.userId,
+    actorKind: actor.kind,
     action,
     detail: { machine_id: machine.id, fingerprint: machine.fingerprint, name: machine.name, platform: machine.platform },
-    created_at: at,
+    at,
   });
 }
 

@@ -83,17 +83,6 @@ export function listMachinesOfLicense(db: Db, licenseId: number): LicenseMachine
   return preparedFor(db, machinesOfLicenseStatement, machinesOfLicenseStatement).all({ licenseId });
 }
 
-/** The machines of many licenses in one query (the ids travel as one JSON parameter). */
-export function listMachinesOfLicenses(db: Db, licenseIds: readonly number[]): LicenseMachine[] {
-  if (licenseIds.length === 0) return [];
-  return db
-    .select()
-    .from(licenseMachines)
-    .where(sql`${licenseMachines.license_id} in (select value from json_each(${JSON.stringify(licenseIds)}))`)
-    .orderBy(asc(licenseMachines.license_id), asc(licenseMachines.activated_at), asc(licenseMachines.id))
-    .all();
-}
-
 export function getMachineOfLicense(db: Db, licenseId: number, machineId: number): LicenseMachine | undefined {
   return db
     .select()
@@ -119,24 +108,6 @@ export function renewMachine(
 
 export function deleteMachine(db: Db, machineId: number): LicenseMachine | undefined {
   return db.delete(licenseMachines).where(eq(licenseMachines.id, machineId)).returning().get();
-}
-
-export interface NewLicenseEvent {
-  license_id: number;
-  actor_user_id: number | null;
-  actor_kind: ActorKind;
-  action: string;
-  /** What changed; never the license key (docs/licensing.md: keys appear in no log or event). */
-  detail: Record<string, unknown>;
-  created_at: string;
-}
-
-export function insertLicenseEvent(db: Db, event: NewLicenseEvent): LicenseEvent {
-  return db
-    .insert(licenseEvents)
-    .values({ ...event, detail: JSON.stringify(event.detail) })
-    .returning()
-    .get();
 }
 
 export interface LicenseEventView {
