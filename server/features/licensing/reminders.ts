@@ -44,6 +44,7 @@ import {
   type ReminderCandidate,
   type ReminderKind,
 } from './reminder-queries.ts';
+import { startPeriodicJob } from '../../process/periodic-job.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -121,9 +122,6 @@ export function startReminderScheduler(
 ): ReminderScheduler {
   const expiredWindowMs = options.expiredWindowMs ?? REMINDER_DEFAULTS.expiredWindowMs;
   const batchSize = options.batchSize ?? REMINDER_DEFAULTS.batchSize;
-  let current: Promise<ReminderRunSummary> | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  let stopping = false;
   // In memory on purpose (as for mailings): after a restart the scheduler tries the mail server at once.
   let consecutiveOutages = 0;
   let pausedUntil = 0;
@@ -196,7 +194,7 @@ export function startReminderScheduler(
     // Each license is looked at once per run, so a batch of reminders that cannot be claimed yet (retries
     // waiting for their delay) cannot keep the run going.
     const seen = new Set<string>();
-    outer: while (!stopping && ctx.now() >= pausedUntil) {
+    outer: while (!stopping() && ctx.now() >= pausedUntil) {
       const now = ctx.now();
       const iso = (ms: number) => new Date(ms).toISOString();
       const batch = listReminderCandidates(ctx.db, {
@@ -209,7 +207,7 @@ export function startReminderScheduler(
       }).filter((candidate) => !seen.has(`${candidate.license_id}:${candidate.kind}`));
       if (batch.length === 0) break;
       for (const candidate of batch) {
-        if (stopping) break outer;
+        if (stopping()) break outer;
         seen.add(`${candidate.license_id}:${candidate.kind}`);
         if ((await send(candidate, summary)) === 'stop') break outer;
       }
@@ -218,32 +216,9 @@ export function startReminderScheduler(
     return summary;
   }
 
-  function runOnce(): Promise<ReminderRunSummary> {
-    current ??= drain().finally(() => {
-      current = null;
-    });
-    return current;
-  }
-
-  const tick = () => {
-    timer = null;
-    runOnce()
-      .catch((error: unknown) => ctx.log.error('license reminders: run failed', error))
-      .finally(() => {
-        if (!stopping) timer = setTimeout(tick, options.intervalMs).unref();
-      });
-  };
-  if (options.intervalMs > 0) timer = setTimeout(tick, options.intervalMs).unref();
-
-  return {
-    runOnce,
-    async stop() {
-      stopping = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await current?.catch(() => undefined);
-    },
-  };
+  const job = startPeriodicJob({ intervalMs: options.intervalMs, log: ctx.log, label: 'license reminders', run: drain });
+  const stopping = () => job.isStopping();
+  return { runOnce: job.runOnce, stop: job.stop };
 }
 
 /** The fields nodemailer puts on its errors, shortened: what an operator needs, nothing of the message. */

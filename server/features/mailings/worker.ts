@@ -28,6 +28,7 @@ import {
   type MailingRecipient,
 } from './queries.ts';
 import { mailingMessage, renderMailing, unsubscribeLink, type RenderedMailing } from './message.ts';
+import { startPeriodicJob } from '../../process/periodic-job.ts';
 
 export const MAILING_RETRY = {
   baseMs: 5_000,
@@ -95,9 +96,6 @@ function describeError(error: unknown): string {
 export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log' | 'mailer' | 'now'>, options: MailingWorkerOptions): MailingWorker {
   const batchSize = options.batchSize ?? MAILING_BATCH_SIZE;
   const leaseMs = options.leaseMs ?? MAILING_LEASE_MS;
-  let current: Promise<MailingRunSummary> | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  let stopping = false;
   // In memory on purpose: after a restart the worker simply tries the server again at once.
   let consecutiveOutages = 0;
   let pausedUntil = 0;
@@ -123,7 +121,7 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
       ).map((user) => [user.id, user]),
     );
     for (const [index, row] of batch.entries()) {
-      if (stopping) {
+      if (stopping()) {
         // Due again at once for the next start, instead of waiting out the lease.
         releaseRecipients(ctx.db, batch.slice(index), { retryAt: ctx.now() });
         return 'stop';
@@ -169,7 +167,7 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
 
   async function drain(): Promise<MailingRunSummary> {
     const summary: MailingRunSummary = { sent: 0, retried: 0, failed: 0, skipped: 0, outage: false };
-    while (!stopping && ctx.now() >= pausedUntil) {
+    while (!stopping() && ctx.now() >= pausedUntil) {
       const now = ctx.now();
       const batch = claimDueRecipients(ctx.db, { now, limit: batchSize, leaseUntil: now + leaseMs });
       if (batch.length === 0) break;
@@ -179,30 +177,7 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
     return summary;
   }
 
-  function runOnce(): Promise<MailingRunSummary> {
-    current ??= drain().finally(() => {
-      current = null;
-    });
-    return current;
-  }
-
-  const tick = () => {
-    timer = null;
-    runOnce()
-      .catch((error: unknown) => ctx.log.error('mailing: run failed', error))
-      .finally(() => {
-        if (!stopping) timer = setTimeout(tick, options.intervalMs).unref();
-      });
-  };
-  if (options.intervalMs > 0) timer = setTimeout(tick, options.intervalMs).unref();
-
-  return {
-    runOnce,
-    async stop() {
-      stopping = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await current?.catch(() => undefined);
-    },
-  };
+  const job = startPeriodicJob({ intervalMs: options.intervalMs, log: ctx.log, label: 'mailing', run: drain });
+  const stopping = () => job.isStopping();
+  return { runOnce: job.runOnce, stop: job.stop };
 }

@@ -1,0 +1,55 @@
+// Background work the primary does on a timer (docs/decisions/0022-one-process-model.md): the mailing
+// worker and the licence reminders. One shape for both: a run every `intervalMs` after the previous one
+// ended (never two at once; a manual runOnce() joins the run in progress), and a stop that lets the run in
+// flight finish its current send while the job's own loop checks isStopping() to claim nothing more.
+import type { Logger } from '../log.ts';
+
+export interface PeriodicJob<T> {
+  /** Runs now, or joins the run in progress; resolves with its result. */
+  runOnce(): Promise<T>;
+  /** No new run starts; resolves when the run in flight has ended. */
+  stop(): Promise<void>;
+}
+
+export interface PeriodicJobOptions<T> {
+  /** 0: never on a timer, only through runOnce() (tests). */
+  intervalMs: number;
+  log: Logger;
+  /** Names the job in the log line of a failed run. */
+  label: string;
+  run: () => Promise<T>;
+}
+
+export function startPeriodicJob<T>(options: PeriodicJobOptions<T>): PeriodicJob<T> & { isStopping(): boolean } {
+  let current: Promise<T> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let stopping = false;
+
+  function runOnce(): Promise<T> {
+    current ??= options.run().finally(() => {
+      current = null;
+    });
+    return current;
+  }
+
+  const tick = () => {
+    timer = null;
+    runOnce()
+      .catch((error: unknown) => options.log.error(`${options.label}: run failed`, error))
+      .finally(() => {
+        if (!stopping) timer = setTimeout(tick, options.intervalMs).unref();
+      });
+  };
+  if (options.intervalMs > 0) timer = setTimeout(tick, options.intervalMs).unref();
+
+  return {
+    runOnce,
+    isStopping: () => stopping,
+    async stop() {
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await current?.catch(() => undefined);
+    },
+  };
+}
