@@ -2,7 +2,7 @@
 // straight in the database, and a client that calls /api/licensing/v1 as the company's software does:
 // JSON, no cookies, no XSRF header.
 import { insertLicense } from '../../../../server/db/queries/licenses.ts';
-import type { licenses} from '../../../../server/db/schema.ts';
+import type { licenses } from '../../../../server/db/schema.ts';
 import { type License } from '../../../../server/db/schema.ts';
 import type { RawEnv } from '../../../../server/env.ts';
 import type { PublicJwk } from '../../../../server/features/licensing/signing-keys.ts';
