@@ -18,6 +18,7 @@ import { seedDatabase } from '../server/db/seed.ts';
 import { loadConfig } from '../server/env.ts';
 import { createLogger } from '../server/log.ts';
 import { captureQueries } from './lib/captured-queries.ts';
+import { measureSigningRate, seedBenchLicense, VALIDATE_PATH, type BenchLicense } from './lib/licensing.ts';
 import { createApiClient, freePort, login, solvedBotToken, type ApiClient } from '../tests/helpers/fetch-client.ts';
 import { runCannon, runWrk, type LoadResult } from './lib/load.ts';
 import { launchChromium, measurePage, type PageWeight } from './lib/page-weight.ts';
@@ -80,7 +81,7 @@ async function compare(contenders: Record<string, (seconds: number) => Promise<L
   );
 }
 
-async function seedDataDir(dataDir: string, posts: number, smtpUrl: string): Promise<{ env: Record<string, string>; seed: ScaledSeed }> {
+async function seedDataDir(dataDir: string, posts: number, smtpUrl: string): Promise<{ env: Record<string, string>; seed: ScaledSeed; license: BenchLicense }> {
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
@@ -98,6 +99,9 @@ async function seedDataDir(dataDir: string, posts: number, smtpUrl: string): Pro
     BOTCHECK_COST: '1',
     REGISTRATIONS_PER_HOUR: '100000',
     LOG_LEVEL: 'warn',
+    // The licensing API's limits still count every call (that work is measured), but never refuse one.
+    LICENSING_REQUESTS_PER_MINUTE: '10000000',
+    LICENSING_KEY_REQUESTS_PER_MINUTE: '10000000',
   };
   const config = loadConfig(env);
   const db = openDatabase(config.databaseFile);
@@ -105,7 +109,8 @@ async function seedDataDir(dataDir: string, posts: number, smtpUrl: string): Pro
     await seedDatabase({ config, db, log: createLogger('warn') });
     const admin = db.$client.prepare('select id from users where email = ?').get(ADMIN_EMAIL) as { id: number } | undefined;
     const seed = seedScaled(db, { posts, users: userCount, passwordHash: await hashPassword(BENCH_USER_PASSWORD), authorId: admin?.id ?? null });
-    return { env, seed };
+    const license = seedBenchLicense(db, seed.verifiedUserIds[0] ?? admin?.id ?? 1);
+    return { env, seed, license };
   } finally {
     db.$client.close();
   }
@@ -165,7 +170,7 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
   try {
     say(`\n— ${posts} posts, ${userCount} users —`);
     say('  seeding…');
-    const { env, seed } = await seedDataDir(dataDir, posts, sink.url);
+    const { env, seed, license } = await seedDataDir(dataDir, posts, sink.url);
     const port = await freePort();
     const newsPath = `/news/${seed.sections.news.slug}/`;
     say('  starting the product and building the site…');
@@ -244,6 +249,21 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
       };
     }
 
+    say('  licensing (validate, signing)…');
+    const validateBody = JSON.stringify({ key: license.key, fingerprint: license.fingerprint });
+    const jsonHeaders = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    for (const base of [product.base, bare.base]) {
+      const check = await fetch(`${base}${VALIDATE_PATH}`, { method: 'POST', headers: jsonHeaders, body: validateBody });
+      const answer = (await check.json()) as { code?: string };
+      if (check.status !== 200 || answer.code !== 'VALID') throw new Error(`${base}${VALIDATE_PATH} answered ${check.status} ${answer.code} before the load`);
+    }
+    const wrkPost = (url: string) => (runSeconds: number) => runWrk({ url, seconds: runSeconds, connections, headers: jsonHeaders, postBody: validateBody });
+    const validate = tools.wrk ? await compare({ product: wrkPost(`${product.base}${VALIDATE_PATH}`), bare: wrkPost(`${bare.base}${VALIDATE_PATH}`) }) : null;
+    const licensing: SizeResult['licensing'] = {
+      validate: validate ? { product: validate.product as LoadResult, bare: validate.bare as LoadResult } : null,
+      signing: await measureSigningRate(loadConfig(env), seconds),
+    };
+
     say('  logins…');
     const loginClient = createApiClient(product.base);
     await loginClient.json('GET', '/sanctum/csrf-cookie');
@@ -272,7 +292,7 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
       mailing = await measureMailing(product, admin, sink, seed);
     }
 
-    return { posts, users: userCount, coldBuildSeconds, pages, staticServing, api, logins, publish, mailing };
+    return { posts, users: userCount, coldBuildSeconds, pages, staticServing, api, licensing, logins, publish, mailing };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
     if (!flags.keep) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -29,6 +29,8 @@ import { mailingRoutes } from './features/mailings/routes.ts';
 import { mailingUnsubscribeRoutes } from './features/mailings/unsubscribe.ts';
 import { sitemapRoutes } from './features/sitemap/routes.ts';
 import { downloadsRoutes } from './features/downloads/routes.ts';
+import { LICENSING_PREFIX, licensingApiRoutes } from './features/licensing/routes.ts';
+import { adminMachineRoutes, ownerMachineRoutes } from './features/licensing/machine-routes.ts';
 
 export type App = Hono<AppEnv>;
 
@@ -52,6 +54,7 @@ export function createApp(ctx: AppContext): App {
   // Before accountRoutes: an admin's PUT /api/user/update/{id} is answered here; everyone else's falls through.
   app.route('/api/user', adminUserRoutes(ctx));
   app.route('/api/user', accountRoutes(ctx));
+  app.route('/api/user/licenses', ownerMachineRoutes(ctx));
   app.route('/api/contact', contactRoutes(ctx));
   app.route('/api/home', homeRoutes(ctx));
   app.route('/api', contentRoutes(ctx));
@@ -60,6 +63,9 @@ export function createApp(ctx: AppContext): App {
   app.route('/api/admin/users', adminUserListRoutes(ctx));
   app.route('/api/license', licenseRoutes(ctx));
   app.route('/api/admin/licensing-settings', licensingSettingsRoutes(ctx));
+  app.route('/api/license', adminMachineRoutes(ctx));
+  // Exempt from the Origin and XSRF checks above (server/auth/csrf.ts): the software sends no cookies.
+  app.route(LICENSING_PREFIX, licensingApiRoutes(ctx));
   app.route('/api/admin/banned-domains', bannedDomainRoutes(ctx));
   app.route('/api/admin', mailingRoutes(ctx));
   app.route('/api/admin/sitemap', sitemapRoutes(ctx));

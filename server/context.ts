@@ -6,6 +6,7 @@ import type { Logger } from './log.ts';
 import type { Publisher } from './publish/types.ts';
 import type { Mailer } from './mail/transport.ts';
 import type { User } from './db/schema.ts';
+import type { Keyring } from './features/licensing/signing-keys.ts';
 
 export interface AppContext {
   config: Config;
@@ -15,6 +16,11 @@ export interface AppContext {
   mailer: Mailer;
   /** Milliseconds since the epoch; injectable so expiry and rate limits can be tested with a fake clock. */
   now: () => number;
+  /**
+   * The license signing keys as this process sees them now (re-read after a rotation; docs/licensing.md):
+   * a function, not a value, so `npm run license-keys -- rotate` takes effect without a restart.
+   */
+  keyring: () => Keyring;
 }
 
 /** Hono environment: what middleware puts on the request context for the handlers after it. */

@@ -60,6 +60,10 @@ const envSchema = z.object({
   LICENSE_SIGNING_KEY: optionalText,
   // How long a machine-bound license file stays valid without a check-in.
   LICENSE_LEASE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Calls of the licensing API per minute (docs/licensing.md): per client address (an office behind one
+  // NAT starts many machines at nine) and per license key (one key's machines check in rarely).
+  LICENSING_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
+  LICENSING_KEY_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(60),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -110,6 +114,10 @@ export interface Config {
   licenseSigningKey: string | undefined;
   /** Days a machine-bound license file is valid without a check-in. */
   licenseLeaseDays: number;
+  /** Licensing API calls per minute per client address. */
+  licensingRequestsPerMinute: number;
+  /** Licensing API calls per minute per license key (known or not). */
+  licensingKeyRequestsPerMinute: number;
   /** Debug aid for tests and benchmarks: an X-Served-By header names the process that answered. */
   servedByHeader: boolean;
   projectRoot: string;
@@ -167,6 +175,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
     licenseSigningKey: env.LICENSE_SIGNING_KEY?.replace(/\\n/g, '\n'),
     licenseLeaseDays: env.LICENSE_LEASE_DAYS,
+    licensingRequestsPerMinute: env.LICENSING_REQUESTS_PER_MINUTE,
+    licensingKeyRequestsPerMinute: env.LICENSING_KEY_REQUESTS_PER_MINUTE,
     projectRoot,
   };
 }

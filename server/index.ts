@@ -14,6 +14,7 @@ import { createLogger, type Logger } from './log.ts';
 import { createMailer } from './mail/transport.ts';
 import { backfillLicenseKeys } from './features/licensing/keys.ts';
 import { REMINDER_DEFAULTS, startReminderScheduler } from './features/licensing/reminders.ts';
+import { createKeyringSource } from './features/licensing/signing-keys.ts';
 import { startMailingWorker } from './features/mailings/worker.ts';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from './process/instance-lock.ts';
 import { runWorker } from './process/worker.ts';
@@ -85,7 +86,11 @@ async function runPrimary(): Promise<void> {
   });
 
   const mailer = createMailer({ config, log });
-  const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now() };
+  const keyring = createKeyringSource(config);
+  // Read (and on a fresh data directory made) here, before any worker is forked: two workers reading an
+  // empty key directory at once would each make a first key, and a bad LICENSE_SIGNING_KEY stops the start.
+  keyring();
+  const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring };
   const app = createApp(ctx);
   const serving = await startServing({ config, app, log, workerEnv: process.env, onPublishRequest: takeUp });
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.

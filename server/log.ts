@@ -11,11 +11,17 @@ export interface Logger {
   debug(message: string, detail?: unknown): void;
 }
 
-export function createLogger(level: Config['logLevel']): Logger {
+/**
+ * `capture` receives every line at every level, whatever `level` lets through: tests read what the code
+ * would log (e.g. that no license key ever reaches a log line, docs/licensing.md) without printing it.
+ */
+export function createLogger(level: Config['logLevel'], capture?: (line: string) => void): Logger {
   const emit = (at: Level, message: string, detail?: unknown) => {
-    if (rank[at] > rank[level]) return;
+    if (rank[at] > rank[level] && !capture) return;
     const suffix = detail === undefined ? '' : ` ${detail instanceof Error ? (detail.stack ?? detail.message) : JSON.stringify(detail)}`;
     const line = `${new Date().toISOString()} ${at.toUpperCase()} ${message}${suffix}`;
+    capture?.(line);
+    if (rank[at] > rank[level]) return;
     if (at === 'error' || at === 'warn') console.error(line);
     else console.log(line);
   };

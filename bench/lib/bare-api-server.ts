@@ -44,6 +44,8 @@ const sectionBySlug = nested(queries.sectionBySlug);
 const postsOfSection = nested(queries.publishedPostsOfSection);
 const sessionWithUser = nested(queries.sessionWithUser);
 const licensesOfUser = nested(queries.licensesOfUser);
+const licenseByKey = nested(queries.licenseByKey);
+const machinesOfLicense = nested(queries.machinesOfLicense);
 
 const app = new Hono()
   .get('/api/news/getPosts/byslug/:slug', (c) => {
@@ -56,6 +58,32 @@ const app = new Hono()
     const found = token === undefined ? undefined : sessionWithUser.get(createHash('sha256').update(token).digest('hex'));
     if (!found?.users) return c.json({ message: 'Unauthenticated.' }, 401);
     return c.json({ user: found.users, licenses: licensesOfUser.all(found.users.id) });
+  })
+  // The licensing API's validate (issue 12): the same two lookups and the same answer, without the
+  // product's rate limits, body limit and validation.
+  .post('/api/licensing/v1/validate', async (c) => {
+    const { key, fingerprint } = await c.req.json<{ key: string; fingerprint?: string }>();
+    const found = licenseByKey.get(key.trim().toUpperCase());
+    if (!found?.licenses) return c.json({ code: 'NOT_FOUND', message: 'No license has this key.', valid: false, license: null });
+    const license = found.licenses;
+    const machines = machinesOfLicense.all(license.id).map((row) => row.license_machines ?? {});
+    const code = fingerprint === undefined || machines.some((machine) => machine.fingerprint === fingerprint) ? 'VALID' : 'NO_MACHINE';
+    return c.json({
+      code,
+      message: code === 'VALID' ? 'The license is valid.' : 'This license is not activated on this machine.',
+      valid: code === 'VALID',
+      license: {
+        id: license.id,
+        key: license.key,
+        type: found.license_types?.name,
+        user_name: found.users?.name,
+        company_name: found.users?.company_name,
+        email: found.users?.email,
+        max_machines: license.max_machines,
+        expire_date: license.expire_date,
+        active_machines: machines.length,
+      },
+    });
   })
   .get('/ready', (c) => c.text('ok'));
 

@@ -10,6 +10,7 @@ import { listPostsWithRelations } from '../../server/db/queries/posts.ts';
 import { getSectionBySlug } from '../../server/db/queries/sections.ts';
 import { getSessionWithUser } from '../../server/db/queries/sessions.ts';
 import * as schema from '../../server/db/schema.ts';
+import { findLicenseByKey, listMachinesOfLicense } from '../../server/features/licensing/queries.ts';
 
 export interface CapturedQueries {
   /** params: [namespace, slug] */
@@ -20,6 +21,10 @@ export interface CapturedQueries {
   sessionWithUser: string;
   /** params: [userId] */
   licensesOfUser: string;
+  /** params: [key] (the licensing API's validate) */
+  licenseByKey: string;
+  /** params: [licenseId] */
+  machinesOfLicense: string;
 }
 
 export function captureQueries(databaseFile: string, example: { slug: string; sectionId: number }): CapturedQueries {
@@ -45,6 +50,8 @@ export function captureQueries(databaseFile: string, example: { slug: string; se
       ),
       sessionWithUser: capture(() => getSessionWithUser(db, 'x'), ['x']),
       licensesOfUser: capture(() => getLicensesOfUser(db, 1), [1]),
+      licenseByKey: capture(() => findLicenseByKey(db, 'x'), ['x']),
+      machinesOfLicense: capture(() => listMachinesOfLicense(db, 1), [1]),
     };
   } finally {
     sqlite.close();

@@ -1,6 +1,9 @@
 // Load generators for the bench: wrk (Debian) for GET throughput, where a C client on loopback is not
 // the bottleneck; autocannon (npm) where every request needs its own body (logins with a fresh bot token).
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -17,11 +20,19 @@ export interface WrkOptions {
   seconds: number;
   connections: number;
   headers?: Record<string, string>;
+  /** A POST of this same body on every request (the licensing API's validate), through a wrk Lua script. */
+  postBody?: string;
 }
 
 export function runWrk(options: WrkOptions): Promise<LoadResult> {
   const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency'];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  if (options.postBody !== undefined) {
+    if (options.postBody.includes(']==]')) throw new Error('the POST body cannot be quoted for wrk');
+    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-wrk-')), 'post.lua');
+    fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = [==[${options.postBody}]==]\n`);
+    args.push('-s', script);
+  }
   args.push(options.url);
   return new Promise((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });

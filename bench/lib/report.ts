@@ -11,6 +11,8 @@ export interface SizeResult {
   /** null when wrk or nginx could not run. */
   staticServing: { path: string; product: LoadResult; nginx: LoadResult } | null;
   api: { bySlug: { path: string; product: LoadResult; bare: LoadResult }; user: { product: LoadResult; bare: LoadResult } } | null;
+  /** POST /api/licensing/v1/validate beside the bare handler (null without wrk), and license files signed per second. */
+  licensing: { validate: { product: LoadResult; bare: LoadResult } | null; signing: { files: number; filesPerSec: number } } | null;
   logins: LoadResult;
   /** The median save → changed page served, its build's peak memory (RSS of the build processes) and its build time. */
   publish: { seconds: number; peakBuildBytes: number; buildMs: number | null } | null;
@@ -39,6 +41,8 @@ export const TARGETS = {
   apiVsBare: 0.8,
   publishSecondsAt1000: 5,
   anonymousJsGzipBytes: 30 * 1024,
+  // Issue 12: the licensing API's validate, rate limits and all, beside a bare handler doing the same lookup.
+  validateVsBare: 0.6,
 } as const;
 
 const ratio = (product: LoadResult, reference: LoadResult) => product.requestsPerSec / reference.requestsPerSec;
@@ -71,6 +75,15 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
         });
       }
     } else missing(`API vs bare handler (${at})`, `≥ ${TARGETS.apiVsBare}×`, 'no wrk on this machine');
+    if (size.licensing?.validate) {
+      const value = ratio(size.licensing.validate.product, size.licensing.validate.bare);
+      checks.push({
+        name: `POST licensing validate vs bare Hono + better-sqlite3 (${at})`,
+        goal: `≥ ${TARGETS.validateVsBare}×`,
+        actual: `${value.toFixed(2)}×`,
+        met: value >= TARGETS.validateVsBare,
+      });
+    } else missing(`licensing validate vs bare handler (${at})`, `≥ ${TARGETS.validateVsBare}×`, 'no wrk on this machine');
     if (size.posts === 1000) {
       const seconds = size.publish?.seconds;
       checks.push({
@@ -137,6 +150,11 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
     if (size.api) {
       row('GET byslug (anonymous)', size.api.bySlug.product, size.api.bySlug.bare, 'bare');
       row('GET /api/user (session)', size.api.user.product, size.api.user.bare, 'bare');
+    }
+    if (size.licensing?.validate) row('POST licensing validate', size.licensing.validate.product, size.licensing.validate.bare, 'bare');
+    if (size.licensing) {
+      const signing = size.licensing.signing;
+      throughput.push([String(size.posts), 'license files signed (in process)', `${signing.filesPerSec.toFixed(0)} files/s`, '', `(Ed25519, ${signing.files} files)`, '', '']);
     }
     throughput.push([
       String(size.posts),

@@ -28,6 +28,18 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * The licensing API the company's desktop software calls (docs/engineering.md, planned parts;
+ * docs/licensing.md): no browser, no cookies, authenticated by the license key in the body, so neither
+ * check applies, and a forged cross-site request there gains nothing a plain HTTP client would not have.
+ * Exactly this prefix: a path with dot segments is never exempt, whatever the router would make of it.
+ */
+export const SOFTWARE_API_PREFIX = '/api/licensing/v1/';
+
+export function isSoftwareApiPath(path: string): boolean {
+  return path.startsWith(SOFTWARE_API_PREFIX) && !/(^|\/)\.\.?(\/|$)/.test(path);
+}
+
+/**
  * Allowed origins: the configured site, and the origin the request itself was addressed to (same-origin
  * by definition). Trusting Host for the latter is safe: a browser sets Host to the server it is talking
  * to and Origin to the page's site, so a foreign page cannot make them agree. The one way to make them
@@ -39,7 +51,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function originCheck(ctx: AppContext) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const origin = c.req.header('Origin');
-    if (origin === undefined) return next();
+    if (origin === undefined || isSoftwareApiPath(c.req.path)) return next();
     const allowed = [ctx.config.siteOrigin, requestOrigin(c, ctx.config)];
     if (!allowed.includes(normalizeOrigin(origin) ?? '')) return errorResponse(c, 403, FOREIGN_ORIGIN_MESSAGE);
     return next();
@@ -48,7 +60,7 @@ export function originCheck(ctx: AppContext) {
 
 export function csrfProtection(_ctx: AppContext) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    if (!UNSAFE_METHODS.has(c.req.method)) return next();
+    if (!UNSAFE_METHODS.has(c.req.method) || isSoftwareApiPath(c.req.path)) return next();
     const cookie = getCookie(c, XSRF_COOKIE);
     const header = c.req.header(XSRF_HEADER);
     if (!cookie || !header || !(tokensEqual(cookie, header) || tokensEqual(cookie, safeDecode(header)))) {

@@ -15,6 +15,7 @@ import { createHttpServer } from '../server.ts';
 import { loadStaticSite, type StaticSite } from '../static/static-site.ts';
 import { closeServer, listen } from './listen.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
+import { createKeyringSource } from '../features/licensing/signing-keys.ts';
 
 /** In-flight answers (uploads included) get this long after SIGTERM; the primary kills a little later. */
 const STOP_GRACE_MS = 5_000;
@@ -34,6 +35,7 @@ export function runWorker(): void {
     publisher: createRemotePublisher({ db, log, notifyPrimary: (reason) => tell({ type: 'publish', reason }) }),
     mailer: createMailer({ config, log }),
     now: () => Date.now(),
+    keyring: createKeyringSource(config),
   };
   const app = createApp(ctx);
 

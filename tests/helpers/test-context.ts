@@ -10,6 +10,7 @@ import { loadConfig, type RawEnv } from '../../server/env.ts';
 import { createLogger } from '../../server/log.ts';
 import { createMailer } from '../../server/mail/transport.ts';
 import type { Publisher, PublishStatus } from '../../server/publish/types.ts';
+import { createKeyringSource } from '../../server/features/licensing/signing-keys.ts';
 
 export interface RecordingPublisher extends Publisher {
   reasons: string[];
@@ -31,6 +32,8 @@ export interface TestContext extends AppContext {
   dataDir: string;
   /** The environment the configuration was read from (what another serving process of this test must read). */
   env: Record<string, string>;
+  /** Every line the context's logger produced, at every level (LOG_LEVEL only decides what is printed). */
+  logLines: string[];
   /** Moves the fake clock forward (only when the test asked for one). */
   advance(ms: number): void;
   cleanup(): void;
@@ -56,7 +59,8 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
   const db = openDatabase(config.databaseFile);
   let clock = Date.UTC(2026, 0, 1);
   const now = options.fakeClock ? () => clock : () => Date.now();
-  const log = createLogger(config.logLevel);
+  const logLines: string[] = [];
+  const log = createLogger(config.logLevel, (line) => logLines.push(line));
   const ctx: AppContext = {
     config,
     db,
@@ -64,6 +68,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     mailer: createMailer({ config, log }),
     publisher: options.publisher ?? createRecordingPublisher(),
     now,
+    keyring: createKeyringSource(config),
   };
   const app = createApp(ctx);
   return {
@@ -71,6 +76,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     app,
     dataDir,
     env,
+    logLines,
     advance: (ms) => {
       clock += ms;
     },

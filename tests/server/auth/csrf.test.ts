@@ -1,5 +1,6 @@
 // The XSRF double submit and the Origin check: a forged write answers 419/403 and changes nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isSoftwareApiPath } from '../../../server/auth/csrf.ts';
 import { sessions } from '../../../server/db/schema.ts';
 import { createClient, createUser, DEFAULT_TEST_PASSWORD, login } from '../../helpers/auth.ts';
 import { solveBotChallenge } from '../../helpers/botcheck.ts';
@@ -180,5 +181,33 @@ describe('originCheck', () => {
     } finally {
       proxied.cleanup();
     }
+  });
+});
+
+describe('the software’s licensing API (docs/licensing.md)', () => {
+  const post = (path: string, headers: Record<string, string> = {}) =>
+    ctx.app.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' });
+
+  it('is exempt from both checks: no cookie, no header, a foreign Origin', async () => {
+    for (const path of ['/api/licensing/v1/activate', '/api/licensing/v1/validate', '/api/licensing/v1/deactivate']) {
+      expect((await post(path, { Origin: 'https://evil.example' })).status, path).toBe(422);
+    }
+  });
+
+  it('is exempt for exactly that prefix: look-alikes and other versions still answer 419 or 403', async () => {
+    for (const path of [
+      '/api/licensing/v1',
+      '/api/licensing/v1x/activate',
+      '/api/licensing/v2/activate',
+      '/api/licensing/activate',
+      '/api/Licensing/v1/activate',
+    ]) {
+      expect((await post(path)).status, path).toBe(419);
+      expect((await post(path, { Origin: 'https://evil.example' })).status, path).toBe(403);
+    }
+    // A path that only starts with the prefix but climbs out of it is never exempt.
+    expect(isSoftwareApiPath('/api/licensing/v1/../../auth/login')).toBe(false);
+    expect(isSoftwareApiPath('/api/licensing/v1/./activate')).toBe(false);
+    expect(isSoftwareApiPath('/api/licensing/v1/activate')).toBe(true);
   });
 });

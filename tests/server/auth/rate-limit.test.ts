@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../../server/auth/rate-limit.ts';
+import { createCountingRateLimiter, createRateLimiter } from '../../../server/auth/rate-limit.ts';
 import { openDatabase, type Db } from '../../../server/db/client.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rate-limit-test-'));
@@ -113,5 +113,50 @@ describe('createRateLimiter', () => {
     advance(61_000);
     limiter.hit('after');
     expect(count()).toBe(0);
+  });
+});
+
+describe('createCountingRateLimiter (two counters per key, for high limits)', () => {
+  const counting = (limit: number, start = 1_700_000_040_000) => {
+    let clock = start;
+    const db = connect();
+    const limiter = createCountingRateLimiter({ db, name: `counting-${(limiterCount += 1)}`, limit, windowMs: 60_000, now: () => clock });
+    return { limiter, db, advance: (ms: number) => (clock += ms), now: () => clock };
+  };
+
+  it('allows `limit` hits, then refuses until the moment Retry-After names, and not a second before', () => {
+    const { limiter, advance } = counting(10);
+    for (let index = 0; index < 10; index += 1) expect(limiter.consume('k').allowed).toBe(true);
+    const refused = limiter.consume('k');
+    expect(refused.allowed).toBe(false);
+    if (refused.allowed) return;
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    advance(refused.retryAfterSeconds * 1000 - 1000);
+    expect(limiter.consume('k').allowed).toBe(false);
+    advance(1000);
+    expect(limiter.consume('k').allowed).toBe(true);
+  });
+
+  it('weighs the previous window by its overlap: half-way through the next window, about half the limit is free', () => {
+    const { limiter, advance } = counting(100, 1_700_000_040_000);
+    // 1_700_000_040_000 is a window start (a multiple of 60 s).
+    for (let index = 0; index < 100; index += 1) limiter.consume('k');
+    advance(90_000);
+    let allowed = 0;
+    while (limiter.consume('k').allowed) allowed += 1;
+    expect(allowed).toBe(50);
+  });
+
+  it('counts one limit across two connections (two serving processes)', () => {
+    const { limiter, now } = counting(4);
+    const other = createCountingRateLimiter({ db: connect(), name: `counting-${limiterCount}`, limit: 4, windowMs: 60_000, now });
+    expect([limiter.consume('k'), other.consume('k'), limiter.consume('k'), other.consume('k'), other.consume('k')].map((d) => d.allowed)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(limiter.check('k').allowed).toBe(false);
   });
 });

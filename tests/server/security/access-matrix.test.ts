@@ -60,6 +60,9 @@ const EXPECTED: Record<string, Row> = {
   'DELETE /api/user/delete/:id': ADMIN,
   'PUT /api/user/suspend/:id': ADMIN,
   'GET /api/user/request-license/:userId': { anon: 401, unverified: 403, verified: 403, banned: 401, admin: 403 },
+  // The owner's machines (issue 12): a license that is not the caller's answers 404, past the guard.
+  'DELETE /api/user/licenses/:licenseId/machines/:machineId': SIGNED_IN,
+  'POST /api/user/licenses/:licenseId/license-file': SIGNED_IN,
 
   'POST /api/contact': PUBLIC,
 
@@ -128,6 +131,8 @@ const EXPECTED: Record<string, Row> = {
   'DELETE /api/license/delete/:id': ADMIN,
   'GET /api/admin/licensing-settings': ADMIN,
   'PUT /api/admin/licensing-settings': ADMIN,
+  'DELETE /api/license/:licenseId/machines/:machineId': ADMIN,
+  'GET /api/license/:licenseId/events': ADMIN,
   'GET /api/admin/banned-domains': ADMIN,
   'POST /api/admin/banned-domains/store': ADMIN,
   'DELETE /api/admin/banned-domains/delete/:id': ADMIN,
@@ -140,7 +145,16 @@ const EXPECTED: Record<string, Row> = {
   // The link in a mailing works signed out; without a valid signed token the handler refuses everyone
   // alike (403), which is not a role check.
   'GET /api/mailing/unsubscribe': { anon: 403, unverified: 403, verified: 403, banned: 403, admin: 403 },
+
+  // The company's software (docs/licensing.md): no session, authenticated by the license key in the body.
+  'GET /api/licensing/v1/keys': PUBLIC,
+  'POST /api/licensing/v1/activate': PUBLIC,
+  'POST /api/licensing/v1/validate': PUBLIC,
+  'POST /api/licensing/v1/deactivate': PUBLIC,
 };
+
+/** The one prefix exempt from the XSRF and Origin checks (server/auth/csrf.ts). */
+const SOFTWARE_API = '/api/licensing/v1/';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -283,16 +297,28 @@ describe('access matrix', () => {
     expect(mismatches).toEqual([]);
   }, 120_000);
 
-  test('every unsafe method under /api answers 419 without the X-XSRF-TOKEN header', async () => {
+  test('every unsafe method under /api but the software API answers 419 without the X-XSRF-TOKEN header', async () => {
     const admin = await loginAs('admin');
     const failures: string[] = [];
-    for (const route of routes.filter((candidate) => UNSAFE.has(candidate.method) && candidate.path.startsWith('/api/'))) {
+    const unsafe = routes.filter((candidate) => UNSAFE.has(candidate.method) && candidate.path.startsWith('/api/'));
+    const exempt = unsafe.filter((route) => route.path.startsWith(SOFTWARE_API));
+    expect(exempt.map((route) => route.key).sort()).toEqual([
+      'POST /api/licensing/v1/activate',
+      'POST /api/licensing/v1/deactivate',
+      'POST /api/licensing/v1/validate',
+    ]);
+    for (const route of unsafe.filter((candidate) => !exempt.includes(candidate))) {
       const url = concretePath(route.path);
       const response = await admin.request(route.method, url, {}, { headers: { 'X-XSRF-TOKEN': null } });
       await response.arrayBuffer();
       if (response.status !== 419) failures.push(`${route.key} (${url}): got ${response.status}`);
     }
     expect(failures).toEqual([]);
+    // The software's API is reached without the header, and with a foreign Origin (its 422: the empty body).
+    for (const route of exempt) {
+      const response = await clients.anon.request(route.method, route.path, {}, { headers: { 'X-XSRF-TOKEN': null, Origin: 'https://elsewhere.example' } });
+      expect(response.status, route.key).toBe(422);
+    }
     // Still signed in: nothing above got through.
     expect((await admin.request('GET', '/api/user')).status).toBe(200);
   }, 60_000);

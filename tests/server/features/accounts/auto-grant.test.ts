@@ -125,7 +125,15 @@ describe('automatic trials on', () => {
     const db2 = openDatabase(ctx.config.databaseFile);
     const log2 = createLogger(ctx.config.logLevel);
     const mailer2 = createMailer({ config: ctx.config, log: log2 });
-    const app2 = createApp({ config: ctx.config, db: db2, log: log2, mailer: mailer2, publisher: createRecordingPublisher(), now: ctx.now });
+    const app2 = createApp({
+      config: ctx.config,
+      db: db2,
+      log: log2,
+      mailer: mailer2,
+      publisher: createRecordingPublisher(),
+      now: ctx.now,
+      keyring: ctx.keyring,
+    });
     const sameBrowser = createClient(app2);
     for (const [name, value] of user.cookies) sameBrowser.cookies.set(name, value);
     try {

@@ -1,0 +1,197 @@
+// The licensing API the company's desktop software calls (docs/licensing.md), mounted at /api/licensing/v1.
+// Not a browser's API: JSON without cookies, authenticated by the license key alone, so this prefix and
+// only this one is exempt from the Origin and XSRF checks (server/auth/csrf.ts; docs/engineering.md,
+// planned parts). A session cookie a browser might send along is ignored: nothing here reads the user.
+//
+// Every answer is `{ code, message, ... }`. Keys cannot be told apart from outside: a key that cannot be
+// one, an unknown key and a deleted license's key all answer NOT_FOUND the same way, after the same
+// lookup; 150 random bits and the per-key and per-address limits leave guessing hopeless.
+import { createHash } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { z } from 'zod';
+import type { AppContext, AppEnv } from '../../context.ts';
+import { createCountingRateLimiter } from '../../auth/rate-limit.ts';
+import { writeTransaction } from '../../db/client.ts';
+import { clientIp } from '../../http/client-ip.ts';
+import { fieldErrorsFromZod, type FieldErrors } from '../../http/errors.ts';
+import { required, tooLong } from '../../http/fields.ts';
+import { activateMachine, deactivateMachine, holdsSeat, issueFileFor, licenseClaims, licenseState, SOFTWARE, type ActivationRefusal } from './activation.ts';
+import { normaliseLicenseKey } from './keys.ts';
+import { findLicenseByKey, listMachinesOfLicense, type LicenseForSoftware, type LicenseMachine } from './queries.ts';
+
+export const LICENSING_PREFIX = '/api/licensing/v1';
+
+export const LICENSING_MESSAGES = {
+  VALID: 'The license is valid.',
+  ACTIVATED: 'The machine is activated.',
+  RENEWED: 'The machine was already activated; its lease is renewed.',
+  NOT_FOUND: 'No license has this key.',
+  NOT_ACTIVE: 'This license is not active.',
+  EXPIRED: 'This license has expired.',
+  SUSPENDED: 'This license is suspended.',
+  NO_MACHINE: 'This license is not activated on this machine.',
+  TOO_MANY_MACHINES: 'This license is already activated on as many machines as it allows; deactivate one first.',
+  INVALID_REQUEST: 'The request is not valid JSON.',
+  TOO_LARGE: 'The request is too large.',
+} as const;
+
+export type ValidationCode = 'VALID' | 'NOT_FOUND' | 'NOT_ACTIVE' | 'EXPIRED' | 'SUSPENDED' | 'NO_MACHINE' | 'TOO_MANY_MACHINES';
+
+/** HTTP status of each refusal of activate (docs/licensing.md). */
+export const REFUSAL_STATUS: Record<ActivationRefusal | 'NOT_FOUND', ContentfulStatusCode> = {
+  NOT_FOUND: 404,
+  NOT_ACTIVE: 403,
+  EXPIRED: 403,
+  SUSPENDED: 403,
+  TOO_MANY_MACHINES: 409,
+};
+
+// Generous for a typed or pasted key with spaces; anything longer is not a key but still a well-formed
+// request, and answers NOT_FOUND like any other key that is not one.
+const keyField = z.string({ error: required('key') }).max(200, tooLong('key', 200));
+const fingerprintField = z
+  .string({ error: required('fingerprint') })
+  .trim()
+  .min(1, required('fingerprint'))
+  .max(255, tooLong('fingerprint', 255));
+const optionalText = (field: string, max: number) =>
+  z
+    .string({ error: `The ${field} field must be a string.` })
+    .trim()
+    .max(max, tooLong(field, max))
+    .transform((value) => (value === '' ? null : value))
+    .nullable()
+    .optional();
+
+const activateSchema = z.object({ key: keyField, fingerprint: fingerprintField, name: optionalText('name', 255), platform: optionalText('platform', 100) });
+const validateSchema = z.object({ key: keyField, fingerprint: fingerprintField.optional() });
+const deactivateSchema = z.object({ key: keyField, fingerprint: fingerprintField });
+
+/** The machine as the software and the owner see it. */
+export function presentMachine(machine: LicenseMachine) {
+  return {
+    id: machine.id,
+    fingerprint: machine.fingerprint,
+    name: machine.name,
+    platform: machine.platform,
+    activated_at: machine.activated_at,
+    last_check_in_at: machine.last_check_in_at,
+    lease_expires_at: machine.lease_expires_at,
+  };
+}
+
+/** A rate-limit key for a license key: its hash, so no key is stored outside the licenses table. */
+function keyBucket(key: string): string {
+  return createHash('sha256').update(key.trim().toUpperCase()).digest('base64url');
+}
+
+type Body<Schema extends z.ZodType> = { ok: true; data: z.infer<Schema> } | { ok: false; response: Response };
+
+export function licensingApiRoutes(ctx: AppContext) {
+  const perAddress = createCountingRateLimiter({
+    db: ctx.db,
+    name: 'licensing-ip',
+    limit: ctx.config.licensingRequestsPerMinute,
+    windowMs: 60_000,
+    now: ctx.now,
+  });
+  const perKey = createCountingRateLimiter({
+    db: ctx.db,
+    name: 'licensing-key',
+    limit: ctx.config.licensingKeyRequestsPerMinute,
+    windowMs: 60_000,
+    now: ctx.now,
+  });
+
+  const answer = (c: Context, status: ContentfulStatusCode, code: string, message: string, extra: Record<string, unknown> = {}) =>
+    c.json({ code, message, ...extra }, status);
+
+  /**
+   * Parses and validates the JSON body (400 when it is not JSON, 422 with the usual field errors,
+   * docs/product/messages.md#validation), then counts the call against the caller's address and the key:
+   * both in one transaction, so the two limits are one decision.
+   */
+  const readBody = async <Schema extends z.ZodType<{ key: string }>>(c: Context<AppEnv>, schema: Schema): Promise<Body<Schema>> => {
+    let raw: unknown;
+    try {
+      raw = await c.req.json();
+    } catch {
+      return { ok: false, response: answer(c, 400, 'INVALID_REQUEST', LICENSING_MESSAGES.INVALID_REQUEST) };
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      const errors: FieldErrors = fieldErrorsFromZod(parsed.error);
+      const message = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
+      return { ok: false, response: answer(c, 422, 'INVALID_REQUEST', message, { errors }) };
+    }
+    const decision = writeTransaction(ctx.db, () => {
+      const byAddress = perAddress.consume(clientIp(c, ctx.config));
+      return byAddress.allowed ? perKey.consume(keyBucket(parsed.data.key)) : byAddress;
+    });
+    if (!decision.allowed) {
+      c.header('Retry-After', String(decision.retryAfterSeconds));
+      return { ok: false, response: answer(c, 429, 'RATE_LIMITED', `Too many requests. Please try again in ${decision.retryAfterSeconds} seconds.`) };
+    }
+    return { ok: true, data: parsed.data };
+  };
+
+  /** The license of a key, or undefined for anything else; the lookup runs for every key alike. */
+  const licenseOf = (key: string): LicenseForSoftware | undefined => findLicenseByKey(ctx.db, normaliseLicenseKey(key) ?? key);
+
+  return new Hono<AppEnv>()
+    .use(
+      '*',
+      bodyLimit({
+        maxSize: 8 * 1024,
+        onError: (c) => answer(c, 413, 'TOO_LARGE', LICENSING_MESSAGES.TOO_LARGE),
+      }),
+    )
+    .get('/keys', (c) => {
+      // Public keys only; they change when a key is added, so a few minutes of caching cost nothing.
+      c.header('Cache-Control', 'public, max-age=300');
+      return c.json({ keys: ctx.keyring().published });
+    })
+    .post('/activate', async (c) => {
+      const body = await readBody(c, activateSchema);
+      if (!body.ok) return body.response;
+      const { key, fingerprint, name, platform } = body.data;
+      const license = licenseOf(key);
+      if (!license) return answer(c, 404, 'NOT_FOUND', LICENSING_MESSAGES.NOT_FOUND);
+      const result = activateMachine(ctx, license, { fingerprint, name, platform }, SOFTWARE);
+      if (!result.ok) return answer(c, REFUSAL_STATUS[result.code], result.code, LICENSING_MESSAGES[result.code]);
+      const file = await issueFileFor(ctx, result.license, result.machine);
+      return answer(c, result.created ? 201 : 200, 'ACTIVATED', result.created ? LICENSING_MESSAGES.ACTIVATED : LICENSING_MESSAGES.RENEWED, {
+        machine: presentMachine(result.machine),
+        license_file: file,
+      });
+    })
+    .post('/validate', async (c) => {
+      const body = await readBody(c, validateSchema);
+      if (!body.ok) return body.response;
+      const { key, fingerprint } = body.data;
+      const license = licenseOf(key);
+      const result = (code: ValidationCode, machines: LicenseMachine[]) =>
+        answer(c, 200, code, LICENSING_MESSAGES[code], {
+          valid: code === 'VALID',
+          license: license ? { ...licenseClaims(license), active_machines: machines.length } : null,
+        });
+      if (!license) return result('NOT_FOUND', []);
+      const machines = listMachinesOfLicense(ctx.db, license.id);
+      const state = licenseState(license, ctx.now());
+      if (state !== 'VALID' || fingerprint === undefined) return result(state, machines);
+      const machine = machines.find((candidate) => candidate.fingerprint === fingerprint);
+      if (!machine) return result('NO_MACHINE', machines);
+      return result(holdsSeat(machines, machine.id, license.max_machines) ? 'VALID' : 'TOO_MANY_MACHINES', machines);
+    })
+    .post('/deactivate', async (c) => {
+      const body = await readBody(c, deactivateSchema);
+      if (!body.ok) return body.response;
+      const license = licenseOf(body.data.key);
+      if (!license) return answer(c, 404, 'NOT_FOUND', LICENSING_MESSAGES.NOT_FOUND);
+      const removed = deactivateMachine(ctx, license, { fingerprint: body.data.fingerprint }, SOFTWARE);
+      if (!removed) return answer(c, 404, 'NO_MACHINE', LICENSING_MESSAGES.NO_MACHINE);
+      return c.body(null, 204);
+    });
+}

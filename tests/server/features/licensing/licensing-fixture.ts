@@ -1,0 +1,81 @@
+// Shared setup for the licensing API tests: the admin fixture (an admin and Ann, logged in), licenses made
+// straight in the database, and a client that calls /api/licensing/v1 as the company's software does:
+// JSON, no cookies, no XSRF header.
+import { expect, vi, type MockInstance } from 'vitest';
+import { insertLicense } from '../../../../server/db/queries/licenses.ts';
+import { licenses, type License } from '../../../../server/db/schema.ts';
+import type { RawEnv } from '../../../../server/env.ts';
+import type { PublicJwk } from '../../../../server/features/licensing/signing-keys.ts';
+import { DAY_MS } from '../../../../server/features/licenses/license-dates.ts';
+import { createAdminFixture, type AdminFixture } from '../../admin/admin-fixture.ts';
+
+export const API = '/api/licensing/v1';
+/** The fake clock's start (tests/helpers/test-context.ts). */
+export const START = Date.UTC(2026, 0, 1);
+
+export interface LicensingFixture extends AdminFixture {
+  /** A license of Ann's: an active 30-day trial for 3 machines unless told otherwise. */
+  license(fields?: Partial<typeof licenses.$inferInsert>): License;
+  /** POST to the software's API; a string body is sent as it is. */
+  call(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  jwks(): Promise<{ keys: PublicJwk[] }>;
+  /** Everything printed to the console since the fixture was made (besides the context's logger lines). */
+  consoleLines: string[];
+  /** Fails when any license key of the database appears in a log line or console line; then cleans up. */
+  finish(): void;
+}
+
+export async function createLicensingFixture(env: Partial<Record<keyof RawEnv, string>> = {}): Promise<LicensingFixture> {
+  const consoleLines: string[] = [];
+  const spies: MockInstance[] = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void consoleLines.push(args.map(String).join(' '))),
+  );
+  const fixture = await createAdminFixture({ fakeClock: true, env });
+  const { ctx } = fixture;
+  return {
+    ...fixture,
+    consoleLines,
+    license(fields = {}) {
+      const activatedAt = new Date(ctx.now()).toISOString();
+      return insertLicense(ctx.db, {
+        license_type_id: fixture.typeId('trial'),
+        user_id: fixture.user.user.id,
+        active: 1,
+        expire: 30,
+        activated_at: activatedAt,
+        expire_date: new Date(ctx.now() + 30 * DAY_MS).toISOString(),
+        max_machines: 3,
+        ...fields,
+      });
+    },
+    async call(path, body, headers = {}) {
+      return ctx.app.request(`${API}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+    async jwks() {
+      return (await (await ctx.app.request(`${API}/keys`)).json()) as { keys: PublicJwk[] };
+    },
+    finish() {
+      try {
+        const keys = ctx.db
+          .select({ key: licenses.key })
+          .from(licenses)
+          .all()
+          .map((row) => row.key)
+          .filter((key): key is string => key !== null);
+        const lines = [...ctx.logLines, ...consoleLines];
+        for (const key of keys) expect(lines.filter((line) => line.includes(key))).toEqual([]);
+      } finally {
+        for (const spy of spies) spy.mockRestore();
+        ctx.cleanup();
+      }
+    },
+  };
+}
+
+export async function body<T = Record<string, unknown>>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
