@@ -136,3 +136,106 @@ test('a trial from request to a verified machine-bound license file', async ({ b
   expect(otherMachine.status, otherMachine.output).toBe(1);
   await user.context.close();
 });
+
+/** Automatic trials off again through the API, whatever happened: the other browser tests expect the default. */
+async function resetLicensingSettings(context: BrowserContext): Promise<void> {
+  await context.request.get('/sanctum/csrf-cookie');
+  const xsrf = (await context.request.storageState()).cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
+  const headers = { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), 'X-Requested-With': 'XMLHttpRequest' };
+  const response = await context.request.put('/api/admin/licensing-settings', {
+    data: { trial_max_machines: 1, perpetual_max_machines: 3, auto_grant_trials: 0 },
+    headers,
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+test('an admin turns on automatic trials, then sees the key, machines and history, deactivates a machine, suspends and extends', async ({ browser }) => {
+  const tag = runTag();
+  const account = { name: `Auto Arne ${tag}`, email: `auto-trial-${tag}@example.com` };
+  const admin = await browser.newContext();
+  await logInThroughApi(admin.request, E2E_ADMIN.email, E2E_ADMIN.password);
+  const page = await admin.newPage();
+  try {
+    await page.goto('/admin');
+    await expect(page.getByText(/^Showing 1–/)).toBeVisible();
+    await page.getByRole('button', { name: 'Licensing Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Licensing Settings' });
+    await expect(settings.getByLabel('Grant trials automatically to verified users')).not.toBeChecked();
+    await settings.getByLabel('Trial: max machines').fill('0');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await expect(settings.getByText('The trial max machines field must be at least 1.')).toBeVisible();
+    await expect(settings.getByLabel('Trial: max machines')).toBeFocused();
+    await settings.getByLabel('Trial: max machines').fill('2');
+    await settings.getByLabel('Grant trials automatically to verified users').check();
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await expect(settings.getByText('Licensing settings saved.')).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // Request License now grants the verified user a trial at once, with the new limit.
+    const user = await verifiedUser(browser, account);
+    await user.page.goto('/dashboard');
+    await user.page.getByRole('button', { name: 'Request License' }).click();
+    await expect(user.page.getByRole('status').filter({ hasText: 'Trial License Granted' })).toBeVisible();
+    const card = user.page.getByRole('article', { name: 'License: trial' });
+    await expect(card.getByText('0 of 2 machines activated')).toBeVisible();
+    const key = (await card.locator('code').textContent()) ?? '';
+    expect(key).toMatch(/^DCTL-/);
+    await user.context.close();
+
+    const software = await playwrightRequest.newContext({ baseURL: BASE_URL });
+    const fingerprint = `fp-admin-${tag}`;
+    expect((await software.post('/api/licensing/v1/activate', { data: { key, fingerprint, platform: 'win-x64' } })).status()).toBe(201);
+
+    await page.reload();
+    await page.getByLabel('Filter users').fill(account.email);
+    const row = page
+      .getByRole('table', { name: /^Users table/ })
+      .locator('tbody tr.admin-users__row')
+      .filter({ hasText: account.email });
+    await row.getByRole('button', { name: /^Details/ }).click();
+    const panel = page.getByRole('region', { name: `Licenses of ${account.name}` });
+    const details = panel.getByRole('region', { name: /^License #\d+ details$/ });
+    await expect(details.locator('code', { hasText: key })).toBeVisible();
+    await expect(details.getByText(fingerprint)).toBeVisible();
+    await expect(panel.getByRole('row').filter({ hasText: 'trial' })).toContainText('1 / 2');
+
+    await details.getByRole('button', { name: /^Deactivate Machine fp-admin/ }).click();
+    await page.getByRole('dialog', { name: 'Deactivate Machine' }).getByRole('button', { name: 'Deactivate', exact: true }).click();
+    await expect(panel.getByText(/deactivated \(license #\d+\)\.$/)).toBeVisible();
+    await expect(details.getByText(fingerprint)).toHaveCount(0);
+
+    await panel.getByRole('button', { name: /^Suspend license/ }).click();
+    await page.getByRole('dialog', { name: 'Suspend License' }).getByRole('button', { name: 'Suspend', exact: true }).click();
+    await expect(panel.getByRole('row').filter({ hasText: 'trial' })).toContainText('Suspended');
+    await expect(panel.getByRole('button', { name: /^Unsuspend license/ })).toBeVisible();
+    const validated = await software.post('/api/licensing/v1/validate', { data: { key } });
+    expect(await validated.json()).toMatchObject({ valid: false, code: 'SUSPENDED' });
+
+    // Extend: the days of the active trial, whose new expiry the hint shows; unsuspend in the same form.
+    await panel.getByRole('button', { name: /^Edit license/ }).click();
+    const form = page.getByRole('dialog', { name: /^Update License #\d+/ });
+    await expect(form.getByLabel('Max machines')).toHaveValue('2');
+    await expect(form.getByLabel(/^Suspended/)).toBeChecked();
+    await form.getByLabel('Expires after (days)').fill('60');
+    await expect(form.getByText(/expires .*Raise the days to extend the license\./)).toBeVisible();
+    await form.getByLabel(/^Suspended/).uncheck();
+    await form.getByRole('button', { name: 'Update License' }).click();
+    await expect(form).toBeHidden();
+    await expect(panel.getByRole('row').filter({ hasText: 'trial' })).toContainText('Trial – expires in 60 days');
+    expect(await (await software.post('/api/licensing/v1/validate', { data: { key } })).json()).toMatchObject({ valid: true, code: 'VALID' });
+    await software.dispose();
+
+    await details.getByText('History').click();
+    const history = details.getByRole('listitem');
+    await expect(details.getByRole('status').filter({ hasText: /events, newest first/ })).toBeVisible();
+    await expect(history.filter({ hasText: 'Extended by' })).toHaveCount(1);
+    await expect(history.filter({ hasText: 'Unsuspended by' })).toHaveCount(1);
+    await expect(history.filter({ hasText: /\d Suspended by/ })).toHaveCount(1);
+    await expect(history.filter({ hasText: /Machine deactivated by .*\(admin\)/ })).toHaveCount(1);
+    await expect(history.filter({ hasText: 'Machine activated by the software' })).toHaveCount(1);
+    await expect(history.filter({ hasText: 'Created by system' })).toHaveCount(1);
+  } finally {
+    await resetLicensingSettings(admin);
+    await admin.close();
+  }
+});
