@@ -30,7 +30,10 @@ export function seedBenchLicense(db: Db, userId: number): BenchLicense {
 }
 
 /** Machine-bound files signed per second, in this process, with the data directory's signing key. */
-export async function measureSigningRate(config: Pick<Config, 'dataDir' | 'licenseSigningKey'>, seconds: number): Promise<{ files: number; filesPerSec: number }> {
+export async function measureSigningRate(
+  config: Pick<Config, 'dataDir' | 'licenseSigningKey'>,
+  seconds: number,
+): Promise<{ files: number; filesPerSec: number }> {
   const keyring = loadKeyring(config);
   const license = {
     id: 1,

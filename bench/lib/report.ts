@@ -154,7 +154,15 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
     if (size.licensing?.validate) row('POST licensing validate', size.licensing.validate.product, size.licensing.validate.bare, 'bare');
     if (size.licensing) {
       const signing = size.licensing.signing;
-      throughput.push([String(size.posts), 'license files signed (in process)', `${signing.filesPerSec.toFixed(0)} files/s`, '', `(Ed25519, ${signing.files} files)`, '', '']);
+      throughput.push([
+        String(size.posts),
+        'license files signed (in process)',
+        `${signing.filesPerSec.toFixed(0)} files/s`,
+        '',
+        `(Ed25519, ${signing.files} files)`,
+        '',
+        '',
+      ]);
     }
     throughput.push([
       String(size.posts),

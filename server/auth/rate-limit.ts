@@ -89,72 +89,147 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
 }
 
 /**
- * A limiter for high limits (the licensing API's hundreds of calls a minute per address): instead of the
- * time of every hit, it keeps two counters, this fixed window's and the previous one's, and weighs the
- * previous by how much of it still overlaps the sliding window (the estimate Cloudflare describes for its
- * rate limiting). Constant work and a row of three numbers per key, whatever the limit; the estimate
- * assumes the previous window's hits were spread evenly. Same interface, same shared table.
+ * Whether one more hit fits, for a sliding window estimated from two fixed windows' counters: the
+ * previous window's hits weighed by how much of it still overlaps the sliding window, plus this window's
+ * (the estimate Cloudflare describes for its rate limiting; it assumes the previous window's hits were
+ * spread evenly).
  */
-export function createCountingRateLimiter(options: RateLimitOptions): RateLimiter {
-  const { db, name, limit, windowMs, now } = options;
-  let lastSweep = 0;
+function slidingDecision(limit: number, windowMs: number, previous: number, current: number, windowStart: number, at: number): RateLimitDecision {
+  const overlap = 1 - (at - windowStart) / windowMs;
+  // Room for one more hit: the estimate with it must not pass the limit. (A tiny tolerance, so the
+  // moment Retry-After names is really free despite floating point.)
+  const room = limit - 1 + 1e-9;
+  const estimate = previous * overlap + current;
+  if (estimate <= room) return { allowed: true, remaining: Math.max(0, Math.floor(limit - 1 - estimate)) };
+  // When the estimate falls to that: later in this window as the previous one's weight shrinks, or in
+  // the next one, where this window's hits are the previous ones.
+  const freeAt =
+    current <= limit - 1 && previous > 0
+      ? windowStart + windowMs * (1 - (limit - 1 - current) / previous)
+      : windowStart + windowMs + windowMs * (1 - (limit - 1) / Math.max(current, limit));
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - at) / 1000)) };
+}
 
-  /** [previous window's hits, this window's hits, start of this window] at `at`. */
-  const counts = (key: string, at: number): [number, number, number] => {
-    const windowStart = Math.floor(at / windowMs) * windowMs;
+export interface CountingRateLimitOptions extends RateLimitOptions {
+  /**
+   * 0 (the default): every hit is one transaction, exact across processes. More: each process counts in
+   * memory and adds its hits to the shared row at least this often, and whenever it has counted a
+   * twentieth of the limit; every decision still includes what all processes had shared at the last
+   * sync. For APIs called thousands of times a second (the licensing API's validate), where a write
+   * transaction per call would cost more than the call: other processes can overshoot a limit by at most
+   * what they counted since their last sync.
+   */
+  syncEveryMs?: number;
+}
+
+/**
+ * A limiter for high limits (the licensing API's hundreds of calls a minute per address): instead of the
+ * time of every hit it keeps, per key, a row of three numbers in the shared table (this window's start,
+ * the previous window's hits, this window's hits): constant work whatever the limit.
+ */
+export function createCountingRateLimiter(options: CountingRateLimitOptions): RateLimiter {
+  const { db, name, limit, windowMs, now, syncEveryMs = 0 } = options;
+  let lastSweep = 0;
+  const windowOf = (at: number) => Math.floor(at / windowMs) * windowMs;
+  const decide = (previous: number, current: number, windowStart: number, at: number) => slidingDecision(limit, windowMs, previous, current, windowStart, at);
+
+  /** The shared row, after adding `pending` hits counted in the window starting at `pendingWindow`. */
+  const addHits = (key: string, at: number, pending: number, pendingWindow: number): [number, number, number] => {
     const [storedStart = 0, storedPrevious = 0, storedCurrent = 0] = getRateLimitHits(db, name, key, at);
+    let row: [number, number, number] = [storedStart, storedPrevious, storedCurrent];
+    if (pending > 0) {
+      if (storedStart === pendingWindow) row = [storedStart, storedPrevious, storedCurrent + pending];
+      else if (storedStart < pendingWindow) row = [pendingWindow, storedStart === pendingWindow - windowMs ? storedCurrent : 0, pending];
+      else if (storedStart === pendingWindow + windowMs) row = [storedStart, storedPrevious + pending, storedCurrent];
+      if (at - lastSweep >= SWEEP_EVERY_MS) {
+        lastSweep = at;
+        deleteExpiredRateLimitHits(db, at);
+      }
+      putRateLimitHits(db, name, key, row, row[0] + 2 * windowMs);
+    }
+    return row;
+  };
+
+  /** [previous window's hits, this window's hits, start of this window] at `at`, from a stored row. */
+  const countsAt = ([storedStart, storedPrevious, storedCurrent]: [number, number, number], at: number): [number, number, number] => {
+    const windowStart = windowOf(at);
     if (storedStart === windowStart) return [storedPrevious, storedCurrent, windowStart];
     if (storedStart === windowStart - windowMs) return [storedCurrent, 0, windowStart];
     return [0, 0, windowStart];
   };
 
-  const decide = (previous: number, current: number, windowStart: number, at: number): RateLimitDecision => {
-    const overlap = 1 - (at - windowStart) / windowMs;
-    // Room for one more hit: the estimate with it must not pass the limit. (A tiny tolerance, so the
-    // moment Retry-After names is really free despite floating point.)
-    const room = limit - 1 + 1e-9;
-    const estimate = previous * overlap + current;
-    if (estimate <= room) return { allowed: true, remaining: Math.max(0, Math.floor(limit - 1 - estimate)) };
-    // When the estimate falls to that: later in this window as the previous one's weight shrinks, or in
-    // the next one, where this window's hits are the previous ones.
-    const freeAt =
-      current <= limit - 1 && previous > 0
-        ? windowStart + windowMs * (1 - (limit - 1 - current) / previous)
-        : windowStart + windowMs + windowMs * (1 - (limit - 1) / Math.max(current, limit));
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - at) / 1000)) };
-  };
+  if (syncEveryMs <= 0) {
+    return {
+      check(key) {
+        const at = now();
+        return decide(...countsAt(addHits(key, at, 0, 0), at), at);
+      },
+      hit(key) {
+        writeTransaction(db, () => void addHits(key, now(), 1, windowOf(now())));
+      },
+      consume(key) {
+        return writeTransaction(db, () => {
+          const at = now();
+          const decision = decide(...countsAt(addHits(key, at, 0, 0), at), at);
+          if (decision.allowed) addHits(key, at, 1, windowOf(at));
+          return decision;
+        });
+      },
+      reset(key) {
+        deleteRateLimitHits(db, name, key);
+      },
+    };
+  }
 
-  const record = (key: string, previous: number, current: number, windowStart: number, at: number) => {
-    if (at - lastSweep >= SWEEP_EVERY_MS) {
-      lastSweep = at;
-      deleteExpiredRateLimitHits(db, at);
-    }
-    putRateLimitHits(db, name, key, [windowStart, previous, current + 1], windowStart + 2 * windowMs);
+  interface Local {
+    /** Shared counts at the last sync, in the window starting at `windowStart`. */
+    previous: number;
+    current: number;
+    windowStart: number;
+    /** Hits counted here since, not yet in the shared row. */
+    pending: number;
+    syncedAt: number;
+  }
+  const local = new Map<string, Local>();
+  const batch = Math.max(1, Math.floor(limit / 20));
+
+  const fresh = (key: string, at: number): Local => {
+    const entry = local.get(key);
+    if (entry && entry.windowStart === windowOf(at) && at - entry.syncedAt < syncEveryMs && entry.pending < batch) return entry;
+    const synced = writeTransaction(db, () => {
+      // Keys not seen for a window are flushed and forgotten, so the map stays as small as the traffic.
+      if (local.size > 10_000) {
+        for (const [otherKey, other] of local) {
+          if (other.windowStart >= windowOf(at)) continue;
+          if (other.pending > 0) addHits(otherKey, at, other.pending, other.windowStart);
+          local.delete(otherKey);
+        }
+      }
+      const [previous, current, windowStart] = countsAt(addHits(key, at, entry?.pending ?? 0, entry?.windowStart ?? windowOf(at)), at);
+      return { previous, current, windowStart, pending: 0, syncedAt: at };
+    });
+    local.set(key, synced);
+    return synced;
   };
 
   return {
     check(key) {
       const at = now();
-      const [previous, current, windowStart] = counts(key, at);
-      return decide(previous, current, windowStart, at);
+      const entry = fresh(key, at);
+      return decide(entry.previous, entry.current + entry.pending, entry.windowStart, at);
     },
     hit(key) {
-      writeTransaction(db, () => {
-        const at = now();
-        const [previous, current, windowStart] = counts(key, at);
-        record(key, previous, current, windowStart, at);
-      });
+      fresh(key, now()).pending += 1;
     },
     consume(key) {
-      return writeTransaction(db, () => {
-        const at = now();
-        const [previous, current, windowStart] = counts(key, at);
-        const decision = decide(previous, current, windowStart, at);
-        if (decision.allowed) record(key, previous, current, windowStart, at);
-        return decision;
-      });
+      const at = now();
+      const entry = fresh(key, at);
+      const decision = decide(entry.previous, entry.current + entry.pending, entry.windowStart, at);
+      if (decision.allowed) entry.pending += 1;
+      return decision;
     },
     reset(key) {
+      local.delete(key);
       deleteRateLimitHits(db, name, key);
     },
   };

@@ -160,3 +160,22 @@ describe('createCountingRateLimiter (two counters per key, for high limits)', ()
     expect(limiter.check('k').allowed).toBe(false);
   });
 });
+
+describe('createCountingRateLimiter with syncEveryMs (counted in memory, shared every so often)', () => {
+  it('shares its hits with other processes at the next sync, and refuses once the shared count reaches the limit', () => {
+    let clock = 1_700_000_040_000;
+    const name = `batched-${(limiterCount += 1)}`;
+    const options = { name, limit: 100, windowMs: 60_000, now: () => clock, syncEveryMs: 1000 };
+    const first = createCountingRateLimiter({ ...options, db: connect() });
+    const second = createCountingRateLimiter({ ...options, db: connect() });
+    // A twentieth of the limit (5 hits) forces a sync: after 60 hits here, the other process knows of at least 55.
+    for (let index = 0; index < 60; index += 1) expect(first.consume('k').allowed).toBe(true);
+    let allowed = 0;
+    while (second.consume('k').allowed) allowed += 1;
+    expect(allowed).toBeGreaterThanOrEqual(40);
+    expect(allowed).toBeLessThanOrEqual(45);
+    // After the sync interval the first process sees the second's hits too.
+    clock += 1000;
+    expect(first.consume('k').allowed).toBe(false);
+  });
+});

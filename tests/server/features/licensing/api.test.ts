@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { licenseMachines, licenses } from '../../../../server/db/schema.ts';
 import { DAY_MS } from '../../../../server/features/licenses/license-dates.ts';
 import { generateLicenseKey } from '../../../../server/features/licensing/keys.ts';
+import { addSigningKey } from '../../../../server/features/licensing/signing-keys.ts';
 import { listLicenseEvents } from '../../../../server/features/licensing/queries.ts';
 import { verifyLicenseFile } from '../../../../server/features/licensing/verify-file.ts';
 import { API, body, createLicensingFixture, START, type LicensingFixture } from './licensing-fixture.ts';
@@ -46,6 +47,21 @@ describe('GET /api/licensing/v1/keys', () => {
     expect(jwks.keys).toHaveLength(1);
     expect(Object.keys(jwks.keys[0] ?? {}).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x']);
     expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig', kid: f.ctx.keyring().current.kid });
+  });
+});
+
+describe('key rotation (npm run license-keys -- rotate) while the server runs', () => {
+  it('publishes the new key beside the old one at once; new files use it, files issued before still verify', async () => {
+    const license = f.license();
+    const before = await body<Activation>(await f.call('/activate', { key: license.key, fingerprint: 'fp-1' }));
+    const oldKid = f.ctx.keyring().current.kid;
+    const newKid = addSigningKey(f.ctx.config);
+    const jwks = await f.jwks();
+    expect(jwks.keys.map((key) => key.kid)).toEqual([newKid, oldKid]);
+    const after = await body<Activation>(await f.call('/activate', { key: license.key, fingerprint: 'fp-1' }));
+    const now = new Date(START);
+    expect(await verifyLicenseFile(after.license_file, jwks, { now })).toMatchObject({ ok: true, kid: newKid });
+    expect(await verifyLicenseFile(before.license_file, jwks, { now })).toMatchObject({ ok: true, kid: oldKid });
   });
 });
 
@@ -232,10 +248,16 @@ describe('malformed requests', () => {
     expect(blankFingerprint.status).toBe(422);
   });
 
-  it('refuses a body far larger than any request with 413 before parsing it', async () => {
-    const response = await f.call('/activate', { key: generateLicenseKey(), fingerprint: 'x'.repeat(20_000) });
-    expect(response.status).toBe(413);
-    expect(await body(response)).toMatchObject({ code: 'TOO_LARGE' });
+  it('refuses a body far larger than any request with 413 before parsing it, with or without a Content-Length', async () => {
+    const large = JSON.stringify({ key: generateLicenseKey(), fingerprint: 'x'.repeat(20_000) });
+    // Without the header the body is counted as it streams in; with it, the header decides.
+    for (const headers of [{}, { 'Content-Length': String(Buffer.byteLength(large)) }] as Record<string, string>[]) {
+      const response = await f.call('/activate', large, headers);
+      expect(response.status).toBe(413);
+      expect(await body(response)).toMatchObject({ code: 'TOO_LARGE' });
+    }
+    const small = JSON.stringify({ key: f.license().key, fingerprint: 'fp' });
+    expect((await f.call('/activate', small, { 'Content-Length': String(Buffer.byteLength(small)) })).status).toBe(201);
   });
 });
 

@@ -76,6 +76,8 @@ describe('rate limits', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(120);
     expect((await f.call('/validate', { key: generateLicenseKey() }, from('198.51.100.1'))).status).toBe(200);
+    // Malformed calls count too, and are refused before their body is read.
+    expect((await f.call('/validate', 'not json', from('203.0.113.7'))).status).toBe(429);
     f.ctx.advance(retryAfter * 1000);
     expect((await f.call('/validate', { key: generateLicenseKey() }, from('203.0.113.7'))).status).toBe(200);
   });
