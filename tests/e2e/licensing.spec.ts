@@ -110,6 +110,8 @@ test('a trial from request to a verified machine-bound license file', async ({ b
   await confirm.getByRole('button', { name: 'Deactivate', exact: true }).click();
   await expect(machines.getByRole('status').filter({ hasText: `Build Box ${tag} deactivated.` })).toBeVisible();
   await expect(buildBox).toHaveCount(0);
+  // The pressed button left with its machine: focus is on the list's heading, not lost to the page.
+  await expect(machines.getByRole('heading', { name: 'Machines' })).toBeFocused();
   await expect(card.getByText('0 of 1 machine activated')).toBeVisible();
   const validated = await software.post('/api/licensing/v1/validate', { data: { key, fingerprint } });
   expect(await validated.json()).toMatchObject({ valid: false, code: 'NO_MACHINE' });

@@ -1,5 +1,6 @@
 // Below the admin's license table, one block per license (issue 12, item 7): the key with Copy, the
 // machines (the admin deactivates any, after a confirmation) and the History disclosure.
+import { useRef } from 'react';
 import { deactivateLicenseMachine, type License } from '../../lib/api/admin.ts';
 import { LicenseKey } from '../users/LicenseKey.tsx';
 import { MachineList, machineLabel, type MachineItem } from '../users/MachineList.tsx';
@@ -18,6 +19,8 @@ interface LicenseDetailsProps {
 
 export function LicenseDetails({ license, ownerName, confirm, onLicense, onMessage }: LicenseDetailsProps) {
   const typeName = license.license_type?.name ?? 'unknown type';
+  // The pressed Deactivate button leaves with its machine: focus goes to the license's heading.
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const deactivate = async (machine: MachineItem) => {
     const label = machineLabel(machine);
@@ -31,6 +34,7 @@ export function LicenseDetails({ license, ownerName, confirm, onLicense, onMessa
       await deactivateLicenseMachine(license.id, machine.id);
       onLicense({ ...license, machines: license.machines.filter((item) => item.id !== machine.id) });
       onMessage({ text: `${label} deactivated (license #${license.id}).`, tone: 'success' });
+      heading.current?.focus();
     } catch (error) {
       onMessage({ text: serverMessage(error), tone: 'error' });
     }
@@ -38,7 +42,7 @@ export function LicenseDetails({ license, ownerName, confirm, onLicense, onMessa
 
   return (
     <section className="admin-license" aria-label={`License #${license.id} details`}>
-      <h4 className="admin-license__title">
+      <h4 className="admin-license__title" ref={heading} tabIndex={-1}>
         License #{license.id} ({typeName}): {license.status.text}
       </h4>
       <dl className="details-list">

@@ -2,7 +2,7 @@
 // a Copy button, type, Active YES/NO, Activated at (or N/A), Expire date, the machines with Deactivate,
 // and "Download license file" for an offline machine. The owner's calls go through src/lib/api/account.ts;
 // after any change the dashboard reloads the session, whose licenses carry the machines.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { deactivateMachine } from '../../lib/api/account.ts';
 import { formatDate } from '../../lib/format.ts';
 import type { LicenseView } from '../../stores/session.ts';
@@ -33,6 +33,8 @@ interface LicenseCardProps {
 export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
   const typeName = license.license_type?.name ?? 'Unknown';
   const [message, setMessage] = useState<FormMessage | null>(null);
+  // The pressed Deactivate button leaves with its machine: focus goes to the list's heading.
+  const machinesHeading = useRef<HTMLHeadingElement>(null);
 
   const deactivate = async (machine: MachineItem) => {
     const label = machineLabel(machine);
@@ -48,6 +50,7 @@ export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
       await deactivateMachine(license.id, machine.id);
       await onChanged();
       setMessage({ text: `${label} deactivated.`, tone: 'success' });
+      machinesHeading.current?.focus();
     } catch (error) {
       setMessage({ text: serverMessage(error), tone: 'error' });
     }
@@ -79,7 +82,9 @@ export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
         </dd>
       </dl>
       <section className="license-card__machines" aria-label={`Machines of license ${license.key ?? license.id}`}>
-        <h3 className="license-card__subheading">Machines</h3>
+        <h3 className="license-card__subheading" ref={machinesHeading} tabIndex={-1}>
+          Machines
+        </h3>
         <MachineList machines={license.machines} maxMachines={license.max_machines} onDeactivate={(machine) => void deactivate(machine)} />
         <Message message={message} />
       </section>
