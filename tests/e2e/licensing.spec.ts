@@ -131,6 +131,11 @@ test('a trial from request to a verified machine-bound license file', async ({ b
   await expect(card.getByText(`${key}.lic downloaded.`)).toBeVisible();
   await expect(machines.getByRole('listitem').filter({ hasText: `Air-gapped ${tag}` })).toBeVisible();
 
+  // On a phone the card (key, machines, the form) fits without sideways scrolling.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(card.getByRole('button', { name: 'Copy the license key' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
   const accepted = licenseVerify(file, offline);
   expect(accepted.status, accepted.output).toBe(0);
   expect(accepted.output).toContain(key);
