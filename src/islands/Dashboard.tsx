@@ -1,20 +1,34 @@
 // /dashboard (docs/product/accounts.md#dashboard): the user card with Edit, the Request License button (only while nothing is
-// requested and no license is active), the license cards, and the 'Request Sent' / 'Request Failed!'
-// alerts. The nav bar's script loads the user into $user; this island only reads it.
+// requested and no license is active), the license cards (key, status, machines, license file; issue 12,
+// item 6), 'License requested – awaiting approval' while a request waits, and the 'Request Sent' /
+// 'Request Failed!' alerts. The nav bar's script loads the user into $user; this island reads it and
+// reloads it after a machine changed.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
 import { ApiError } from '../lib/api/request.ts';
+import { loadCurrentUser } from '../lib/api/session.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
-import { $licenses, $user, type CurrentUser } from '../stores/session.ts';
+import { $licenses, $user, setSession, type CurrentUser, type LicenseView } from '../stores/session.ts';
 import { Alert } from './ui/Alert.tsx';
+import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
 import { LicenseCard } from './users/LicenseCard.tsx';
 import { UserCard } from './users/UserCard.tsx';
 import { UserFormDialog } from './users/UserFormDialog.tsx';
 
-type RequestResult = { kind: 'sent'; email: string } | { kind: 'failed'; reason: string | undefined };
+type RequestResult = { kind: 'sent'; email: string } | { kind: 'granted'; email: string } | { kind: 'failed'; reason: string | undefined };
 
 function RequestAlert({ result, onDismiss }: { result: RequestResult; onDismiss: () => void }) {
+  if (result.kind === 'granted') {
+    // Trials granted automatically (docs/admin-api.md#trials-granted-automatically-auto_grant_trials).
+    return (
+      <Alert title="Trial License Granted" tone="success" onDismiss={onDismiss}>
+        <p>
+          Your trial license is active: its key is below, and it has been e-mailed to <strong>{result.email}</strong>.
+        </p>
+      </Alert>
+    );
+  }
   if (result.kind === 'sent') {
     return (
       <Alert title="Request Sent" tone="success" onDismiss={onDismiss}>
@@ -35,8 +49,46 @@ function RequestAlert({ result, onDismiss }: { result: RequestResult; onDismiss:
   );
 }
 
+/** Re-reads the user and their licenses (the machines changed); a failure leaves what is shown. */
+async function reloadLicenses(): Promise<void> {
+  try {
+    await loadCurrentUser();
+  } catch (error) {
+    console.error('Could not reload the licenses', error);
+  }
+}
+
+interface LicenseListProps {
+  user: CurrentUser;
+  licenses: readonly LicenseView[];
+  confirm: Confirm;
+}
+
+function LicenseList({ user, licenses, confirm }: LicenseListProps) {
+  const pending = Boolean(user.license_request) && !licenses.some((license) => Boolean(license.active));
+  return (
+    <section aria-labelledby="licenses-heading">
+      <h2 id="licenses-heading" className="dashboard__heading">
+        Licenses
+      </h2>
+      {pending && <p className="license-pending">License requested – awaiting approval</p>}
+      {licenses.length === 0 && !pending && <p className="empty-note">No licenses, user request license button to obtain free test license!</p>}
+      {licenses.length > 0 && (
+        <ul className="license-cards">
+          {licenses.map((license) => (
+            <li key={license.id}>
+              <LicenseCard license={license} confirm={confirm} onChanged={reloadLicenses} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 function LoggedInDashboard({ user }: { user: CurrentUser }) {
   const licenses = useStore($licenses);
+  const { confirm, dialog: confirmDialog } = useConfirm();
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   const [requesting, setRequesting] = useState(false);
@@ -49,8 +101,8 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
     setResult(null);
     try {
       const answer = await sendLicenseRequest(user.id);
-      $user.set(answer.user);
-      setResult({ kind: 'sent', email: answer.user.email });
+      setSession(answer);
+      setResult({ kind: answer.granted ? 'granted' : 'sent', email: answer.user.email });
     } catch (error) {
       console.error('The license request failed', error);
       // A reason the user can act on (e.g. an active license) is worth showing; a server fault is not.
@@ -88,22 +140,7 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
         </div>
       </UserCard>
 
-      <section aria-labelledby="licenses-heading">
-        <h2 id="licenses-heading" className="dashboard__heading">
-          Licenses
-        </h2>
-        {licenses.length === 0 ? (
-          <p className="empty-note">No licenses, user request license button to obtain free test license!</p>
-        ) : (
-          <ul className="license-cards">
-            {licenses.map((license) => (
-              <li key={license.id}>
-                <LicenseCard license={license} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <LicenseList user={user} licenses={licenses} confirm={confirm} />
 
       <UserFormDialog
         open={editing}
@@ -115,6 +152,7 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
           setSaved(true);
         }}
       />
+      {confirmDialog}
     </div>
   );
 }

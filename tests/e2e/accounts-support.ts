@@ -51,6 +51,20 @@ async function xsrfHeaders(request: APIRequestContext): Promise<Record<string, s
   return { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), 'X-Requested-With': 'XMLHttpRequest' };
 }
 
+/** Logs a browser context in through the API, as the login modal would; its pages share the cookies. */
+export async function logInThroughApi(request: APIRequestContext, email: string, password: string): Promise<void> {
+  const challenge = await fetchBotChallenge({
+    request: async (url) => {
+      const answer = await request.get(url);
+      return new Response(await answer.text(), { status: answer.status() });
+    },
+  });
+  const g_token = encodeBotToken(challenge, await solveFetchedChallenge(challenge));
+  const headers = await xsrfHeaders(request);
+  const response = await request.post('/api/auth/login', { data: { email, password, remember_me: false, g_token }, headers });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
 /** Registers through the real API (bot check solved in-process), as the registration modal would. */
 export async function registerAccount(request: APIRequestContext, account: { name: string; email: string; password: string }): Promise<void> {
   const headers = await xsrfHeaders(request);

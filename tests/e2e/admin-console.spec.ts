@@ -4,9 +4,8 @@
 // complete, and regenerate the sitemap. Users are made through the real API (bot check solved in-process).
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { encodeBotToken, fetchBotChallenge, solveFetchedChallenge } from '../helpers/botcheck.ts';
 import { readOutbox } from '../helpers/mail.ts';
-import { PASSWORD, registerAccount } from './accounts-support.ts';
+import { logInThroughApi as logIn, PASSWORD, registerAccount } from './accounts-support.ts';
 import { E2E_ADMIN } from './env.ts';
 
 /** A short tag that makes this run's users findable with the table's filter. */
@@ -17,20 +16,6 @@ function runTag(): string {
 async function xsrfHeaders(request: APIRequestContext): Promise<Record<string, string>> {
   const xsrf = (await request.storageState()).cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
   return { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), 'X-Requested-With': 'XMLHttpRequest' };
-}
-
-/** Logs a browser context in through the API, as the login modal would; the page shares its cookies. */
-async function logIn(request: APIRequestContext, email: string, password: string): Promise<void> {
-  await request.get('/sanctum/csrf-cookie');
-  const challenge = await fetchBotChallenge({
-    request: async (url) => {
-      const answer = await request.get(url);
-      return new Response(await answer.text(), { status: answer.status() });
-    },
-  });
-  const g_token = encodeBotToken(challenge, await solveFetchedChallenge(challenge));
-  const response = await request.post('/api/auth/login', { data: { email, password, remember_me: false, g_token }, headers: await xsrfHeaders(request) });
-  expect(response.status(), await response.text()).toBe(200);
 }
 
 interface Account {

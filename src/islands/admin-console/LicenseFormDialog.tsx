@@ -2,6 +2,8 @@
 // perpetual license never expires, so the expiry-days field is hidden; a trial is always active from the
 // grant (docs/decisions/0011), so the Active checkbox is hidden. Hidden fields are not sent, and the server
 // applies the same rules whatever arrives. Errors come back per field (docs/product/messages.md#validation).
+// Issue 12, item 7: the machine limit (empty on a new license: the licensing setting for its type), the
+// suspension, and extending = raising the days of an active license, whose new expiry the hint shows.
 import { useRef, useState } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Checkbox, Field, SelectField } from '../ui/Field.tsx';
@@ -9,11 +11,12 @@ import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
 import type { FieldErrors } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
+import { expiryHint } from './dates.ts';
 import { storeLicense, updateLicense, type AdminUser, type License, type LicenseAnswer, type LicenseInput, type LicenseType } from '../../lib/api/admin.ts';
 
 export type LicenseFormMode = { kind: 'add' } | { kind: 'update'; license: License };
 
-const FIELDS = ['license_type_id', 'expire', 'active'] as const;
+const FIELDS = ['license_type_id', 'expire', 'active', 'max_machines', 'suspended'] as const;
 /** A trial needs at least a day (the server refuses 0); a month is the usual free trial. */
 const TRIAL_DAYS = '30';
 
@@ -29,10 +32,12 @@ interface TermFieldsProps {
   onExpire: (value: string) => void;
   active: boolean;
   onActive: (value: boolean) => void;
+  /** The stored license's activation, when it is active (updates only). */
+  activatedAt: string | null;
   errors: FieldErrors;
 }
 
-function TermFields({ kind, expire, onExpire, active, onActive, errors }: TermFieldsProps) {
+function TermFields({ kind, expire, onExpire, active, onActive, activatedAt, errors }: TermFieldsProps) {
   const isTrial = kind === 'trial';
   return (
     <>
@@ -46,7 +51,7 @@ function TermFields({ kind, expire, onExpire, active, onActive, errors }: TermFi
           onChange={onExpire}
           error={errors.expire}
           inputMode="numeric"
-          hint={isTrial ? 'Counted from the grant; a trial is active at once.' : 'Counted from activation.'}
+          hint={expiryHint(isTrial, activatedAt, expire)}
         />
       )}
       {!isTrial && (
@@ -55,6 +60,34 @@ function TermFields({ kind, expire, onExpire, active, onActive, errors }: TermFi
           {errors.active && <p className="field__error">{errors.active}</p>}
         </>
       )}
+    </>
+  );
+}
+
+interface LimitFieldsProps {
+  maxMachines: string;
+  onMaxMachines: (value: string) => void;
+  suspended: boolean;
+  onSuspended: (value: boolean) => void;
+  isNew: boolean;
+  errors: FieldErrors;
+}
+
+/** The machine limit and the suspension (issue 12, items 5 and 7). */
+function LimitFields({ maxMachines, onMaxMachines, suspended, onSuspended, isNew, errors }: LimitFieldsProps) {
+  return (
+    <>
+      <Field
+        label="Max machines"
+        name="max_machines"
+        value={maxMachines}
+        onChange={onMaxMachines}
+        error={errors.max_machines}
+        inputMode="numeric"
+        hint={isNew ? 'Left empty: the default for this type in Licensing Settings.' : 'Machines that may be activated at once (1–1000).'}
+      />
+      <Checkbox label="Suspended (the software is refused until unsuspended)" name="suspended" checked={suspended} onChange={onSuspended} />
+      {errors.suspended && <p className="field__error">{errors.suspended}</p>}
     </>
   );
 }
@@ -72,6 +105,8 @@ function LicenseForm({ mode, user, types, onSaved, onCancel }: LicenseFormProps)
   const [licenseType, setLicenseType] = useState(existing ? String(existing.license_type_id) : '');
   const [expire, setExpire] = useState(existing ? String(existing.expire) : '0');
   const [active, setActive] = useState(existing ? Boolean(existing.active) : false);
+  const [maxMachines, setMaxMachines] = useState(existing ? String(existing.max_machines) : '');
+  const [suspended, setSuspended] = useState(existing?.suspended === 1);
   const formRef = useRef<HTMLFormElement>(null);
   const form = useFormSubmit(formRef, { fields: FIELDS });
   const kind = typeName(types, licenseType);
@@ -85,6 +120,8 @@ function LicenseForm({ mode, user, types, onSaved, onCancel }: LicenseFormProps)
     const data: LicenseInput = { license_type_id: licenseType === '' ? '' : Number(licenseType), user_id: user.id };
     if (kind !== 'perpetual') data.expire = expire.trim();
     if (kind !== 'trial') data.active = active ? 1 : 0;
+    if (maxMachines.trim() !== '') data.max_machines = maxMachines.trim();
+    data.suspended = suspended ? 1 : 0;
     onSaved(existing ? await updateLicense(existing.id, data) : await storeLicense(data));
   });
 
@@ -103,7 +140,23 @@ function LicenseForm({ mode, user, types, onSaved, onCancel }: LicenseFormProps)
         error={form.errors.license_type_id}
         autoFocusOnOpen
       />
-      <TermFields kind={kind} expire={expire} onExpire={setExpire} active={active} onActive={setActive} errors={form.errors} />
+      <TermFields
+        kind={kind}
+        expire={expire}
+        onExpire={setExpire}
+        active={active}
+        onActive={setActive}
+        activatedAt={existing?.active ? existing.activated_at : null}
+        errors={form.errors}
+      />
+      <LimitFields
+        maxMachines={maxMachines}
+        onMaxMachines={setMaxMachines}
+        suspended={suspended}
+        onSuspended={setSuspended}
+        isNew={!existing}
+        errors={form.errors}
+      />
       <Message message={form.message} />
       <FormActions label={existing ? 'Update License' : 'Add License'} busyLabel={form.busyLabel} onCancel={onCancel} />
     </form>

@@ -1,20 +1,16 @@
-// A user's licenses on the admin screen (docs/product/admin.md#admin-screen): a table with Edit and Delete per license and an
-// Add License button. Each write's answer carries the license and the user (license_granted and
-// license_request change with grants), and both go back into the screen's data.
+// A user's licenses on the admin screen (docs/product/admin.md#admin-screen; issue 12, item 7): the table with
+// Edit, Suspend/Unsuspend and Delete per license and an Add License button, then per license its key,
+// machines (deactivate any) and History. Each write's answer carries the license and the user
+// (license_granted and license_request change with grants), and both go back into the screen's data.
 import { useRef, useState } from 'react';
-import { formatAdminDate } from './dates.ts';
-import { YesNo } from '../users/YesNo.tsx';
 import { Message } from '../ui/Message.tsx';
 import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
-import { deleteLicense, type AdminUser, type License, type LicenseAnswer, type LicenseType } from '../../lib/api/admin.ts';
+import { deleteLicense, updateLicense, type AdminUser, type License, type LicenseAnswer, type LicenseType } from '../../lib/api/admin.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 import { HARD_DELETE_WARNING } from './messages.ts';
+import { LicenseDetails } from './LicenseDetails.tsx';
 import { LicenseFormDialog, type LicenseFormMode } from './LicenseFormDialog.tsx';
-
-function DateCell({ value }: { value: string | null }) {
-  const text = formatAdminDate(value, true);
-  return text && value ? <time dateTime={value}>{text}</time> : <>N/A</>;
-}
+import { LicenseTable } from './LicenseTable.tsx';
 
 interface LicensePanelProps {
   user: AdminUser;
@@ -26,90 +22,34 @@ interface LicensePanelProps {
   onUser: (user: AdminUser) => void;
 }
 
-interface LicenseTableProps {
-  licenses: readonly License[];
-  onEdit: (license: License) => void;
-  onDelete: (license: License) => void;
-}
-
-function LicenseTable({ licenses, onEdit, onDelete }: LicenseTableProps) {
-  return (
-    <div className="table-scroll">
-      <table className="admin-table">
-        <thead>
-          <tr>
-            <th scope="col">ID</th>
-            <th scope="col">License Type</th>
-            <th scope="col">Active</th>
-            <th scope="col">Activated at</th>
-            <th scope="col">Expiry (days)</th>
-            <th scope="col">Expire date</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {licenses.map((license) => (
-            <tr key={license.id}>
-              <td>{license.id}</td>
-              <th scope="row">{license.license_type?.name ?? 'Unknown'}</th>
-              <td>
-                <YesNo value={license.active} />
-              </td>
-              <td>
-                <DateCell value={license.activated_at} />
-              </td>
-              <td>{license.license_type?.name === 'perpetual' ? 'Never' : license.expire}</td>
-              <td>
-                <DateCell value={license.expire_date} />
-              </td>
-              <td>
-                <div className="admin-table__buttons">
-                  <button type="button" className="button button--secondary button--admin-tiny" aria-haspopup="dialog" onClick={() => onEdit(license)}>
-                    Edit<span className="sr-only"> license #{license.id}</span>
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--secondary button--admin-tiny button--admin-danger-outline"
-                    aria-haspopup="dialog"
-                    onClick={() => onDelete(license)}
-                  >
-                    Delete<span className="sr-only"> license #{license.id}</span>
-                  </button>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-export function LicensePanel({ user, licenses, types, confirm, onLicense, onLicenseRemoved, onUser }: LicensePanelProps) {
-  const [mode, setMode] = useState<LicenseFormMode | null>(null);
+/** Suspend and Delete, each after its confirmation; the outcome goes to the panel's message. */
+function useLicenseActions({ user, confirm, onLicense, onLicenseRemoved, onUser }: Omit<LicensePanelProps, 'licenses' | 'types'>) {
   const [message, setMessage] = useState<FormMessage | null>(null);
-  const headingId = `admin-licenses-${user.id}`;
   const panelRef = useRef<HTMLElement>(null);
+  const describe = (license: License) => `License #${license.id} (${license.license_type?.name ?? 'unknown type'}) of ${user.name}`;
 
-  const saved = (answer: LicenseAnswer) => {
-    onLicense(answer.license);
-    onUser(answer.user);
-    setMode(null);
-    // A grant whose mail failed is worth a second look: the user does not know yet.
-    setMessage({ text: answer.message, tone: answer.granted && answer.mail_sent === false ? 'info' : 'success' });
+  const suspend = async (license: License, suspended: boolean) => {
+    if (suspended) {
+      const ok = await confirm({
+        title: 'Suspend License',
+        message: `Suspend ${describe(license)}? The software is told SUSPENDED at its next check until you unsuspend it.`,
+        confirmLabel: 'Suspend',
+      });
+      if (!ok) return;
+    }
+    setMessage(null);
+    try {
+      const answer = await updateLicense(license.id, { suspended: suspended ? 1 : 0 });
+      onLicense(answer.license);
+      onUser(answer.user);
+      setMessage({ text: `${suspended ? 'License suspended.' : 'License unsuspended.'} (#${license.id})`, tone: 'success' });
+    } catch (error) {
+      setMessage({ text: serverMessage(error), tone: 'error' });
+    }
   };
 
   const remove = async (license: License) => {
-    const ok = await confirm({
-      title: 'Delete License',
-      message: HARD_DELETE_WARNING,
-      detail: (
-        <p>
-          License #{license.id} ({license.license_type?.name ?? 'unknown type'}) of {user.name}
-        </p>
-      ),
-      confirmLabel: 'Delete License',
-    });
+    const ok = await confirm({ title: 'Delete License', message: HARD_DELETE_WARNING, detail: <p>{describe(license)}</p>, confirmLabel: 'Delete License' });
     if (!ok) return;
     setMessage(null);
     try {
@@ -122,6 +62,23 @@ export function LicensePanel({ user, licenses, types, confirm, onLicense, onLice
     } catch (error) {
       setMessage({ text: serverMessage(error), tone: 'error' });
     }
+  };
+
+  return { message, setMessage, panelRef, suspend, remove };
+}
+
+export function LicensePanel(props: LicensePanelProps) {
+  const { user, licenses, types, confirm, onLicense, onUser } = props;
+  const [mode, setMode] = useState<LicenseFormMode | null>(null);
+  const { message, setMessage, panelRef, suspend, remove } = useLicenseActions(props);
+  const headingId = `admin-licenses-${user.id}`;
+
+  const saved = (answer: LicenseAnswer) => {
+    onLicense(answer.license);
+    onUser(answer.user);
+    setMode(null);
+    // A grant whose mail failed is worth a second look: the user does not know yet.
+    setMessage({ text: answer.message, tone: answer.granted && answer.mail_sent === false ? 'info' : 'success' });
   };
 
   return (
@@ -138,7 +95,17 @@ export function LicensePanel({ user, licenses, types, confirm, onLicense, onLice
       {licenses.length === 0 ? (
         <p className="empty-note">No licenses.</p>
       ) : (
-        <LicenseTable licenses={licenses} onEdit={(license) => setMode({ kind: 'update', license })} onDelete={(license) => void remove(license)} />
+        <>
+          <LicenseTable
+            licenses={licenses}
+            onEdit={(license) => setMode({ kind: 'update', license })}
+            onSuspend={(license, suspended) => void suspend(license, suspended)}
+            onDelete={(license) => void remove(license)}
+          />
+          {licenses.map((license) => (
+            <LicenseDetails key={license.id} license={license} ownerName={user.name} confirm={confirm} onLicense={onLicense} onMessage={setMessage} />
+          ))}
+        </>
       )}
       <LicenseFormDialog mode={mode} user={user} types={types} onSaved={saved} onCancel={() => setMode(null)} />
     </section>

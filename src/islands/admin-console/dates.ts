@@ -11,3 +11,19 @@ export function formatAdminDate(value: string | null | undefined, withTime = fal
   if (Number.isNaN(date.getTime())) return undefined;
   return (withTime ? dateAndTime : dateOnly).format(date);
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * What the days mean: for an active license, the expiry they give (counted from its activation, so raising
+ * them extends it); otherwise where the count starts.
+ */
+export function expiryHint(isTrial: boolean, activatedAt: string | null, days: string): string {
+  const start = activatedAt ? Date.parse(activatedAt) : Number.NaN;
+  const count = /^\d+$/.test(days.trim()) ? Number(days.trim()) : Number.NaN;
+  if (Number.isNaN(start)) return isTrial ? 'Counted from the grant; a trial is active at once.' : 'Counted from activation.';
+  const from = formatAdminDate(activatedAt);
+  if (Number.isNaN(count)) return `Counted from the activation on ${from}. Raise the days to extend the license.`;
+  const ends = formatAdminDate(new Date(start + count * DAY_MS).toISOString(), true);
+  return `Counted from the activation on ${from}: expires ${ends}. Raise the days to extend the license.`;
+}

@@ -3,7 +3,7 @@
 // release's completed-download count (issue 6 item 5) and Edit, Delete and Download.
 import { useId } from 'react';
 import { formatBytes } from '../../lib/page-meta.ts';
-import { CopyButton } from './CopyButton.tsx';
+import { CopyButton } from '../ui/CopyButton.tsx';
 import { ReleaseActions } from './ReleaseActions.tsx';
 import { ReleaseBody, type StaticBodies } from './ReleaseBody.tsx';
 import { shownVersion } from './release-rules.ts';

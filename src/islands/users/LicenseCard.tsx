@@ -1,6 +1,17 @@
-// A license card (docs/product/accounts.md#dashboard): type name, Active YES/NO, Activated at (or N/A), Expire date.
+// A license card (docs/product/accounts.md#dashboard; issue 12, item 6): the status in words, the key with
+// a Copy button, type, Active YES/NO, Activated at (or N/A), Expire date, the machines with Deactivate,
+// and "Download license file" for an offline machine. The owner's calls go through src/lib/api/account.ts;
+// after any change the dashboard reloads the session, whose licenses carry the machines.
+import { useRef, useState } from 'react';
+import { deactivateMachine } from '../../lib/api/account.ts';
 import { formatDate } from '../../lib/format.ts';
 import type { LicenseView } from '../../stores/session.ts';
+import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
+import { Message } from '../ui/Message.tsx';
+import type { Confirm } from '../ui/use-confirm.tsx';
+import { LicenseFileForm } from './LicenseFileForm.tsx';
+import { LicenseKey } from './LicenseKey.tsx';
+import { MachineList, machineLabel, type MachineItem } from './MachineList.tsx';
 import { YesNo } from './YesNo.tsx';
 
 function DateValue({ value, withTime = false }: { value: string | null; withTime?: boolean }) {
@@ -8,11 +19,53 @@ function DateValue({ value, withTime = false }: { value: string | null; withTime
   return text && value ? <time dateTime={value}>{text}</time> : <>N/A</>;
 }
 
-export function LicenseCard({ license }: { license: LicenseView }) {
+export function LicenseStatus({ status }: { status: LicenseView['status'] }) {
+  return <span className={`license-status license-status--${status.code.toLowerCase().replace('_', '-')}`}>{status.text}</span>;
+}
+
+interface LicenseCardProps {
+  license: LicenseView;
+  confirm: Confirm;
+  /** Reloads the user's licenses after a machine changed. */
+  onChanged: () => Promise<void>;
+}
+
+export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
   const typeName = license.license_type?.name ?? 'Unknown';
+  const [message, setMessage] = useState<FormMessage | null>(null);
+  // The pressed Deactivate button leaves with its machine: focus goes to the list's heading.
+  const machinesHeading = useRef<HTMLHeadingElement>(null);
+
+  const deactivate = async (machine: MachineItem) => {
+    const label = machineLabel(machine);
+    const ok = await confirm({
+      title: 'Deactivate Machine',
+      message: `Deactivate ${label}? The software on it stops working with this license; its seat is free for another machine.`,
+      confirmLabel: 'Deactivate',
+      danger: true,
+    });
+    if (!ok) return;
+    setMessage(null);
+    try {
+      await deactivateMachine(license.id, machine.id);
+      await onChanged();
+      setMessage({ text: `${label} deactivated.`, tone: 'success' });
+      machinesHeading.current?.focus();
+    } catch (error) {
+      setMessage({ text: serverMessage(error), tone: 'error' });
+    }
+  };
+
   return (
     <article className="card license-card" aria-label={`License: ${typeName}`}>
+      <p className="license-card__status">
+        <LicenseStatus status={license.status} />
+      </p>
       <dl className="details-list">
+        <dt>License Key</dt>
+        <dd>
+          <LicenseKey value={license.key} />
+        </dd>
         <dt>License Type</dt>
         <dd className="license-card__type">{typeName}</dd>
         <dt>Active</dt>
@@ -28,6 +81,14 @@ export function LicenseCard({ license }: { license: LicenseView }) {
           <DateValue value={license.expire_date} />
         </dd>
       </dl>
+      <section className="license-card__machines" aria-label={`Machines of license ${license.key ?? license.id}`}>
+        <h3 className="license-card__subheading" ref={machinesHeading} tabIndex={-1}>
+          Machines
+        </h3>
+        <MachineList machines={license.machines} maxMachines={license.max_machines} onDeactivate={(machine) => void deactivate(machine)} />
+        <Message message={message} />
+      </section>
+      {license.status.code === 'VALID' && <LicenseFileForm licenseId={license.id} licenseKey={license.key} onDownloaded={onChanged} />}
     </article>
   );
 }

@@ -1,6 +1,6 @@
 // A visitor's own account (docs/decisions/0007-accounts-api.md): sign-in and registration (both carry
 // the bot check's `g_token`), password reset, the verification mail, the profile, a license request,
-// and the contact form.
+// the license machines (deactivate one, download a machine-bound license file) and the contact form.
 import type { accountRoutes } from '../../../server/features/accounts/account.ts';
 import type { authRoutes } from '../../../server/features/accounts/auth.ts';
 import type { contactRoutes } from '../../../server/features/contact/routes.ts';
@@ -9,6 +9,7 @@ import type { passwordResetRoutes } from '../../../server/features/accounts/pass
 import type { registrationRoutes } from '../../../server/features/accounts/registration.ts';
 import type { userRoutes } from '../../../server/features/accounts/user.ts';
 import { api } from './request.ts';
+import { downloadWithProgress } from './transfer.ts';
 import type { Answer } from './route-types.ts';
 
 /** The signed-in user and their licenses, as login and GET /api/user answer. */
@@ -50,6 +51,23 @@ export const resendVerificationMail = () => api.post<Answer<typeof emailVerifica
 
 export const requestLicense = (userId: number) =>
   api.get<Answer<typeof accountRoutes, '/request-license/:userId', '$get'>>(`/api/user/request-license/${userId}`);
+
+/** DELETE /api/user/licenses/{licenseId}/machines/{machineId} (204): frees the seat of one's own machine. */
+export async function deactivateMachine(licenseId: number, machineId: number): Promise<void> {
+  await api.delete<unknown>(`/api/user/licenses/${licenseId}/machines/${machineId}`);
+}
+
+export interface LicenseFileInput {
+  fingerprint: string;
+  name?: string;
+}
+
+/**
+ * POST /api/user/licenses/{licenseId}/license-file: the machine-bound `.lic` file (docs/licensing.md), saved
+ * under the server's `<key>.lic`. It activates (or renews) that machine, so it takes a seat.
+ */
+export const downloadLicenseFile = (licenseId: number, input: LicenseFileInput, fallbackName: string) =>
+  downloadWithProgress(`/api/user/licenses/${licenseId}/license-file`, input, fallbackName);
 
 export const updateProfile = (userId: number, profile: Record<string, unknown>) =>
   api.put<Answer<typeof accountRoutes, '/update/:id', '$put'>>(`/api/user/update/${userId}`, profile);

@@ -3,6 +3,8 @@
 import type { adminUserRoutes } from '../../../server/features/users/routes.ts';
 import type { bannedDomainRoutes } from '../../../server/features/banned-domains/routes.ts';
 import type { licenseRoutes } from '../../../server/features/licenses/routes.ts';
+import type { adminMachineRoutes } from '../../../server/features/licensing/machine-routes.ts';
+import type { licensingSettingsRoutes } from '../../../server/features/licensing/settings-routes.ts';
 import type { mailingRoutes, ALL_VERIFIED as SERVER_ALL_VERIFIED } from '../../../server/features/mailings/routes.ts';
 import type { sitemapRoutes } from '../../../server/features/sitemap/routes.ts';
 import { api } from './request.ts';
@@ -12,6 +14,9 @@ export type AdminData = Answer<typeof licenseRoutes, '/getAll', '$get'>;
 export type AdminUser = AdminData['users'][number];
 export type License = AdminData['licenses'][number];
 export type LicenseType = AdminData['license_types'][number];
+export type LicenseMachine = License['machines'][number];
+export type LicenseEvent = Answer<typeof adminMachineRoutes, '/:licenseId/events', '$get'>['events'][number];
+export type LicensingSettings = Answer<typeof licensingSettingsRoutes, '/', '$get'>;
 export type LicenseAnswer = WithDefined<Answer<typeof licenseRoutes, '/store', '$post'>, 'license'>;
 export type BannedDomain = Answer<typeof bannedDomainRoutes, '/', '$get'>[number];
 export type MailingSummary = Answer<typeof mailingRoutes, '/mailings', '$get'>['mailings'][number];
@@ -40,10 +45,32 @@ export interface LicenseInput {
   user_id: number;
   active?: 0 | 1;
   expire?: string;
+  /** 1..1000; left out, a new license gets the licensing setting for its type. */
+  max_machines?: string;
+  suspended?: 0 | 1;
 }
 export const storeLicense = (data: LicenseInput) => api.post<LicenseAnswer>('/api/license/store', data);
-export const updateLicense = (id: number, data: LicenseInput) => api.put<LicenseAnswer>(`/api/license/update/${id}`, data);
+/** Fields left out keep their stored values (e.g. `{ suspended: 1 }` alone suspends). */
+export const updateLicense = (id: number, data: Partial<LicenseInput>) => api.put<LicenseAnswer>(`/api/license/update/${id}`, data);
 export const deleteLicense = (id: number) => api.delete<{ message: string; id: number; user: AdminUser | null }>(`/api/license/delete/${id}`);
+
+/** DELETE /api/license/{licenseId}/machines/{machineId} (204): frees any machine's seat. */
+export async function deactivateLicenseMachine(licenseId: number, machineId: number): Promise<void> {
+  await api.delete<unknown>(`/api/license/${licenseId}/machines/${machineId}`);
+}
+/** The license's events, newest first (who, what, when). */
+export const listLicenseEvents = (licenseId: number) =>
+  api.get<Answer<typeof adminMachineRoutes, '/:licenseId/events', '$get'>>(`/api/license/${licenseId}/events`, { loading: false });
+
+// Licensing settings (docs/admin-api.md#licensing-settings)
+export const loadLicensingSettings = () => api.get<LicensingSettings>('/api/admin/licensing-settings', { loading: false });
+export interface LicensingSettingsInput {
+  trial_max_machines: string;
+  perpetual_max_machines: string;
+  auto_grant_trials: 0 | 1;
+}
+export const saveLicensingSettings = (data: LicensingSettingsInput) =>
+  api.put<Answer<typeof licensingSettingsRoutes, '/', '$put'>>('/api/admin/licensing-settings', data);
 
 // Banned domains
 export const listBannedDomains = () => api.get<BannedDomain[]>('/api/admin/banned-domains', { loading: false });

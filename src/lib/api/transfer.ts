@@ -55,9 +55,17 @@ function saveBlob(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** The name an answer gives its file: our `filename` header, else Content-Disposition's `filename="…"`. */
+export function downloadName(headers: Pick<Headers, 'get'>, fallbackName: string): string {
+  const own = decodeURIComponent(headers.get('filename') ?? '');
+  if (own) return own;
+  const quoted = /filename="([^"]+)"/i.exec(headers.get('Content-Disposition') ?? '')?.[1];
+  return quoted || fallbackName;
+}
+
 /**
  * Downloads a file through a permission-checked POST endpoint, then hands it to the browser under the
- * name from the `filename` header (the stored name on disk is random).
+ * name from the `filename` header (the stored name on disk is random) or Content-Disposition.
  */
 export async function downloadWithProgress(path: string, body: unknown, fallbackName: string): Promise<void> {
   await ensureXsrfCookie('POST');
@@ -66,7 +74,7 @@ export async function downloadWithProgress(path: string, body: unknown, fallback
   try {
     const response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body), credentials: 'same-origin' });
     if (!response.ok) throw failedAnswer(response.status, parseAnswerText(await response.text()));
-    const filename = decodeURIComponent(response.headers.get('filename') ?? '') || fallbackName;
+    const filename = downloadName(response.headers, fallbackName);
     saveBlob(await readWithProgress(response, filename), filename);
   } finally {
     finishTransfer();

@@ -1,4 +1,7 @@
-// React twin of the static page's SHA-256 copy button (src/scripts/copy-buttons.ts), for the admin cards.
+// A Copy button for a value shown on the page (a release's SHA-256, a license key): the React twin of the
+// static page's copy buttons (src/scripts/copy-buttons.ts), with the same fallback (the text is selected
+// for Ctrl+C where the Clipboard API is missing or refused). The result ('Copied') is announced by a live
+// region that exists before any text arrives.
 import { useEffect, useRef, useState } from 'react';
 import { copyElementText } from '../../scripts/copy-buttons.ts';
 
@@ -22,7 +25,7 @@ export function CopyButton({ targetId, label }: { targetId: string; label: strin
       <button type="button" className="copy-button" onClick={() => void copy()} aria-label={label}>
         Copy
       </button>
-      <span className="copy-status" role="status">
+      <span className="copy-status" role="status" aria-live="polite">
         {status}
       </span>
     </>

@@ -1,0 +1,85 @@
+// 'Licensing Settings' on /admin (issue 12, items 5 and 7; docs/admin-api.md#licensing-settings): how many
+// machines a new trial and a new perpetual license may activate, and whether Request License grants a
+// verified user a trial at once (off by default: the admin grants them). Saved with the one form hook.
+import { useRef, useState } from 'react';
+import { loadLicensingSettings, saveLicensingSettings, type LicensingSettings } from '../../lib/api/admin.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Checkbox, Field } from '../ui/Field.tsx';
+import { FormActions } from '../ui/FormActions.tsx';
+import { Message } from '../ui/Message.tsx';
+import { useFormSubmit } from '../ui/use-form-submit.ts';
+import { useLoaded } from '../ui/use-loaded.ts';
+
+const FIELDS = ['trial_max_machines', 'perpetual_max_machines', 'auto_grant_trials'] as const;
+
+function SettingsForm({ settings, onClose }: { settings: LicensingSettings; onClose: () => void }) {
+  const [trial, setTrial] = useState(String(settings.trial_max_machines));
+  const [perpetual, setPerpetual] = useState(String(settings.perpetual_max_machines));
+  const [autoGrant, setAutoGrant] = useState(Boolean(settings.auto_grant_trials));
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useFormSubmit(formRef, { fields: FIELDS });
+
+  const save = form.onSubmit(async () => {
+    const answer = await saveLicensingSettings({
+      trial_max_machines: trial.trim(),
+      perpetual_max_machines: perpetual.trim(),
+      auto_grant_trials: autoGrant ? 1 : 0,
+    });
+    setTrial(String(answer.trial_max_machines));
+    setPerpetual(String(answer.perpetual_max_machines));
+    setAutoGrant(Boolean(answer.auto_grant_trials));
+    return { text: answer.message, tone: 'success' };
+  });
+
+  return (
+    <form ref={formRef} className="form" noValidate onSubmit={save} aria-busy={form.busy}>
+      <p className="admin-form-lead">Defaults for new licenses; a license's own limit is changed in its form.</p>
+      <Field
+        label="Trial: max machines"
+        name="trial_max_machines"
+        value={trial}
+        onChange={setTrial}
+        error={form.errors.trial_max_machines}
+        inputMode="numeric"
+        autoFocusOnOpen
+      />
+      <Field
+        label="Perpetual: max machines"
+        name="perpetual_max_machines"
+        value={perpetual}
+        onChange={setPerpetual}
+        error={form.errors.perpetual_max_machines}
+        inputMode="numeric"
+      />
+      <Checkbox label="Grant trials automatically to verified users" name="auto_grant_trials" checked={autoGrant} onChange={setAutoGrant} />
+      <p className="field__hint">When on, Request License gives a verified user without a license an active trial at once (one per user).</p>
+      {form.errors.auto_grant_trials && <p className="field__error">{form.errors.auto_grant_trials}</p>}
+      <Message message={form.message} />
+      <FormActions label="Save" busyLabel={form.busyLabel} onCancel={onClose} />
+    </form>
+  );
+}
+
+function LicensingSettingsBody({ onClose }: { onClose: () => void }) {
+  const { value, failed, reload } = useLoaded(loadLicensingSettings, 'the licensing settings');
+  if (failed) {
+    return (
+      <p className="form-message__text form-message__text--error">
+        The licensing settings could not be loaded.{' '}
+        <button type="button" className="admin-link-button" onClick={() => void reload()}>
+          Try again
+        </button>
+      </p>
+    );
+  }
+  if (!value) return <p className="empty-note">Loading the licensing settings…</p>;
+  return <SettingsForm settings={value} onClose={onClose} />;
+}
+
+export function LicensingSettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Dialog title="Licensing Settings" open={open} onClose={onClose}>
+      {open && <LicensingSettingsBody onClose={onClose} />}
+    </Dialog>
+  );
+}

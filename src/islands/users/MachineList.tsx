@@ -1,0 +1,67 @@
+// The machines activated on a license (issue 12, items 6 and 7; docs/licensing.md): name, platform, when
+// it last checked in (relative, the exact time in its title) and a Deactivate button. Shared by the
+// dashboard's license card (the owner) and the admin's license panel (any machine); the caller asks for
+// confirmation and makes the call.
+import { formatDate } from '../../lib/format.ts';
+import { formatRelativeTime } from '../../lib/relative-time.ts';
+
+export interface MachineItem {
+  id: number;
+  name: string | null;
+  platform: string | null;
+  fingerprint: string;
+  activated_at: string;
+  last_check_in_at: string;
+}
+
+/** What a machine is called on buttons and in confirmations: its name, else its fingerprint's start. */
+export function machineLabel(machine: Pick<MachineItem, 'name' | 'fingerprint'>): string {
+  if (machine.name) return machine.name;
+  const fingerprint = machine.fingerprint.length > 16 ? `${machine.fingerprint.slice(0, 16)}…` : machine.fingerprint;
+  return `Machine ${fingerprint}`;
+}
+
+function When({ value }: { value: string }) {
+  const exact = formatDate(value, true);
+  const relative = formatRelativeTime(new Date(value), new Date());
+  return (
+    <time dateTime={value} title={exact}>
+      {relative ?? exact ?? value}
+    </time>
+  );
+}
+
+interface MachineListProps {
+  machines: readonly MachineItem[];
+  maxMachines: number;
+  onDeactivate: (machine: MachineItem) => void;
+  /** The admin sees the whole fingerprint; the owner a short one. */
+  showFingerprint?: boolean;
+}
+
+export function MachineList({ machines, maxMachines, onDeactivate, showFingerprint = false }: MachineListProps) {
+  const seats = `${machines.length} of ${maxMachines} ${maxMachines === 1 ? 'machine' : 'machines'}`;
+  return (
+    <div className="machines">
+      <p className="machines__seats">{seats} activated</p>
+      {machines.length > 0 && (
+        <ul className="machines__list">
+          {machines.map((machine) => (
+            <li key={machine.id} className="machines__item">
+              <div className="machines__text">
+                <span className="machines__name">{machineLabel(machine)}</span>
+                <span className="machines__meta">
+                  {machine.platform ?? 'Unknown platform'} · last check-in <When value={machine.last_check_in_at} />
+                </span>
+                {showFingerprint && <code className="machines__fingerprint">{machine.fingerprint}</code>}
+              </div>
+              <button type="button" className="button button--secondary button--small" aria-haspopup="dialog" onClick={() => onDeactivate(machine)}>
+                Deactivate<span className="sr-only"> {machineLabel(machine)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
