@@ -53,45 +53,35 @@ export async function sha256File(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Modes a copy forces whatever the umask (secrets: private keys are for their owner only). */
+interface TreeModes {
+  dir: number;
+  file: number;
+}
+
 /** Copies `from` into `to` (created), leaving out temp entries; returns the number of files copied. */
-export async function copyTree(from: string, to: string): Promise<number> {
-  await fs.promises.mkdir(to, { recursive: true });
+export async function copyTree(from: string, to: string, modes?: TreeModes): Promise<number> {
+  await fs.promises.mkdir(to, { recursive: true, mode: modes?.dir });
+  if (modes) await fs.promises.chmod(to, modes.dir);
   if (!fs.existsSync(from)) return 0;
   let files = 0;
   for (const entry of await fs.promises.readdir(from, { withFileTypes: true })) {
     if (isTempEntry(entry.name)) continue;
     const source = path.join(from, entry.name);
     const target = path.join(to, entry.name);
-    if (entry.isDirectory()) files += await copyTree(source, target);
+    if (entry.isDirectory()) files += await copyTree(source, target, modes);
     else if (entry.isFile()) {
       await fs.promises.copyFile(source, target);
+      if (modes) await fs.promises.chmod(target, modes.file);
       files += 1;
     }
   }
   return files;
 }
 
-/**
- * Copies a secrets folder: like copyTree, but every directory is 0700 and every file 0600 whatever the
- * umask, since these are private keys.
- */
-export async function copySecretTree(from: string, to: string): Promise<number> {
-  await fs.promises.mkdir(to, { recursive: true, mode: 0o700 });
-  await fs.promises.chmod(to, 0o700);
-  if (!fs.existsSync(from)) return 0;
-  let files = 0;
-  for (const entry of await fs.promises.readdir(from, { withFileTypes: true })) {
-    if (isTempEntry(entry.name)) continue;
-    const source = path.join(from, entry.name);
-    const target = path.join(to, entry.name);
-    if (entry.isDirectory()) files += await copySecretTree(source, target);
-    else if (entry.isFile()) {
-      await fs.promises.copyFile(source, target);
-      await fs.promises.chmod(target, 0o600);
-      files += 1;
-    }
-  }
-  return files;
+/** Copies a secrets folder: every directory 0700 and every file 0600, whatever the umask. */
+export function copySecretTree(from: string, to: string): Promise<number> {
+  return copyTree(from, to, { dir: 0o700, file: 0o600 });
 }
 
 export function integrityCheck(file: string): string {
