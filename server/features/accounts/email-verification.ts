@@ -33,13 +33,18 @@ export function emailVerificationRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .get('/email/verify/:id/:hash', (c) => {
-      const id = parseId(c.req.param('id'));
+      c.header('Cache-Control', 'no-store');
+      // The signature is checked before the id is even looked up (issue 17, item 2): an unsigned or forged
+      // link gets the one answer with no address, so guessing an address's hash and trying ids cannot
+      // tell "registered, and its id". Only a link we signed (even expired, so it can be re-sent) shows
+      // the address it was made for (docs/product/accounts.md#e-mail-verification).
+      const check = verifySignedUrl(ctx, c.req.url);
+      const id = check === 'invalid' ? null : parseId(c.req.param('id'));
       const user = id !== null ? getUserById(ctx.db, id) : undefined;
-      // The address is shown only to whoever holds a link made for it: a forged id reveals nobody's e-mail.
+      // A signed link for an address the account no longer has is dead and shows nothing either.
       const linkMatchesUser = user !== undefined && emailHashMatches(user.email, c.req.param('hash'));
       const email = linkMatchesUser ? user.email : '';
-      c.header('Cache-Control', 'no-store');
-      if (!linkMatchesUser || verifySignedUrl(ctx, c.req.url) !== 'valid') return c.redirect(resultPage(0, VERIFICATION_MESSAGES.invalid, email), 302);
+      if (!linkMatchesUser || check !== 'valid') return c.redirect(resultPage(0, VERIFICATION_MESSAGES.invalid, email), 302);
       markEmailVerified(ctx.db, user.id, new Date(ctx.now()).toISOString());
       return c.redirect(resultPage(1, VERIFICATION_MESSAGES.verified, email), 302);
     })

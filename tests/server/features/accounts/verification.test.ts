@@ -1,4 +1,5 @@
 // The verification link (signed, 60 minutes, voided by an e-mail change) and POST /api/auth/email/resend.
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../../server/app.ts';
@@ -77,8 +78,8 @@ describe('following the verification link', () => {
     const noSignature = new URL(url);
     noSignature.searchParams.delete('signature');
     for (const tampered of [tamperedSignature, laterExpiry, extraParam, noSignature]) {
-      // The id and hash still belong to this user, so the page may show the address the link was for.
-      expectResultPage(await follow(tampered.toString()), '0', INVALID, 'ann@example.test');
+      // Issue 17, item 2: the id and hash still belong to this user, but an unsigned link echoes nothing.
+      expectResultPage(await follow(tampered.toString()), '0', INVALID, '');
     }
     expect(userByEmail('ann@example.test')?.email_verified_at).toBeNull();
   });
@@ -90,6 +91,24 @@ describe('following the verification link', () => {
     const otherId = link.replace(/\/verify\/\d+\//, `/verify/${victim?.id}/`);
     expectResultPage(await follow(otherId), '0', INVALID, '');
     expectResultPage(await follow('http://localhost:4321/api/auth/email/verify/999/abc?expires=1&signature=00'), '0', INVALID, '');
+    expect(userByEmail('victim@example.test')?.email_verified_at).toBeNull();
+  });
+
+  it('is no account oracle: an unsigned link whose hash is a registered address answers exactly as for nobody (issue 17, item 2)', async () => {
+    const victim = await createUser(ctx, { email: 'victim@example.test', verified: false });
+    const victimHash = createHash('sha256').update('victim@example.test').digest('hex');
+    const strangerHash = createHash('sha256').update('nobody@example.test').digest('hex');
+    const base = 'http://localhost:4321/api/auth/email/verify';
+    const guesses = [
+      `${base}/${victim.id}/${victimHash}`,
+      `${base}/${victim.id}/${victimHash}?expires=9999999999&signature=${'0'.repeat(64)}`,
+      `${base}/${victim.id}/${strangerHash}`,
+      `${base}/${victim.id + 1}/${victimHash}`,
+    ];
+    const answers = await Promise.all(guesses.map(async (guess) => (await follow(guess)).headers.get('Location')));
+    expect(new Set(answers).size).toBe(1);
+    expect(answers[0]).not.toContain('victim');
+    expectResultPage(await follow(guesses[0] ?? ''), '0', INVALID, '');
     expect(userByEmail('victim@example.test')?.email_verified_at).toBeNull();
   });
 
