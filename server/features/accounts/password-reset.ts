@@ -50,8 +50,14 @@ const newPasswordSchema = withPasswordConfirmation(
   }),
 );
 
-function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+/**
+ * The stored hash covers the token and the address it was mailed to (issue 17, item 4): once the account's
+ * address changes, by an admin or any other path, the link no longer matches, so a reset can only ever
+ * prove (and mark verified) the address the token was sent to. Case-insensitive like the unique index.
+ * The token is base64url, so the separator cannot be forged from inside it.
+ */
+function tokenHash(token: string, sentTo: string): string {
+  return createHash('sha256').update(`${token}\n${sentTo.trim().toLowerCase()}`).digest('hex');
 }
 
 function hashesEqual(a: string, b: string): boolean {
@@ -69,7 +75,7 @@ export function passwordResetRoutes(ctx: AppContext) {
     const now = ctx.now();
     replacePasswordResetToken(ctx.db, {
       userId: user.id,
-      tokenHash: tokenHash(token),
+      tokenHash: tokenHash(token, user.email),
       expiresAt: now + LINK_LIFETIME_MINUTES * 60_000,
       createdAtIso: new Date(now).toISOString(),
     });
@@ -96,8 +102,9 @@ export function passwordResetRoutes(ctx: AppContext) {
       const invalid = () => errorResponse(c, 422, RESET_MESSAGES.invalidToken, { token: [RESET_MESSAGES.invalidToken] });
       const user = getUserByEmail(ctx.db, email);
       const stored = user && getPasswordResetToken(ctx.db, user.id);
-      const hash = tokenHash(token);
-      // Unknown address, no token, wrong token and expired token all get the one answer.
+      // The address on record, not the one typed: a token mailed before the address changed does not match.
+      const hash = user ? tokenHash(token, user.email) : '';
+      // Unknown address, no token, wrong token, expired token and a changed address all get the one answer.
       if (!user || !stored || !hashesEqual(stored.token_hash, hash) || stored.expires_at <= ctx.now()) return invalid();
 
       const passwordHash = await hashPassword(password);
@@ -106,7 +113,8 @@ export function passwordResetRoutes(ctx: AppContext) {
         if (!consumePasswordResetToken(ctx.db, user.id, hash, ctx.now())) return false;
         const at = new Date(ctx.now()).toISOString();
         updatePassword(ctx.db, user.id, passwordHash, at);
-        // Following a link sent to the address proves control of it, as the verification link would.
+        // Following a link sent to the address proves control of it, as the verification link would; the
+        // hash matched only because the address is still the one the link was sent to.
         markEmailVerified(ctx.db, user.id, at);
         // Whoever knew the old password (the reason for many resets) is signed out everywhere.
         invalidateUserSessions(ctx, user.id);

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { invalidateUserSessions } from '../../auth/sessions.ts';
 import { findProtectedChanges } from '../../auth/protected-user-fields.ts';
 import { profileSchema } from '../accounts/account.ts';
+import { deletePasswordResetToken } from '../accounts/password-reset-queries.ts';
 import { emailField } from '../../http/fields.ts';
 import { HttpError } from '../../http/errors.ts';
 import { getUserByEmail, getUserById, updateUserAsAdmin, type AdminUserFields } from '../../db/queries/users.ts';
@@ -95,6 +96,9 @@ export function applyAdminUserEdit(ctx: Pick<AppContext, 'db' | 'now'>, actorId:
 
   const user = updateUserAsAdmin(db, targetId, fields, nowIso);
   if (!user) throw new HttpError(404, ADMIN_USER_MESSAGES.notFound);
+  // A reset link mailed to the old address must not outlive it (issue 17, item 4;
+  // docs/product/accounts.md#password-reset): whoever still holds the old mailbox could take the account.
+  if (emailChanged) deletePasswordResetToken(db, targetId);
   // A ban must end access at once, not when the cookie runs out.
   if (bansNow) invalidateUserSessions(ctx, targetId);
   return { user, emailChanged, authorFieldsChanged: user.name !== current.name || user.role !== current.role };

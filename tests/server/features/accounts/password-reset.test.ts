@@ -119,6 +119,39 @@ describe('POST /api/auth/new-password', () => {
     expect(client.user.email).toBe('ann@example.test');
   });
 
+  it('is voided by an admin changing the address: the link works with neither address and verifies nothing (issue 17, item 4)', async () => {
+    await createUser(ctx, { email: 'boss@example.test', role: 'admin' });
+    const user = await createUser(ctx, { email: 'ann@example.test', verified: true });
+    const { token } = await resetLinkFor('ann@example.test');
+    const admin = await login(ctx.app, 'boss@example.test');
+    expect((await admin.request('PUT', `/api/user/update/${user.id}`, { email: 'ann.new@example.test' })).status).toBe(200);
+    expect(ctx.db.select().from(passwordResetTokens).all()).toHaveLength(0);
+    for (const email of ['ann.new@example.test', 'ann@example.test']) {
+      const response = await setNewPassword({ token, email });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toEqual(INVALID_TOKEN);
+    }
+    expect(ctx.db.select().from(users).where(eq(users.id, user.id)).get()?.email_verified_at).toBeNull();
+    await login(ctx.app, 'ann.new@example.test', DEFAULT_TEST_PASSWORD);
+  });
+
+  it('is bound to the address it was sent to, whatever path changed the address (issue 17, item 4)', async () => {
+    const user = await createUser(ctx, { email: 'ann@example.test', verified: false });
+    const { token } = await resetLinkFor('ann@example.test');
+    ctx.db.update(users).set({ email: 'ann.new@example.test' }).where(eq(users.id, user.id)).run();
+    const response = await setNewPassword({ token, email: 'ann.new@example.test' });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual(INVALID_TOKEN);
+    expect(ctx.db.select().from(users).where(eq(users.id, user.id)).get()?.email_verified_at).toBeNull();
+    // A change of letter case is the same address: the link still works and verifies it.
+    ctx.db.update(users).set({ email: 'Ann@Example.test' }).where(eq(users.id, user.id)).run();
+    ctx.advance(60_000); // past the one-mail-a-minute throttle
+    const again = await resetLinkFor('Ann@Example.test', 1);
+    ctx.db.update(users).set({ email: 'ANN@example.test' }).where(eq(users.id, user.id)).run();
+    expect((await setNewPassword({ token: again.token, email: 'ann@example.test' })).status).toBe(200);
+    expect(ctx.db.select().from(users).where(eq(users.id, user.id)).get()?.email_verified_at).not.toBeNull();
+  });
+
   it('ends every session of the user: a logged-in client gets 401 afterwards', async () => {
     await createUser(ctx, { email: 'ann@example.test' });
     const laptop = await login(ctx.app, 'ann@example.test', DEFAULT_TEST_PASSWORD, { rememberMe: true });
