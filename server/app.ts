@@ -39,7 +39,7 @@ export function createApp(ctx: AppContext): App {
 
   // First, so it sees the answer last, headers and all.
   app.use('/api/*', compressJson);
-  app.use('*', apiSecurityHeaders);
+  app.use('*', apiSecurityHeaders(ctx.config));
   app.use('*', originCheck(ctx));
   app.use('/api/*', csrfProtection(ctx));
   app.use('*', loadSession(ctx));

@@ -56,6 +56,9 @@ const envSchema = z.object({
   SERVED_BY_HEADER: booleanFlag.default(false),
   // Slowloris guard: a request's headers must all arrive within this.
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  // Absolute session lifetimes (issue 17): a session ends this long after sign-in even while in use.
+  SESSION_REMEMBER_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  SESSION_BROWSER_HOURS: z.coerce.number().int().min(1).max(8760).default(12),
   // The Ed25519 key that signs license files, as a PKCS#8 PEM; without it one is made in $DATA_DIR/secrets.
   LICENSE_SIGNING_KEY: optionalText,
   // How long a machine-bound license file stays valid without a check-in.
@@ -118,6 +121,11 @@ export interface Config {
   licensingRequestsPerMinute: number;
   /** Licensing API calls per minute per license key (known or not). */
   licensingKeyRequestsPerMinute: number;
+  /**
+   * How long after sign-in a session ends at the latest, however much it is used (sliding renewal stays
+   * within it): remember-me sessions and browser sessions, in milliseconds.
+   */
+  sessionAbsoluteLifetimeMs: { persistent: number; browser: number };
   /** Debug aid for tests and benchmarks: an X-Served-By header names the process that answered. */
   servedByHeader: boolean;
   projectRoot: string;
@@ -175,6 +183,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
     licenseSigningKey: env.LICENSE_SIGNING_KEY?.replace(/\\n/g, '\n'),
     licenseLeaseDays: env.LICENSE_LEASE_DAYS,
+    sessionAbsoluteLifetimeMs: { persistent: env.SESSION_REMEMBER_DAYS * 24 * 60 * 60 * 1000, browser: env.SESSION_BROWSER_HOURS * 60 * 60 * 1000 },
     licensingRequestsPerMinute: env.LICENSING_REQUESTS_PER_MINUTE,
     licensingKeyRequestsPerMinute: env.LICENSING_KEY_REQUESTS_PER_MINUTE,
     projectRoot,

@@ -21,6 +21,8 @@ export interface HttpServerOptions {
   servedBy?: string;
   /** A request's headers must all arrive within this (slowloris); 60 s unless set. */
   headersTimeoutMs?: number;
+  /** The Strict-Transport-Security value for every answer (an https site), or undefined for none. */
+  strictTransportSecurity?: string;
 }
 
 export const SERVED_BY_HEADER = 'X-Served-By';
@@ -28,7 +30,7 @@ export const SERVED_BY_HEADER = 'X-Served-By';
 const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 
 export function createRequestListener(options: HttpServerOptions): http.RequestListener {
-  const { getSite, log, servedBy } = options;
+  const { getSite, log, servedBy, strictTransportSecurity } = options;
   const toApp = getRequestListener(options.app.fetch as Parameters<typeof getRequestListener>[0]);
   const serveMedia = createMediaHandler(options.mediaDir);
 
@@ -40,6 +42,9 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
 
   return (req, res) => {
     if (servedBy !== undefined) res.setHeader(SERVED_BY_HEADER, servedBy);
+    // Set here once rather than in every prepared header list, so the static pages, media, the plain
+    // answers and the API all carry it (writeHead merges it with their own headers).
+    if (strictTransportSecurity !== undefined) res.setHeader('Strict-Transport-Security', strictTransportSecurity);
     const method = req.method;
     if (method === 'GET' || method === 'HEAD') {
       const requestPath = pathOfUrl(req.url ?? '/');

@@ -9,6 +9,7 @@ import type { Logger } from './log.ts';
 import { closeServer, ensurePortFree, listen } from './process/listen.ts';
 import { startWorkerPool, type WorkerPool } from './process/worker-pool.ts';
 import { findCurrentBuild } from './publish/build-dirs.ts';
+import { strictTransportSecurity } from './http/security-headers.ts';
 import { createHttpServer, type HttpServerOptions } from './server.ts';
 import { loadStaticSite, type LoadOptions, type StaticSite } from './static/static-site.ts';
 
@@ -51,6 +52,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
     log,
     servedBy: config.servedByHeader ? 'main' : undefined,
     headersTimeoutMs: config.headersTimeoutMs,
+    strictTransportSecurity: strictTransportSecurity(config),
   });
   const withWorkers = config.webWorkers > 0;
   if (withWorkers && config.port !== 0) await ensurePortFree(config.port, config.host);

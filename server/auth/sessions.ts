@@ -1,7 +1,10 @@
 // Sessions the way Lucia's current guide teaches (docs/engineering.md#technology-choices): the cookie holds a random token, the
 // database holds only its SHA-256, so a leaked database (or backup) cannot be replayed as cookies.
 // Expiry slides: a session in use is extended once less than half its lifetime remains, which keeps
-// active users signed in while writing to the database at most once per half-lifetime.
+// active users signed in while writing to the database at most once per half-lifetime. The sliding expiry
+// never passes the session's absolute end (SESSION_REMEMBER_DAYS / SESSION_BROWSER_HOURS, see
+// docs/decisions/0004-auth-core.md), so a stolen or forgotten session that keeps being used still ends
+// and the user signs in again.
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Session, User } from '../db/schema.ts';
@@ -47,22 +50,29 @@ export function lifetimeOf(session: Pick<Session, 'persistent'>): number {
   return session.persistent ? SESSION_LIFETIME_MS.persistent : SESSION_LIFETIME_MS.browser;
 }
 
-export function createSession(ctx: Pick<AppContext, 'db' | 'now'>, userId: number, options: { persistent: boolean }): { token: string; session: Session } {
+export function createSession(
+  ctx: Pick<AppContext, 'db' | 'now' | 'config'>,
+  userId: number,
+  options: { persistent: boolean },
+): { token: string; session: Session } {
   const token = generateSessionToken();
   const now = ctx.now();
   deleteExpiredSessionsOfUser(ctx.db, userId, now);
+  const absoluteExpiresAt = now + (options.persistent ? ctx.config.sessionAbsoluteLifetimeMs.persistent : ctx.config.sessionAbsoluteLifetimeMs.browser);
   const session = insertSession(ctx.db, {
     id: sessionIdFromToken(token),
     user_id: userId,
-    expires_at: now + (options.persistent ? SESSION_LIFETIME_MS.persistent : SESSION_LIFETIME_MS.browser),
+    expires_at: Math.min(now + (options.persistent ? SESSION_LIFETIME_MS.persistent : SESSION_LIFETIME_MS.browser), absoluteExpiresAt),
+    absolute_expires_at: absoluteExpiresAt,
     persistent: options.persistent,
   });
   return { token, session };
 }
 
 /**
- * The session and user for a cookie token, or null when the token is unknown, expired, or belongs to a
- * banned user (a ban must end access at once, not when the cookie runs out). Dead sessions are deleted.
+ * The session and user for a cookie token, or null when the token is unknown, expired (idle or past its
+ * absolute end), or belongs to a banned user (a ban must end access at once, not when the cookie runs
+ * out). Dead sessions are deleted.
  */
 export function validateSessionToken(ctx: Pick<AppContext, 'db' | 'now'>, token: string): SessionValidation | null {
   const id = sessionIdFromToken(token);
@@ -70,13 +80,14 @@ export function validateSessionToken(ctx: Pick<AppContext, 'db' | 'now'>, token:
   if (!found) return null;
   const { session, user } = found;
   const now = ctx.now();
-  if (now >= session.expires_at || user.is_banned) {
+  if (now >= session.expires_at || now >= session.absolute_expires_at || user.is_banned) {
     deleteSession(ctx.db, id);
     return null;
   }
   const lifetime = lifetimeOf(session);
-  if (session.expires_at - now < lifetime / 2) {
-    const expiresAt = now + lifetime;
+  const expiresAt = Math.min(now + lifetime, session.absolute_expires_at);
+  // Near the absolute end there is nothing left to extend: no write, no re-sent cookie.
+  if (session.expires_at - now < lifetime / 2 && expiresAt > session.expires_at) {
     updateSessionExpiry(ctx.db, id, expiresAt);
     return { session: { ...session, expires_at: expiresAt }, user, renewed: true };
   }

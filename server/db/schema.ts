@@ -51,6 +51,8 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     expires_at: integer('expires_at').notNull(),
+    // The absolute end (epoch ms): sliding renewal never moves expires_at past it (server/auth/sessions.ts).
+    absolute_expires_at: integer('absolute_expires_at').notNull().default(0),
     persistent: integer('persistent').notNull().default(0),
     created_at: text('created_at').notNull().default(nowIso),
   },

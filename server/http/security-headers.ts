@@ -1,6 +1,8 @@
 // Security headers for every answer of the Hono app. Static pages get the same set (with their own
 // per-page script hashes) from server/static; the policy text lives here so both agree.
 import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../context.ts';
+import type { Config } from '../env.ts';
 
 export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
@@ -37,10 +39,30 @@ export function contentSecurityPolicy(inlineScriptHashes: readonly string[] = []
   ].join('; ');
 }
 
+/**
+ * HSTS for an https site (RFC 6797): browsers then never try plain http for it again for a year,
+ * subdomains included. Over plain http the header is meaningless (browsers ignore it), and sending it
+ * for a local http://localhost would pin nothing, so only an https SITE_URL gets it.
+ */
+export function strictTransportSecurity(config: Pick<Config, 'siteOrigin'>): string | undefined {
+  return config.siteOrigin.startsWith('https:') ? 'max-age=31536000; includeSubDomains' : undefined;
+}
+
 const apiPolicy = contentSecurityPolicy();
 
-export const apiSecurityHeaders = createMiddleware(async (c, next) => {
-  await next();
-  for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) c.res.headers.set(name, value);
-  if (!c.res.headers.has('Content-Security-Policy')) c.res.headers.set('Content-Security-Policy', apiPolicy);
-});
+/**
+ * The headers every Hono answer gets. API answers are private unless a route says otherwise: an answer
+ * under /api/ (the user, admin lists, drafts, license files) or to a signed-in request that names no
+ * Cache-Control of its own gets `no-store`, so no browser or proxy cache keeps it; the few public,
+ * cacheable answers (the licensing JWKS) set theirs explicitly and keep it.
+ */
+export function apiSecurityHeaders(config: Pick<Config, 'siteOrigin'>) {
+  const hsts = strictTransportSecurity(config);
+  return createMiddleware<AppEnv>(async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) c.res.headers.set(name, value);
+    if (hsts) c.res.headers.set('Strict-Transport-Security', hsts);
+    if (!c.res.headers.has('Content-Security-Policy')) c.res.headers.set('Content-Security-Policy', apiPolicy);
+    if (!c.res.headers.has('Cache-Control') && (c.req.path.startsWith('/api/') || c.get('user'))) c.res.headers.set('Cache-Control', 'no-store');
+  });
+}

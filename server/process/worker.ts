@@ -11,6 +11,7 @@ import { loadConfig } from '../env.ts';
 import { createLogger, withPrefix } from '../log.ts';
 import { createMailer } from '../mail/transport.ts';
 import { createRemotePublisher } from '../publish/shared-publisher.ts';
+import { strictTransportSecurity } from '../http/security-headers.ts';
 import { createHttpServer } from '../server.ts';
 import { loadStaticSite, type StaticSite } from '../static/static-site.ts';
 import { closeServer, listen } from './listen.ts';
@@ -78,6 +79,7 @@ export function runWorker(): void {
       log,
       servedBy: config.servedByHeader ? `worker-${index}` : undefined,
       headersTimeoutMs: config.headersTimeoutMs,
+      strictTransportSecurity: strictTransportSecurity(config),
     });
     try {
       // exclusive: this process binds its own socket (with SO_REUSEPORT) instead of asking the cluster

@@ -4,7 +4,7 @@ import type { Db } from '../client.ts';
 import { preparedFor } from '../prepared.ts';
 import { sessions, users, type Session, type User } from '../schema.ts';
 
-export function insertSession(db: Db, session: { id: string; user_id: number; expires_at: number; persistent: boolean }): Session {
+export function insertSession(db: Db, session: { id: string; user_id: number; expires_at: number; absolute_expires_at: number; persistent: boolean }): Session {
   return db
     .insert(sessions)
     .values({ ...session, persistent: session.persistent ? 1 : 0 })

@@ -127,7 +127,11 @@ describe('expiry and sliding renewal', () => {
     expect(await currentUserStatus(client)).toBe(401);
   });
 
-  it('keeps a remembered session 30 days, renews it past half-life and re-sends the cookie', async () => {
+  it('renews a remembered session past half-life and re-sends the cookie, within its absolute lifetime', async () => {
+    // A 60-day absolute lifetime leaves room for the 30-day sliding expiry to move.
+    ctx.cleanup();
+    ctx = createTestContext({ fakeClock: true, env: { SESSION_REMEMBER_DAYS: '60' } });
+    await createUser(ctx, { email: EMAIL });
     const client = await login(ctx.app, EMAIL, undefined, { rememberMe: true });
     ctx.advance(10 * DAY);
     const early = await client.request('GET', '/api/user');
@@ -141,9 +145,65 @@ describe('expiry and sliding renewal', () => {
     expect(setCookieLine(renewed, 'signed_in')).toMatch(/Max-Age=2592000/);
 
     ctx.advance(29 * DAY); // day 49: alive only because of the renewal at day 20
+    const capped = await client.request('GET', '/api/user');
+    expect(capped.status).toBe(200);
+    // Renewed again, but only up to the absolute end at day 60: the cookie says 11 days.
+    expect(setCookieLine(capped, 'session')).toMatch(/Max-Age=950400(;|$)/);
+    ctx.advance(11 * DAY - 1);
     expect(await currentUserStatus(client)).toBe(200);
-    ctx.advance(31 * DAY);
+    ctx.advance(1);
     expect(await currentUserStatus(client)).toBe(401);
+  });
+
+  it('ends a remembered session 30 days after sign-in even while in use', async () => {
+    const client = await login(ctx.app, EMAIL, undefined, { rememberMe: true });
+    for (let day = 1; day < 30; day++) {
+      ctx.advance(DAY);
+      const answer = await client.request('GET', '/api/user');
+      expect(answer.status).toBe(200);
+      // Nothing to extend: the sliding expiry already sits at the absolute end.
+      expect(setCookieLine(answer, 'session')).toBeUndefined();
+    }
+    ctx.advance(DAY - 1);
+    expect(await currentUserStatus(client)).toBe(200);
+    ctx.advance(1);
+    const ended = await client.request('GET', '/api/user');
+    expect(ended.status).toBe(401);
+    expect(setCookieLine(ended, 'session')).toMatch(/Max-Age=0/);
+    expect(ctx.db.select().from(sessions).all()).toHaveLength(0);
+  });
+
+  it('ends a browser session 12 hours after sign-in even while in use', async () => {
+    const client = await login(ctx.app, EMAIL);
+    // A request every 61 minutes renews the 2-hour idle expiry each time...
+    for (let elapsed = 61 * MINUTE; elapsed < 12 * HOUR; elapsed += 61 * MINUTE) {
+      ctx.advance(61 * MINUTE);
+      expect(await currentUserStatus(client)).toBe(200);
+    }
+    // ...but never past 12 hours after sign-in.
+    const row = ctx.db.select().from(sessions).get();
+    expect(row?.expires_at).toBe(row?.absolute_expires_at);
+    ctx.advance((row?.absolute_expires_at ?? 0) - ctx.now() - 1);
+    expect(await currentUserStatus(client)).toBe(200);
+    ctx.advance(1);
+    expect(await currentUserStatus(client)).toBe(401);
+  });
+
+  it('takes the absolute lifetimes from SESSION_REMEMBER_DAYS and SESSION_BROWSER_HOURS', async () => {
+    const custom = createTestContext({ fakeClock: true, env: { SESSION_REMEMBER_DAYS: '7', SESSION_BROWSER_HOURS: '1' } });
+    try {
+      const user = await createUser(custom, { email: EMAIL });
+      const browser = createSession(custom, user.id, { persistent: false });
+      // The idle expiry (2 hours) is cut to the 1-hour absolute lifetime.
+      expect(browser.session).toMatchObject({ expires_at: custom.now() + HOUR, absolute_expires_at: custom.now() + HOUR });
+      const remembered = createSession(custom, user.id, { persistent: true });
+      expect(remembered.session).toMatchObject({ expires_at: custom.now() + 7 * DAY, absolute_expires_at: custom.now() + 7 * DAY });
+      custom.advance(HOUR);
+      expect(validateSessionToken(custom, browser.token)).toBeNull();
+      expect(validateSessionToken(custom, remembered.token)).not.toBeNull();
+    } finally {
+      custom.cleanup();
+    }
   });
 
   it('ends an unused remembered session after 30 days', async () => {

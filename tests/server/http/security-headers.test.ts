@@ -1,0 +1,87 @@
+// Issue 17 item 6: HSTS on every answer of an https site (API, static pages, media, plain answers) and
+// `Cache-Control: no-store` on every private API answer, while public cacheable answers keep theirs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strictTransportSecurity } from '../../../server/http/security-headers.ts';
+import { createHttpServer } from '../../../server/server.ts';
+import { loadStaticSite, type StaticSite } from '../../../server/static/static-site.ts';
+import { createUser, login, type LoggedInClient } from '../../helpers/auth.ts';
+import { listen, rawRequest } from '../../helpers/raw-http.ts';
+import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
+import { writeFixtureBuild } from '../static/fixture-build.ts';
+
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+describe('Strict-Transport-Security', () => {
+  let ctx: TestContext;
+  let site: StaticSite | null;
+  let server: Awaited<ReturnType<typeof listen>>;
+
+  beforeAll(async () => {
+    ctx = createTestContext({ env: { SITE_URL: 'https://example.com' } });
+    const { buildDir, mediaDir } = writeFixtureBuild(ctx.dataDir);
+    site = await loadStaticSite(buildDir);
+    server = await listen(createHttpServer({ app: ctx.app, getSite: () => site, mediaDir, strictTransportSecurity: strictTransportSecurity(ctx.config) }));
+  });
+  afterAll(async () => {
+    await server.close();
+    ctx.cleanup();
+  });
+
+  it('is sent on every kind of answer of an https site', async () => {
+    for (const target of ['/', '/_astro/app.Ab12Cd.js', '/media/missing.png', '/no-such-page/../../etc', '/api/user', '/api/licensing/v1/keys']) {
+      const answer = await rawRequest(server.port, target);
+      expect(answer.headers['strict-transport-security'], target).toBe(HSTS);
+    }
+  });
+
+  it('comes with the Hono app itself, without the raw listener', async () => {
+    const answer = await ctx.app.request('/api/user');
+    expect(answer.headers.get('Strict-Transport-Security')).toBe(HSTS);
+  });
+
+  it('is not sent for a plain http site', async () => {
+    const plain = createTestContext();
+    try {
+      expect(strictTransportSecurity(plain.config)).toBeUndefined();
+      expect((await plain.app.request('/api/user')).headers.get('Strict-Transport-Security')).toBeNull();
+    } finally {
+      plain.cleanup();
+    }
+  });
+});
+
+describe('Cache-Control on API answers', () => {
+  let ctx: TestContext;
+  let admin: LoggedInClient;
+
+  beforeAll(async () => {
+    ctx = createTestContext();
+    await createUser(ctx, { email: 'admin@example.com', role: 'admin' });
+    admin = await login(ctx.app, 'admin@example.com');
+  });
+  afterAll(() => ctx.cleanup());
+
+  it('is no-store for every API answer to an admin (the user, admin lists, posts with drafts)', async () => {
+    // Every parameterless GET of the API, read from the app's route table so a new list is covered;
+    // only the licensing JWKS is public and cacheable.
+    const targets = ['/api/news/getposts'];
+    for (const route of ctx.app.routes) {
+      if (route.method === 'GET' && route.path.startsWith('/api/') && !/[:*]/.test(route.path) && route.path !== '/api/licensing/v1/keys')
+        targets.push(route.path);
+    }
+    expect(targets).toEqual(expect.arrayContaining(['/api/user', '/api/admin/banned-domains']));
+    for (const target of new Set(targets)) {
+      const answer = await admin.request('GET', target);
+      expect(answer.status, target).toBeLessThan(500);
+      expect(answer.headers.get('Cache-Control'), target).toBe('no-store');
+    }
+  });
+
+  it('is no-store for anonymous API answers that name no policy', async () => {
+    expect((await ctx.app.request('/api/user')).headers.get('Cache-Control')).toBe('no-store');
+  });
+
+  it('keeps the public cache policy of the licensing JWKS', async () => {
+    expect((await ctx.app.request('/api/licensing/v1/keys')).headers.get('Cache-Control')).toBe('public, max-age=300');
+  });
+});
