@@ -100,3 +100,21 @@ export function contactAdminEmail(site: MailSite, input: { name: string; email: 
     input.email,
   );
 }
+
+/**
+ * Sent once per lockout when an account's logins are refused after too many failures from any address
+ * (ACCOUNT_LOGIN_THROTTLE, issue 17 item 8). It carries no password and no link with a token: only the
+ * way to the reset form, which the owner could find anyway.
+ */
+export function loginLockoutEmail(site: MailSite, input: { name: string; minutes: number }): MailContent {
+  return compose(site, 'Many failed sign-in attempts on your account', {
+    heading: 'Many failed sign-in attempts',
+    paragraphs: [
+      greeting(input.name),
+      `Someone tried to sign in to your ${site.siteName} account many times with a wrong password. Sign-ins to your account are paused for up to ${input.minutes} minutes.`,
+      'If it was not you, reset your password.',
+    ],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If it was you, you can ignore this message and try again later.'],
+  });
+}

@@ -1,6 +1,6 @@
 // Login and logout (docs/product/api.md). Registration, verification and password reset are their own routers on
 // the same /api/auth prefix (registration.ts, email-verification.ts, password-reset.ts).
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
@@ -12,15 +12,23 @@ import { createRateLimiter } from '../../auth/rate-limit.ts';
 import { createSession, invalidateSession } from '../../auth/sessions.ts';
 import { requireBotToken } from '../../auth/botcheck.ts';
 import { getUserByEmail } from '../../db/queries/users.ts';
-import { clientIp } from '../../http/client-ip.ts';
+import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
 import { errorResponse } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
 import { flagFieldOr } from '../../http/fields.ts';
+import { sendSafely } from '../../mail/transport.ts';
+import { loginLockoutEmail } from '../../mail/templates.ts';
 
 export const BAD_CREDENTIALS_MESSAGE = 'These credentials do not match our records.';
 export const BANNED_MESSAGE = 'Your account has been suspended. Please contact the administrator.';
 /** Five failed attempts per e-mail and IP within a minute; the sixth is refused (argon2 is CPU-bound). */
 export const LOGIN_THROTTLE = { limit: 5, windowMs: 60_000 } as const;
+/**
+ * Twenty attempts per account (the e-mail, whatever the address) within 15 minutes; then every login for
+ * it is refused until the window frees a slot (issue 17 item 8, docs/product/constants.md#rate-limits).
+ * Bounds guessing spread over many addresses, which LOGIN_THROTTLE alone does not.
+ */
+export const ACCOUNT_LOGIN_THROTTLE = { limit: 20, windowMs: 15 * 60_000 } as const;
 
 const required = (field: string) => `The ${field} field is required.`;
 
@@ -45,24 +53,53 @@ const loginSchema = z.object({
 
 export function authRoutes(ctx: AppContext) {
   const loginThrottle = createRateLimiter({ ...LOGIN_THROTTLE, db: ctx.db, name: 'login', now: ctx.now });
+  const accountThrottle = createRateLimiter({ ...ACCOUNT_LOGIN_THROTTLE, db: ctx.db, name: 'login-account', now: ctx.now });
+  // At most one notice per account per window: a lockout lasts at least that long, and each slot the
+  // sliding window frees during an attack must not mail the owner again.
+  const lockoutNotices = createRateLimiter({ limit: 1, windowMs: ACCOUNT_LOGIN_THROTTLE.windowMs, db: ctx.db, name: 'login-lockout-notice', now: ctx.now });
+
+  const tooManyAttempts = (c: Context<AppEnv>, retryAfterSeconds: number) => {
+    const message = `Too many login attempts. Please try again in ${retryAfterSeconds} seconds.`;
+    c.header('Retry-After', String(retryAfterSeconds));
+    return errorResponse(c, 429, message, { email: [message] });
+  };
+
+  /** Tells the owner (when the e-mail has an account) that its logins are locked, once per lockout. */
+  const noticeLockout = (accountKey: string) => {
+    if (!lockoutNotices.consume(accountKey).allowed) return;
+    const user = getUserByEmail(ctx.db, accountKey);
+    if (!user) return;
+    const minutes = ACCOUNT_LOGIN_THROTTLE.windowMs / 60_000;
+    // Not awaited: the answer takes the same time whether or not the e-mail has an account.
+    void sendSafely(ctx.mailer, { to: user.email, ...loginLockoutEmail(ctx.config, { name: user.name, minutes }) }, ctx.log);
+  };
   const smallBody = bodyLimit({ maxSize: 32 * 1024, onError: (c) => errorResponse(c, 413, 'The request is too large.') });
 
   return new Hono<AppEnv>()
     .post('/login', smallBody, requireBotToken(ctx), validate('json', loginSchema), async (c) => {
       const { email, password, remember_me } = c.req.valid('json');
-      // Counted before the (slow) check so parallel guesses cannot slip past the limit; a success clears it.
-      const throttleKey = `${email.toLowerCase()}|${clientIp(c, ctx.config)}`;
+      // Counted before the (slow) check so parallel guesses cannot slip past the limits. A success clears
+      // the per-(e-mail, address) count only: the per-account one runs its window out, so whoever knows
+      // the password cannot reset a lockout an attacker caused (nor an attacker who guesses it, his own).
+      // Unknown e-mails are counted the same way, so a lockout tells nobody that an account exists.
+      const accountKey = email.toLowerCase();
+      const throttleKey = `${accountKey}|${rateLimitAddress(clientIp(c, ctx.config))}`;
       const decision = loginThrottle.consume(throttleKey);
-      if (!decision.allowed) {
-        const message = `Too many login attempts. Please try again in ${decision.retryAfterSeconds} seconds.`;
-        c.header('Retry-After', String(decision.retryAfterSeconds));
-        return errorResponse(c, 429, message, { email: [message] });
+      if (!decision.allowed) return tooManyAttempts(c, decision.retryAfterSeconds);
+      const accountDecision = accountThrottle.consume(accountKey);
+      if (!accountDecision.allowed) {
+        noticeLockout(accountKey);
+        return tooManyAttempts(c, accountDecision.retryAfterSeconds);
       }
 
       const user = getUserByEmail(ctx.db, email);
       // Unknown e-mail and wrong password take the same time and get the same answer.
       const passwordMatches = user ? await verifyPassword(user.password_hash, password) : await verifyAgainstDummyHash(password);
-      if (!user || !passwordMatches) return errorResponse(c, 422, BAD_CREDENTIALS_MESSAGE, { email: [BAD_CREDENTIALS_MESSAGE] });
+      if (!user || !passwordMatches) {
+        // This failure took the account's last attempt: the lockout starts now, so say so now.
+        if (accountDecision.remaining === 0) noticeLockout(accountKey);
+        return errorResponse(c, 422, BAD_CREDENTIALS_MESSAGE, { email: [BAD_CREDENTIALS_MESSAGE] });
+      }
       // Only after the right password: a ban is then no news about whether the address has an account.
       if (user.is_banned) return errorResponse(c, 403, BANNED_MESSAGE);
 

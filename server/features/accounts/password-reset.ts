@@ -18,7 +18,7 @@ import type { User } from '../../db/schema.ts';
 import { sendSafely } from '../../mail/transport.ts';
 import { LINK_LIFETIME_MINUTES, passwordResetEmail } from '../../mail/templates.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
-import { clientIp } from '../../http/client-ip.ts';
+import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
 import { errorResponse } from '../../http/errors.ts';
 import { emailField, required } from '../../http/fields.ts';
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
@@ -67,7 +67,8 @@ function hashesEqual(a: string, b: string): boolean {
 export function passwordResetRoutes(ctx: AppContext) {
   const mailThrottle = createRateLimiter({ ...RESET_MAIL_THROTTLE, db: ctx.db, name: 'reset-mail', now: ctx.now });
   const ipThrottle = createRateLimiter({ ...RESET_IP_THROTTLE, db: ctx.db, name: 'reset-ip', now: ctx.now });
-  const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
+  // Rate-limit keys count an IPv6 client per /64 (rateLimitAddress, issue 17 item 8).
+  const ipOf = (c: Parameters<typeof clientIp>[0]) => rateLimitAddress(clientIp(c, ctx.config));
 
   const sendResetLink = (user: User) => {
     // 256 random bits; only their SHA-256 is stored, and replacing the row voids any earlier link.

@@ -12,7 +12,7 @@ import { createRateLimiter } from '../../auth/rate-limit.ts';
 import { emailDomain, isDomainBanned } from '../../db/queries/banned-domains.ts';
 import { getUserByEmail, insertUser } from '../../db/queries/users.ts';
 import type { User } from '../../db/schema.ts';
-import { clientIp } from '../../http/client-ip.ts';
+import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { validationFailed } from '../../http/errors.ts';
 import { emailField, requiredText } from '../../http/fields.ts';
@@ -56,7 +56,8 @@ export function registrationRoutes(ctx: AppContext) {
     windowMs: REGISTRATION_WINDOW_MS,
     now: ctx.now,
   });
-  const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
+  // Rate-limit keys count an IPv6 client per /64 (rateLimitAddress, issue 17 item 8).
+  const ipOf = (c: Parameters<typeof clientIp>[0]) => rateLimitAddress(clientIp(c, ctx.config));
 
   return new Hono<AppEnv>().post(
     '/create',

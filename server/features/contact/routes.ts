@@ -8,7 +8,7 @@ import { requireBotToken } from '../../auth/botcheck.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
 import { insertContactMessage } from './queries.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
-import { clientIp, UNKNOWN_IP } from '../../http/client-ip.ts';
+import { clientIp, rateLimitAddress, UNKNOWN_IP } from '../../http/client-ip.ts';
 import { fieldErrorsFromZod, validationFailed } from '../../http/errors.ts';
 import { emailField, requiredText } from '../../http/fields.ts';
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
@@ -31,6 +31,8 @@ const contactSchema = z.object({
 export function contactRoutes(ctx: AppContext) {
   const throttle = createRateLimiter({ ...CONTACT_THROTTLE, db: ctx.db, name: 'contact', now: ctx.now });
   const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
+  // The throttle counts an IPv6 client per /64 (issue 17 item 8); the stored message keeps the full address.
+  const limitKeyOf = (c: Parameters<typeof clientIp>[0]) => rateLimitAddress(ipOf(c));
 
   // The form shows errors under name and email and one general message below the message box (docs/product/messages.md#validation),
   // so the general message carries the message field's own error when it has one.
@@ -40,10 +42,10 @@ export function contactRoutes(ctx: AppContext) {
     return validationFailed(c, errors, errors.message?.[0]);
   });
 
-  return new Hono<AppEnv>().post('/', smallJsonBody(64 * 1024), refuseWhenThrottled(throttle, ipOf), requireBotToken(ctx), validContact, async (c) => {
+  return new Hono<AppEnv>().post('/', smallJsonBody(64 * 1024), refuseWhenThrottled(throttle, limitKeyOf), requireBotToken(ctx), validContact, async (c) => {
     const { name, email, message } = c.req.valid('json');
     // Counts messages that would be stored, not a visitor's attempts to fill the form correctly.
-    const decision = throttle.consume(ipOf(c));
+    const decision = throttle.consume(limitKeyOf(c));
     if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds);
     const ip = ipOf(c);
     insertContactMessage(ctx.db, { name, email, message, ip: ip === UNKNOWN_IP ? null : ip });

@@ -14,7 +14,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { createCountingRateLimiter } from '../../auth/rate-limit.ts';
-import { clientIp } from '../../http/client-ip.ts';
+import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
 import { fieldErrorsFromZod, type FieldErrors } from '../../http/errors.ts';
 import { required, tooLong } from '../../http/fields.ts';
 import { activateMachine, deactivateMachine, holdsSeat, issueFileFor, licenseClaims, licenseState, SOFTWARE, type ActivationRefusal } from './activation.ts';
@@ -111,7 +111,7 @@ export function licensingApiRoutes(ctx: AppContext) {
       c.header('Retry-After', String(retryAfterSeconds));
       return { ok: false, response: answer(c, 429, 'RATE_LIMITED', `Too many requests. Please try again in ${retryAfterSeconds} seconds.`) };
     };
-    const byAddress = perAddress.consume(clientIp(c, ctx.config));
+    const byAddress = perAddress.consume(rateLimitAddress(clientIp(c, ctx.config)));
     if (!byAddress.allowed) return refuse(byAddress.retryAfterSeconds);
     let raw: unknown;
     try {

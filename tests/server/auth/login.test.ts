@@ -1,9 +1,11 @@
 // POST /api/auth/login: success, identical failures, bans, validation and the throttle.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { licenses, licenseTypes, sessions } from '../../../server/db/schema.ts';
 import { createClient, createUser, DEFAULT_TEST_PASSWORD, login, type TestClient } from '../../helpers/auth.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 import { solveBotChallenge } from '../../helpers/botcheck.ts';
+import { waitForMailTo } from '../../helpers/accounts.ts';
+import { readOutbox } from '../../helpers/mail.ts';
 
 const BAD_CREDENTIALS = { message: 'These credentials do not match our records.', errors: { email: ['These credentials do not match our records.'] } };
 
@@ -204,6 +206,105 @@ describe('login throttle', () => {
     } finally {
       proxied.cleanup();
     }
+  });
+});
+
+// Issue 17 item 8: a limit per account across addresses, a notice to its owner, and IPv6 clients per /64.
+describe('per-account login limit', () => {
+  let proxied: TestContext;
+  beforeEach(async () => {
+    proxied = createTestContext({ fakeClock: true, env: { TRUST_PROXY: 'true' } });
+    await createUser(proxied, { email: 'target@example.test', name: 'Tara' });
+  });
+  afterEach(() => proxied.cleanup());
+
+  const GUESS = 'guess-Zq81-kumquat';
+  let nextAddress = 0;
+  const freshAddress = () => `198.51.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
+  async function tryFrom(ip: string, password = GUESS, email = 'target@example.test') {
+    const client = createClient(proxied.app);
+    await client.fetchCsrfCookie();
+    return client.request(
+      'POST',
+      '/api/auth/login',
+      { email, password, g_token: await solveBotChallenge(proxied.app) },
+      { headers: { 'X-Forwarded-For': ip } },
+    );
+  }
+  async function failFromManyAddresses(times: number, email = 'target@example.test') {
+    for (let index = 0; index < times; index += 1) {
+      expect((await tryFrom(freshAddress(), GUESS, email)).status, `failed attempt ${index + 1}`).toBe(422);
+    }
+  }
+  const mailsTo = (address: string) => readOutbox(proxied.config.outboxDir).filter((mail) => mail.to === address);
+
+  it('refuses every login for the account after 20 failures from different addresses, with Retry-After', async () => {
+    await failFromManyAddresses(20);
+    proxied.advance(5 * 60_000);
+    const locked = await tryFrom(freshAddress(), DEFAULT_TEST_PASSWORD);
+    expect(locked.status).toBe(429);
+    // The first failure leaves the 15-minute window 10 minutes from now.
+    expect(locked.headers.get('Retry-After')).toBe('600');
+    const message = 'Too many login attempts. Please try again in 600 seconds.';
+    expect(await locked.json()).toEqual({ message, errors: { email: [message] } });
+    proxied.advance(600_000);
+    expect((await tryFrom(freshAddress(), DEFAULT_TEST_PASSWORD)).status).toBe(200);
+  });
+
+  it('counts an e-mail without an account the same way, so a lockout tells nothing', async () => {
+    await failFromManyAddresses(20, 'nobody@example.test');
+    expect((await tryFrom(freshAddress(), GUESS, 'nobody@example.test')).status).toBe(429);
+    expect(readOutbox(proxied.config.outboxDir)).toHaveLength(0);
+  });
+
+  it('is not cleared early by a successful login, while the per-(e-mail, address) count still is', async () => {
+    const owner = freshAddress();
+    for (let index = 0; index < 4; index += 1) expect((await tryFrom(owner)).status).toBe(422);
+    expect((await tryFrom(owner, DEFAULT_TEST_PASSWORD)).status).toBe(200);
+    // The success cleared the owner's (e-mail, address) count: four more failures from there are answered.
+    for (let index = 0; index < 4; index += 1) expect((await tryFrom(owner)).status).toBe(422);
+    await failFromManyAddresses(11);
+    // ...but not the account's: its 20 attempts are spent, and stay spent until the window frees them.
+    expect((await tryFrom(owner, DEFAULT_TEST_PASSWORD)).status).toBe(429);
+    expect((await tryFrom(freshAddress(), DEFAULT_TEST_PASSWORD)).status).toBe(429);
+  });
+
+  it('mails the owner one lockout notice per lockout, without the password', async () => {
+    await failFromManyAddresses(1);
+    proxied.advance(60_000);
+    await failFromManyAddresses(19);
+    const notice = await waitForMailTo(proxied.config.outboxDir, 'target@example.test');
+    expect(notice.subject).toMatch(/many failed sign-in attempts/i);
+    expect(notice.text).toMatch(/Hello Tara,/);
+    expect(notice.text).toMatch(/Someone tried to sign in to your .* account many times/);
+    expect(notice.text).toMatch(/If it was not you, reset your password/);
+    expect(notice.text).toContain(`${proxied.config.siteUrl}/reset-password`);
+    expect(notice.html).toContain('reset your password');
+    for (const part of [notice.text, notice.html]) {
+      expect(part).not.toContain(GUESS);
+      expect(part).not.toContain(DEFAULT_TEST_PASSWORD);
+    }
+
+    // Refused attempts during the lockout send no more, nor does the slot the window frees 14 minutes
+    // later (the first failure leaving it) being taken again by another failure.
+    for (let index = 0; index < 5; index += 1) expect((await tryFrom(freshAddress())).status).toBe(429);
+    proxied.advance(14 * 60_000);
+    await failFromManyAddresses(1);
+    expect((await tryFrom(freshAddress())).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(mailsTo('target@example.test')).toHaveLength(1);
+
+    // A new lockout once this one has run out is a new notice.
+    proxied.advance(15 * 60_000);
+    await failFromManyAddresses(20);
+    await vi.waitFor(() => expect(mailsTo('target@example.test')).toHaveLength(2), { timeout: 5_000, interval: 20 });
+  });
+
+  it('counts IPv6 clients per /64 in the per-(e-mail, address) limit', async () => {
+    for (let index = 1; index <= 5; index += 1) expect((await tryFrom(`2001:db8:1:2::${index.toString(16)}`)).status).toBe(422);
+    expect((await tryFrom('2001:db8:1:2:ffff::1', DEFAULT_TEST_PASSWORD)).status).toBe(429);
+    expect((await tryFrom('::ffff:198.51.100.7')).status).toBe(422);
+    expect((await tryFrom('2001:db8:1:3::1', DEFAULT_TEST_PASSWORD)).status).toBe(200);
   });
 });
 

@@ -81,6 +81,13 @@ describe('POST /api/contact', () => {
     expect((await send(valid)).status).toBe(200);
   });
 
+  it('counts an IPv6 visitor per /64, and stores the full address (issue 17 item 8)', async () => {
+    for (let index = 1; index <= 5; index += 1) expect((await send(valid, `2001:db8:7:8::${index}`)).status).toBe(200);
+    expect((await send(valid, '2001:db8:7:8:abcd::1')).status).toBe(429);
+    expect((await send(valid, '2001:db8:7:9::1')).status).toBe(200);
+    expect(stored().map((message) => message.ip)).toContain('2001:db8:7:8::3');
+  });
+
   it('keeps the message when no admin address is configured', async () => {
     const bare = createTestContext();
     try {
