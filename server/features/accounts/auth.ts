@@ -1,6 +1,6 @@
 // Login and logout (docs/product/api.md). Registration, verification and password reset are their own routers on
 // the same /api/auth prefix (registration.ts, email-verification.ts, password-reset.ts).
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
@@ -45,10 +45,14 @@ const loginSchema = z.object({
 
 export function authRoutes(ctx: AppContext) {
   const loginThrottle = createRateLimiter({ ...LOGIN_THROTTLE, db: ctx.db, name: 'login', now: ctx.now });
+  // A failed bot check counts as a failed login (issue 17, item 1), under the key the handler consumes.
+  const countFailedBotCheck = (c: Context<AppEnv>, body: Record<string, unknown>) => {
+    if (typeof body.email === 'string') loginThrottle.hit(`${body.email.trim().toLowerCase()}|${clientIp(c, ctx.config)}`);
+  };
   const smallBody = bodyLimit({ maxSize: 32 * 1024, onError: (c) => errorResponse(c, 413, 'The request is too large.') });
 
   return new Hono<AppEnv>()
-    .post('/login', smallBody, requireBotToken(ctx), validate('json', loginSchema), async (c) => {
+    .post('/login', smallBody, requireBotToken(ctx, { field: 'email', onFailure: countFailedBotCheck }), validate('json', loginSchema), async (c) => {
       const { email, password, remember_me } = c.req.valid('json');
       // Counted before the (slow) check so parallel guesses cannot slip past the limit; a success clears it.
       const throttleKey = `${email.toLowerCase()}|${clientIp(c, ctx.config)}`;

@@ -32,6 +32,9 @@ export function contactRoutes(ctx: AppContext) {
   const throttle = createRateLimiter({ ...CONTACT_THROTTLE, db: ctx.db, name: 'contact', now: ctx.now });
   const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
 
+  // A failed bot check counts as a message sent (issue 17, item 1).
+  const countedBotCheck = requireBotToken(ctx, { onFailure: (c) => throttle.hit(ipOf(c)) });
+
   // The form shows errors under name and email and one general message below the message box (docs/product/messages.md#validation),
   // so the general message carries the message field's own error when it has one.
   const validContact = zValidator('json', contactSchema, (result, c) => {
@@ -40,7 +43,7 @@ export function contactRoutes(ctx: AppContext) {
     return validationFailed(c, errors, errors.message?.[0]);
   });
 
-  return new Hono<AppEnv>().post('/', smallJsonBody(64 * 1024), refuseWhenThrottled(throttle, ipOf), requireBotToken(ctx), validContact, async (c) => {
+  return new Hono<AppEnv>().post('/', smallJsonBody(64 * 1024), refuseWhenThrottled(throttle, ipOf), countedBotCheck, validContact, async (c) => {
     const { name, email, message } = c.req.valid('json');
     // Counts messages that would be stored, not a visitor's attempts to fill the form correctly.
     const decision = throttle.consume(ipOf(c));
