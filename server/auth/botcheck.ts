@@ -39,10 +39,11 @@ export type BotCheckResult = { ok: true } | { ok: false; message: string } | { o
 
 /**
  * Key derivations (each BOTCHECK_COST PBKDF2 iterations) per client address: a person needs one per form
- * sent, so twenty a minute is plenty, and a flood of signed but unsolved tokens costs at most twenty
- * derivations a minute per address (issue 17, item 1; docs/decisions/0005-bot-check.md).
+ * sent, so the default BOTCHECK_VERIFY_PER_MINUTE of twenty is plenty, and a flood of signed but unsolved
+ * tokens costs at most that many derivations a minute per address (issue 17, item 1;
+ * docs/decisions/0005-bot-check.md).
  */
-export const BOTCHECK_VERIFY_THROTTLE = { limit: 20, windowMs: 60_000 } as const;
+export const BOTCHECK_VERIFY_WINDOW_MS = 60_000;
 /** The solver writes the counter as a big-endian uint32 (altcha's default counter mode). */
 const MAX_COUNTER = 0xffffffff;
 
@@ -77,10 +78,16 @@ const secrets = new WeakMap<Db, string>();
 // One verification limiter per database, so every context on it (and every process) counts together.
 const verifyLimiters = new WeakMap<Db, RateLimiter>();
 
-function verifyLimiter(ctx: Pick<AppContext, 'db' | 'now'>): RateLimiter {
+function verifyLimiter(ctx: Pick<AppContext, 'config' | 'db' | 'now'>): RateLimiter {
   let limiter = verifyLimiters.get(ctx.db);
   if (!limiter) {
-    limiter = createRateLimiter({ ...BOTCHECK_VERIFY_THROTTLE, db: ctx.db, name: 'botcheck-verify', now: ctx.now });
+    limiter = createRateLimiter({
+      limit: ctx.config.botcheckVerifyPerMinute,
+      windowMs: BOTCHECK_VERIFY_WINDOW_MS,
+      db: ctx.db,
+      name: 'botcheck-verify',
+      now: ctx.now,
+    });
     verifyLimiters.set(ctx.db, limiter);
   }
   return limiter;
@@ -159,7 +166,7 @@ function decodeToken(gToken: unknown): z.infer<typeof tokenSchema> | undefined {
  * derivation, so refusing costs less than the client's request (issue 17, item 1): shape, expiry, already
  * spent, our signature (an HMAC), the counter's range and a derived key of the right length and prefix.
  * A challenge is spent as soon as its signature proves it ours, even when the solution is wrong, so one
- * challenge cannot make the server derive keys twice; and only `BOTCHECK_VERIFY_THROTTLE` derivations
+ * challenge cannot make the server derive keys twice; and only `BOTCHECK_VERIFY_PER_MINUTE` derivations
  * per client `address` are allowed, counted before deriving (`retryAfterSeconds` when refused).
  */
 export async function verifyBotToken(ctx: Pick<AppContext, 'config' | 'db' | 'now' | 'log'>, gToken: unknown, address = UNKNOWN_IP): Promise<BotCheckResult> {
@@ -210,7 +217,7 @@ export interface RequireBotTokenOptions {
 
 /**
  * Route guard: reads `g_token` from the JSON body and answers 422 `{message, errors: {g_token: [message]}}`
- * unless it verifies (429 with Retry-After when the client's address is past BOTCHECK_VERIFY_THROTTLE),
+ * unless it verifies (429 with Retry-After when the client's address is past BOTCHECK_VERIFY_PER_MINUTE),
  * before the handler runs, so a refused request changes nothing but the counters `onFailure` adds to. Hono caches the
  * parsed body, so validators and handlers after this still read it.
  */
