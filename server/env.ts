@@ -41,6 +41,9 @@ const envSchema = z.object({
     .default(20 * 1024 ** 2),
   BUILD_ON_START: booleanFlag.default(true),
   SEED_DEMO: booleanFlag.default(true),
+  // Bot-check key derivations per client IP a minute (docs/decisions/0005-bot-check.md); raise it where
+  // many forms are sent from one address (the browser tests, the bench).
+  BOTCHECK_VERIFY_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(20),
   // Per client IP; raise it where many sign-ups share one address (the browser tests, an office NAT).
   REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
@@ -101,6 +104,7 @@ export interface Config {
   seedDemo: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   registrationsPerHour: number;
+  botcheckVerifyPerMinute: number;
   /**
    * A reverse proxy in front sets X-Forwarded-For/-Host/-Proto: only then do they count (client IP for
    * rate limits, the request's own origin for the Origin check). Off, a client could forge them.
@@ -177,6 +181,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: env.SEED_DEMO,
     logLevel: env.LOG_LEVEL,
     registrationsPerHour: env.REGISTRATIONS_PER_HOUR,
+    botcheckVerifyPerMinute: env.BOTCHECK_VERIFY_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,
     webWorkers: env.WEB_WORKERS === 'auto' ? autoWebWorkers() : Number(env.WEB_WORKERS),
     servedByHeader: env.SERVED_BY_HEADER,

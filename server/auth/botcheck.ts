@@ -3,10 +3,11 @@
 // submits `g_token` = base64(JSON {challenge, solution}) with the form. Here we verify it with altcha-lib's
 // own verifySolution, add the expiry check on our clock, and spend each challenge once.
 // Why these parameters: docs/decisions/0005-bot-check.md.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createChallenge, verifySolution, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -14,6 +15,9 @@ import { writeTransaction } from '../db/client.ts';
 import { isBotChallengeSpent, spendBotChallenge } from '../db/queries/botcheck.ts';
 import { getSetting, setSetting } from '../db/queries/settings.ts';
 import { errorResponse } from '../http/errors.ts';
+import { clientIp, UNKNOWN_IP } from '../http/client-ip.ts';
+import { tooManyRequests } from '../http/throttle.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 
 /** Native WebCrypto in every browser, so the widget's work runs at full speed without WASM. */
 export const BOTCHECK_ALGORITHM = 'PBKDF2/SHA-256';
@@ -31,7 +35,23 @@ export const BOTCHECK_MESSAGES = {
   used: 'This bot check was already used. Please try again.',
 } as const;
 
-export type BotCheckResult = { ok: true } | { ok: false; message: string };
+export type BotCheckResult = { ok: true } | { ok: false; message: string } | { ok: false; retryAfterSeconds: number };
+
+/**
+ * Key derivations (each BOTCHECK_COST PBKDF2 iterations) per client address: a person needs one per form
+ * sent, so the default BOTCHECK_VERIFY_PER_MINUTE of twenty is plenty, and a flood of signed but unsolved
+ * tokens costs at most that many derivations a minute per address (issue 17, item 1;
+ * docs/decisions/0005-bot-check.md).
+ */
+export const BOTCHECK_VERIFY_WINDOW_MS = 60_000;
+/** The solver writes the counter as a big-endian uint32 (altcha's default counter mode). */
+const MAX_COUNTER = 0xffffffff;
+
+/**
+ * The key derivation verifySolution runs, behind an object so tests can count derivations
+ * (vi.spyOn(botcheckKdf, 'deriveKey')) and prove a refusal derived nothing.
+ */
+export const botcheckKdf = { deriveKey };
 
 const hex = (length?: number) => z.string().regex(length ? new RegExp(`^[0-9a-f]{${length}}$`) : /^(?:[0-9a-f]{2})+$/);
 
@@ -55,6 +75,45 @@ const tokenSchema = z.object({
 
 // Secrets by database: every context built on one database (the app's and a test's copy) shares one.
 const secrets = new WeakMap<Db, string>();
+// One verification limiter per database, so every context on it (and every process) counts together.
+const verifyLimiters = new WeakMap<Db, RateLimiter>();
+
+function verifyLimiter(ctx: Pick<AppContext, 'config' | 'db' | 'now'>): RateLimiter {
+  let limiter = verifyLimiters.get(ctx.db);
+  if (!limiter) {
+    limiter = createRateLimiter({
+      limit: ctx.config.botcheckVerifyPerMinute,
+      windowMs: BOTCHECK_VERIFY_WINDOW_MS,
+      db: ctx.db,
+      name: 'botcheck-verify',
+      now: ctx.now,
+    });
+    verifyLimiters.set(ctx.db, limiter);
+  }
+  return limiter;
+}
+
+// altcha's canonical JSON (keys sorted at every level, undefined dropped), which its signature covers.
+function sortKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .flatMap((key) => {
+        const item = (value as Record<string, unknown>)[key];
+        return item === undefined ? [] : [[key, sortKeys(item)]];
+      }),
+  );
+}
+
+/** The HMAC-SHA-256 check verifySolution also makes, done here first because it costs microseconds. */
+function signatureIsOurs(challenge: { parameters: unknown; signature: string }, secret: string): boolean {
+  const expected = createHmac('sha256', secret)
+    .update(JSON.stringify(sortKeys(challenge.parameters)))
+    .digest();
+  const given = Buffer.from(challenge.signature, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
 
 /**
  * BOTCHECK_SECRET when configured; otherwise a random secret generated on first use and kept in the
@@ -103,40 +162,66 @@ function decodeToken(gToken: unknown): z.infer<typeof tokenSchema> | undefined {
 
 /**
  * Verifies a g_token and spends its challenge. Missing, malformed, forged (bad signature), wrongly solved,
- * expired and replayed tokens fail with a message for the user. The cheap refusals (shape, expiry, already
- * spent) come before the key derivation, and a challenge is spent as soon as its signature proves it ours,
- * even when the solution is wrong, so one challenge cannot be used to make the server derive keys twice.
+ * expired and replayed tokens fail with a message for the user. Everything cheap comes before the key
+ * derivation, so refusing costs less than the client's request (issue 17, item 1): shape, expiry, already
+ * spent, our signature (an HMAC), the counter's range and a derived key of the right length and prefix.
+ * A challenge is spent as soon as its signature proves it ours, even when the solution is wrong, so one
+ * challenge cannot make the server derive keys twice; and only `BOTCHECK_VERIFY_PER_MINUTE` derivations
+ * per client `address` are allowed, counted before deriving (`retryAfterSeconds` when refused).
  */
-export async function verifyBotToken(ctx: Pick<AppContext, 'config' | 'db' | 'now' | 'log'>, gToken: unknown): Promise<BotCheckResult> {
+export async function verifyBotToken(ctx: Pick<AppContext, 'config' | 'db' | 'now' | 'log'>, gToken: unknown, address = UNKNOWN_IP): Promise<BotCheckResult> {
   const token = decodeToken(gToken);
   if (!token) return { ok: false, message: BOTCHECK_MESSAGES.failed };
   const { parameters } = token.challenge;
   const now = ctx.now();
-  // Unsigned until verifySolution below, but trusting it early is safe: it can only make us refuse.
+  // Unsigned until the signature check below, but trusting it early is safe: it can only make us refuse.
   const expires = parameters.data.expires;
   if (now > expires) return { ok: false, message: BOTCHECK_MESSAGES.expired };
   if (isBotChallengeSpent(ctx.db, parameters.nonce)) return { ok: false, message: BOTCHECK_MESSAGES.used };
+  const secret = getBotcheckSecret(ctx);
+  if (!signatureIsOurs(token.challenge, secret)) return { ok: false, message: BOTCHECK_MESSAGES.failed };
+  if (!spendBotChallenge(ctx.db, parameters.nonce, expires, now)) return { ok: false, message: BOTCHECK_MESSAGES.used };
+
+  // An unsolved answer ({"counter":0,"derivedKey":"00"}) is refused here, without deriving: a real key has
+  // exactly keyLength bytes and starts with the prefix the solver searched for.
+  const { counter, derivedKey } = token.solution;
+  if (counter > MAX_COUNTER || derivedKey.length !== parameters.keyLength * 2 || !derivedKey.startsWith(parameters.keyPrefix)) {
+    return { ok: false, message: BOTCHECK_MESSAGES.failed };
+  }
+  const decision = verifyLimiter(ctx).consume(address);
+  if (!decision.allowed) return { ok: false, retryAfterSeconds: decision.retryAfterSeconds };
 
   let verification: Awaited<ReturnType<typeof verifySolution>>;
   try {
-    verification = await verifySolution({ challenge: token.challenge, solution: token.solution, deriveKey, hmacSignatureSecret: getBotcheckSecret(ctx) });
+    verification = await verifySolution({
+      challenge: token.challenge,
+      solution: token.solution,
+      deriveKey: botcheckKdf.deriveKey,
+      hmacSignatureSecret: secret,
+    });
   } catch (error) {
     ctx.log.debug('Bot check token could not be verified', error);
     return { ok: false, message: BOTCHECK_MESSAGES.failed };
   }
-  // Expiry is ours (signed data, not altcha's expiresAt), so `expired` here cannot be set; the signature can.
-  if (verification.invalidSignature !== false) return { ok: false, message: BOTCHECK_MESSAGES.failed };
-  if (!spendBotChallenge(ctx.db, parameters.nonce, expires, now)) return { ok: false, message: BOTCHECK_MESSAGES.used };
+  // Expiry is ours (signed data, not altcha's expiresAt), so `expired` here cannot be set.
   if (!verification.verified) return { ok: false, message: BOTCHECK_MESSAGES.failed };
   return { ok: true };
 }
 
+export interface RequireBotTokenOptions {
+  /** The field a 429 is shown under, as the route's own throttle answers (docs/product/messages.md). */
+  field?: string;
+  /** Counts a failed check in the route's own limit (login, registration, contact: issue 17, item 1). */
+  onFailure?: (c: Context<AppEnv>, body: Record<string, unknown>) => void;
+}
+
 /**
  * Route guard: reads `g_token` from the JSON body and answers 422 `{message, errors: {g_token: [message]}}`
- * unless it verifies, before the handler runs, so a refused request changes nothing. Hono caches the
+ * unless it verifies (429 with Retry-After when the client's address is past BOTCHECK_VERIFY_PER_MINUTE),
+ * before the handler runs, so a refused request changes nothing but the counters `onFailure` adds to. Hono caches the
  * parsed body, so validators and handlers after this still read it.
  */
-export function requireBotToken(ctx: AppContext) {
+export function requireBotToken(ctx: AppContext, options: RequireBotTokenOptions = {}) {
   return createMiddleware<AppEnv>(async (c, next) => {
     let body: unknown;
     try {
@@ -144,9 +229,15 @@ export function requireBotToken(ctx: AppContext) {
     } catch {
       body = undefined;
     }
-    const gToken = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).g_token : undefined;
-    const result = await verifyBotToken(ctx, gToken);
-    if (!result.ok) return errorResponse(c, 422, result.message, { g_token: [result.message] });
+    const fields = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    const result = await verifyBotToken(ctx, fields.g_token, clientIp(c, ctx.config));
+    if (!result.ok) {
+      // A body with no token at all (broken JSON, a field missing) was refused before anything cost us, and
+      // counting it would throttle a visitor's malformed requests as if they were bot attempts.
+      if (typeof fields.g_token === 'string' && fields.g_token !== '') options.onFailure?.(c, fields);
+      if ('retryAfterSeconds' in result) return tooManyRequests(c, result.retryAfterSeconds, options.field);
+      return errorResponse(c, 422, result.message, { g_token: [result.message] });
+    }
     await next();
   });
 }

@@ -73,10 +73,14 @@ export function authRoutes(ctx: AppContext) {
     // Not awaited: the answer takes the same time whether or not the e-mail has an account.
     void sendSafely(ctx.mailer, { to: user.email, ...loginLockoutEmail(ctx.config, { name: user.name, minutes }) }, ctx.log);
   };
+  // A failed bot check counts as a failed login (issue 17, item 1), under the key the handler consumes.
+  const countFailedBotCheck = (c: Context<AppEnv>, body: Record<string, unknown>) => {
+    if (typeof body.email === 'string') loginThrottle.hit(`${body.email.trim().toLowerCase()}|${rateLimitAddress(clientIp(c, ctx.config))}`);
+  };
   const smallBody = bodyLimit({ maxSize: 32 * 1024, onError: (c) => errorResponse(c, 413, 'The request is too large.') });
 
   return new Hono<AppEnv>()
-    .post('/login', smallBody, requireBotToken(ctx), validate('json', loginSchema), async (c) => {
+    .post('/login', smallBody, requireBotToken(ctx, { field: 'email', onFailure: countFailedBotCheck }), validate('json', loginSchema), async (c) => {
       const { email, password, remember_me } = c.req.valid('json');
       // Counted before the (slow) check so parallel guesses cannot slip past the limits. A success clears
       // the per-(e-mail, address) count only: the per-account one runs its window out, so whoever knows

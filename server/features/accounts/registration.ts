@@ -63,7 +63,8 @@ export function registrationRoutes(ctx: AppContext) {
     '/create',
     smallJsonBody(),
     refuseWhenThrottled(throttle, ipOf, 'email'),
-    requireBotToken(ctx),
+    // A failed bot check counts as a registration attempt (issue 17, item 1).
+    requireBotToken(ctx, { field: 'email', onFailure: (c) => throttle.hit(ipOf(c)) }),
     validate('json', registrationSchema),
     async (c) => {
       const { name, email, password } = c.req.valid('json');

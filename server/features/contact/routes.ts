@@ -34,6 +34,9 @@ export function contactRoutes(ctx: AppContext) {
   // The throttle counts an IPv6 client per /64 (issue 17 item 8); the stored message keeps the full address.
   const limitKeyOf = (c: Parameters<typeof clientIp>[0]) => rateLimitAddress(ipOf(c));
 
+  // A failed bot check counts as a message sent (issue 17, item 1).
+  const countedBotCheck = requireBotToken(ctx, { onFailure: (c) => throttle.hit(limitKeyOf(c)) });
+
   // The form shows errors under name and email and one general message below the message box (docs/product/messages.md#validation),
   // so the general message carries the message field's own error when it has one.
   const validContact = zValidator('json', contactSchema, (result, c) => {
@@ -42,7 +45,7 @@ export function contactRoutes(ctx: AppContext) {
     return validationFailed(c, errors, errors.message?.[0]);
   });
 
-  return new Hono<AppEnv>().post('/', smallJsonBody(64 * 1024), refuseWhenThrottled(throttle, limitKeyOf), requireBotToken(ctx), validContact, async (c) => {
+  return new Hono<AppEnv>().post('/', smallJsonBody(64 * 1024), refuseWhenThrottled(throttle, limitKeyOf), countedBotCheck, validContact, async (c) => {
     const { name, email, message } = c.req.valid('json');
     // Counts messages that would be stored, not a visitor's attempts to fill the form correctly.
     const decision = throttle.consume(limitKeyOf(c));

@@ -136,6 +136,23 @@ describe('login throttle', () => {
     }
   }
 
+  it('counts failed bot checks as failed logins (issue 17, item 1): after 5, the right password with a good token answers 429', async () => {
+    for (let index = 0; index < 5; index += 1) {
+      const browser = createClient(ctx.app);
+      await browser.fetchCsrfCookie();
+      const refused = await browser.request('POST', '/api/auth/login', {
+        email: ' Target@example.test',
+        password: 'x',
+        remember_me: false,
+        g_token: 'not-a-token',
+      });
+      expect(refused.status, `failed bot check ${index + 1}`).toBe(422);
+    }
+    const sixth = await attempt('target@example.test', DEFAULT_TEST_PASSWORD);
+    expect(sixth.status).toBe(429);
+    expect(sixth.headers.get('Retry-After')).toBe('60');
+  });
+
   it('answers the 6th failed attempt within 60 s with 429 and Retry-After in seconds, even with the right password', async () => {
     await failTimes(5);
     ctx.advance(45_000);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
 import { createClient, createUser, login, type LoggedInClient, type TestClient } from '../../helpers/auth.ts';
 import { solveBotChallenge } from '../../helpers/botcheck.ts';
+import { rateLimitHits } from '../../../server/db/schema.ts';
 
 type Role = 'anonymous' | 'user' | 'admin';
 
@@ -273,6 +274,12 @@ describe('every JSON-body endpoint survives arbitrary JSON', () => {
 });
 
 describe('a body that is not JSON', () => {
+  // The fuzzing above sends garbage bot tokens from one address, and failed bot checks count in the
+  // registration and contact limits (issue 17, item 1): start from clean counters, so these answers are
+  // the body's, not a throttle's.
+  beforeAll(() => {
+    ctx.db.delete(rateLimitHits).run();
+  });
   // Hono's JSON validator throws its own HTTPException for these; they used to surface as 500.
   it.each(endpoints().map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint] as const))(
     '%s answers 4xx with a message to an empty or broken body',

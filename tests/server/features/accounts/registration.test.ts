@@ -186,6 +186,18 @@ describe('registration', () => {
     expect(userCount()).toBe(0);
   });
 
+  it('counts failed bot checks as registration attempts (issue 17, item 1)', async () => {
+    const throttled = createTestContext({ fakeClock: true });
+    try {
+      for (let index = 0; index < 10; index += 1) {
+        expect((await register(throttled.app, { email: `bot${index}@example.test`, g_token: 'not-a-token' })).status).toBe(422);
+      }
+      expect((await register(throttled.app, { email: 'person@example.test' })).status).toBe(429);
+    } finally {
+      throttled.cleanup();
+    }
+  });
+
   it('throttles registrations per IP (10 an hour) with 429 and Retry-After, not counting typos', async () => {
     const throttled = createTestContext({ fakeClock: true });
     try {

@@ -4,13 +4,20 @@
 import { Hono } from 'hono';
 import { createChallenge, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { AppEnv } from '../../../../server/context.ts';
 import { openDatabase } from '../../../../server/db/client.ts';
 import { botcheckSpent } from '../../../../server/db/schema.ts';
 import { getSetting } from '../../../../server/db/queries/settings.ts';
-import { BOTCHECK_LIFETIME_MS, BOTCHECK_MESSAGES, requireBotToken, verifyBotToken } from '../../../../server/auth/botcheck.ts';
+import {
+  BOTCHECK_LIFETIME_MS,
+  BOTCHECK_MESSAGES,
+  BOTCHECK_VERIFY_WINDOW_MS,
+  botcheckKdf,
+  requireBotToken,
+  verifyBotToken,
+} from '../../../../server/auth/botcheck.ts';
 import { botcheckRoutes } from '../../../../server/features/botcheck/routes.ts';
 import { validate } from '../../../../server/http/validate.ts';
 import { encodeBotToken, fetchBotChallenge, solveBotChallenge, solveFetchedChallenge } from '../../../helpers/botcheck.ts';
@@ -26,6 +33,7 @@ interface BotcheckHarness {
 
 const contexts: TestContext[] = [];
 afterEach(() => {
+  vi.restoreAllMocks();
   for (const ctx of contexts.splice(0)) ctx.cleanup();
 });
 
@@ -236,5 +244,71 @@ describe('the secret', () => {
     expect(await verifyBotToken(harness.ctx, encodeBotToken(foreign, await solveFetchedChallenge(foreign)))).toEqual({ ok: true });
     expect(await verifyBotToken(harness.ctx, await solveBotChallenge(harness.app))).toEqual({ ok: true });
     expect(getSetting(harness.ctx.db, 'botcheck_secret')).toBeUndefined();
+  });
+});
+
+// Issue 17, item 1: refusing a token must cost the server less than sending it costs the client.
+describe('cheap refusals (issue 17, item 1)', () => {
+  /** Counts key derivations made from here on; the real ones still run. */
+  const countDerivations = () => vi.spyOn(botcheckKdf, 'deriveKey');
+  const VERIFY_LIMIT = 20;
+
+  it('refuses an unsolved, an out-of-range or an ill-sized solution to a signed challenge without deriving a key', async () => {
+    const harness = setup();
+    const derive = countDerivations();
+    const bad: Solution[] = [
+      { counter: 0, derivedKey: '00' },
+      { counter: 2 ** 32, derivedKey: '0'.repeat(64) },
+      { counter: 3, derivedKey: '0'.repeat(66) },
+      // Right length, but not the prefix the solver searches for.
+      { counter: 3, derivedKey: 'f'.repeat(64) },
+    ];
+    for (const solution of bad) {
+      const challenge = await fetchBotChallenge(harness.app);
+      await expectRefused(await harness.post('/guarded', { g_token: encodeBotToken(challenge, solution) }), BOTCHECK_MESSAGES.failed);
+      // Spent all the same: its signature proved it ours.
+      expect(await verifyBotToken(harness.ctx, encodeBotToken(challenge, solution))).toEqual({ ok: false, message: BOTCHECK_MESSAGES.used });
+    }
+    expect(derive).not.toHaveBeenCalled();
+    expect(harness.handled).toEqual([]);
+  });
+
+  it('refuses a forged signature without deriving a key', async () => {
+    const harness = setup();
+    const challenge = await fetchBotChallenge(harness.app);
+    const solution = await solveFetchedChallenge(challenge);
+    const derive = countDerivations();
+    const forged = { ...challenge, signature: 'a'.repeat(64) };
+    await expectRefused(await harness.post('/guarded', { g_token: encodeBotToken(forged, solution) }), BOTCHECK_MESSAGES.failed);
+    expect(derive).not.toHaveBeenCalled();
+    // Not spent by a forgery: the genuine token still works.
+    expect((await harness.post('/guarded', { g_token: encodeBotToken(challenge, solution) })).status).toBe(200);
+  });
+
+  it(`derives at most ${VERIFY_LIMIT} keys a minute per address, then answers 429 with Retry-After without deriving`, async () => {
+    const harness = setup({ fakeClock: true });
+    expect(harness.ctx.config.botcheckVerifyPerMinute).toBe(VERIFY_LIMIT);
+    const wrongTokens: string[] = [];
+    for (let i = 0; i <= VERIFY_LIMIT; i += 1) {
+      const challenge = await fetchBotChallenge(harness.app);
+      const solution = await solveFetchedChallenge(challenge);
+      // Well-formed and of the right prefix, so only the derivation can tell it is wrong.
+      const last = solution.derivedKey.at(-1) === '0' ? '1' : '0';
+      wrongTokens.push(encodeBotToken(challenge, { ...solution, derivedKey: `${solution.derivedKey.slice(0, -1)}${last}` }));
+    }
+    const derive = countDerivations();
+    for (const token of wrongTokens.slice(0, -1)) await expectRefused(await harness.post('/guarded', { g_token: token }), BOTCHECK_MESSAGES.failed);
+    expect(derive).toHaveBeenCalledTimes(VERIFY_LIMIT);
+
+    const refused = await harness.post('/guarded', { g_token: wrongTokens.at(-1) });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toBe('60');
+    expect(await refused.json()).toEqual({ message: 'Too many requests. Please try again in 60 seconds.' });
+    expect(derive).toHaveBeenCalledTimes(VERIFY_LIMIT);
+
+    // Another address is not affected, and the window slides.
+    expect(await verifyBotToken(harness.ctx, await solveBotChallenge(harness.app), '198.51.100.9')).toEqual({ ok: true });
+    harness.ctx.advance(BOTCHECK_VERIFY_WINDOW_MS);
+    expect((await harness.post('/guarded', { g_token: await solveBotChallenge(harness.app) })).status).toBe(200);
   });
 });

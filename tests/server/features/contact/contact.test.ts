@@ -88,6 +88,18 @@ describe('POST /api/contact', () => {
     expect(stored().map((message) => message.ip)).toContain('2001:db8:7:8::3');
   });
 
+  it('counts failed bot checks in the same limit (issue 17, item 1): after 5, a good message answers 429', async () => {
+    for (let index = 0; index < 5; index += 1) {
+      const client = await anonymousClient(ctx.app);
+      const refused = await client.request('POST', '/api/contact', { ...valid, g_token: 'not-a-token' }, { headers: { 'X-Forwarded-For': '203.0.113.7' } });
+      expect(refused.status).toBe(422);
+    }
+    const refused = await send(valid);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toBe('600');
+    expect(stored()).toHaveLength(0);
+  });
+
   it('keeps the message when no admin address is configured', async () => {
     const bare = createTestContext();
     try {
