@@ -2,17 +2,12 @@
 // it last checked in (relative, the exact time in its title) and a Deactivate button. Shared by the
 // dashboard's license card (the owner) and the admin's license panel (any machine); the caller asks for
 // confirmation and makes the call.
+import type { MachineView } from '../../../server/features/licensing/machine-list.ts';
 import { formatDate } from '../../lib/format.ts';
 import { formatRelativeTime } from '../../lib/relative-time.ts';
 
-export interface MachineItem {
-  id: number;
-  name: string | null;
-  platform: string | null;
-  fingerprint: string;
-  activated_at: string;
-  last_check_in_at: string;
-}
+/** A machine as license objects carry it: the server's own type (docs/decisions/0021-typed-api-client.md). */
+export type MachineItem = MachineView;
 
 /** What a machine is called on buttons and in confirmations: its name, else its fingerprint's start. */
 export function machineLabel(machine: Pick<MachineItem, 'name' | 'fingerprint'>): string {
