@@ -173,6 +173,7 @@ describe('the mailing worker', () => {
       mailer: {
         mode: 'smtp' as const,
         close: () => {},
+        admitAccountMail: () => true,
         send: async () => {
           calls += 1;
           throw Object.assign(new Error('No such user'), { code: 'EENVELOPE', command: 'RCPT TO', responseCode: 550, response: '550 No such user' });
