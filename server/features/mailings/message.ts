@@ -2,12 +2,14 @@
 // (sanitised, so embedded HTML cannot smuggle scripts into mail clients), the markdown itself as the
 // plain-text part (markdown reads well as text), and in both an unsubscribe link signed for the recipient.
 import type { AppContext } from '../../context.ts';
+import { ONE_CLICK_UNSUBSCRIBE_PATH } from '../../auth/csrf.ts';
 import { signUrl } from '../../auth/signed-urls.ts';
 import { renderMarkdown } from '../../../src/lib/markdown/index.ts';
 import { escapeHtml } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/transport.ts';
 
-export const UNSUBSCRIBE_PATH = '/api/mailing/unsubscribe';
+/** The one path exempt from the XSRF check for RFC 8058's one-click POST (server/auth/csrf.ts). */
+export const UNSUBSCRIBE_PATH = ONE_CLICK_UNSUBSCRIBE_PATH;
 /**
  * Signed URLs must expire; an unsubscribe link should work for as long as the mail sits in an inbox, so
  * ten years. The signature covers the user id: a changed id is refused.
@@ -72,7 +74,8 @@ export function mailingMessage(
     subject: rendered.subject,
     text: `${rendered.subject}\n\n${rendered.text}\n\n-- \n${footerText}\n`,
     html,
-    // RFC 2369: mail clients show their own "unsubscribe" button for it.
-    headers: { 'List-Unsubscribe': `<${recipient.unsubscribeUrl}>` },
+    // RFC 2369: mail clients show their own "unsubscribe" button for it; RFC 8058: with the second header,
+    // the provider unsubscribes by POSTing `List-Unsubscribe=One-Click` to the link, no page visit needed.
+    headers: { 'List-Unsubscribe': `<${recipient.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };
 }

@@ -247,8 +247,8 @@ describe('classifySendError', () => {
   });
 });
 
-describe('GET /api/mailing/unsubscribe', () => {
-  it('unsubscribes the user its signature was made for, once and for all; a changed or unsigned link is refused', async () => {
+describe('/api/mailing/unsubscribe', () => {
+  it('GET only asks; POST (the one-click body, no cookie, no XSRF header) unsubscribes the signed user, once and for all', async () => {
     fixture = await createAdminFixture();
     const { ctx, admin } = fixture;
     const [id, other] = addUsers(2, 'reader');
@@ -258,8 +258,18 @@ describe('GET /api/mailing/unsubscribe', () => {
     const [mail] = readOutbox(ctx.config.outboxDir);
     const link = linksIn(mail?.text).find((candidate) => candidate.includes('/api/mailing/unsubscribe'));
     if (!link) throw new Error('no unsubscribe link');
+    // RFC 8058: the header names the same link, and says it takes the one-click POST.
+    expect(mail?.headers.get('list-unsubscribe')).toBe(`<${link}>`);
+    expect(mail?.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     const url = new URL(link);
-    const anonymous = (path: string) => ctx.app.request(path);
+    const pathAndQuery = (target: URL) => `${target.pathname}${target.search}`;
+    // What a mail provider sends: a bare POST with the form body, no cookie, no Origin, no XSRF header.
+    const oneClick = (target: URL) =>
+      ctx.app.request(pathAndQuery(target), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
     const stored = (userId: number | undefined) =>
       ctx.db
         .select()
@@ -272,25 +282,43 @@ describe('GET /api/mailing/unsubscribe', () => {
     const unsigned = new URL(url);
     unsigned.searchParams.delete('signature');
     for (const bad of [tampered, unsigned]) {
-      const response = await anonymous(`${bad.pathname}${bad.search}`);
-      expect(response.status).toBe(403);
-      expect(await response.text()).toContain('This unsubscribe link is invalid');
+      for (const response of [await ctx.app.request(pathAndQuery(bad)), await oneClick(bad)]) {
+        expect(response.status).toBe(403);
+        expect(await response.text()).toContain('This unsubscribe link is invalid');
+      }
     }
     expect(stored(other)?.unsubscribed_at).toBeNull();
+
+    // GET (a person, or a link scanner) sees a confirmation form posting back to the same signed link.
+    const page = await ctx.app.request(pathAndQuery(url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('Content-Type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain('Do you want to stop receiving our mailings?');
+    expect(html).toContain(`<form method="post" action="${pathAndQuery(url).replace(/&/g, '&amp;')}">`);
     expect(stored(id)?.unsubscribed_at).toBeNull();
 
-    const response = await anonymous(`${url.pathname}${url.search}`);
+    const response = await oneClick(url);
     expect(response.status).toBe(200);
-    expect(response.headers.get('Content-Type')).toContain('text/html');
     expect(await response.text()).toContain('You have been unsubscribed.');
     const first = stored(id)?.unsubscribed_at;
     expect(first).toMatch(/^\d{4}-/);
-    expect((await anonymous(`${url.pathname}${url.search}`)).status).toBe(200);
+    expect((await oneClick(url)).status).toBe(200);
     expect(stored(id)?.unsubscribed_at).toBe(first);
 
     // The admin sees it, and the next mailing leaves the user out.
     const all = await json<{ users: Array<{ id: number; unsubscribed_at: string | null }> }>(await admin.request('GET', '/api/license/getAll'));
     expect(all.users.find((user) => user.id === id)?.unsubscribed_at).toBe(first);
     expect((await admin.request('POST', '/api/admin/sendmailing', { users: [id], title: 'T', body: 'B' })).status).toBe(422);
+  });
+
+  it('is the only route the XSRF check lets through without a token, and the Origin check still applies to it', async () => {
+    fixture = await createAdminFixture();
+    const { ctx } = fixture;
+    for (const path of ['/api/mailing/unsubscribe/', '/api/mailing/unsubscribe-all', '/api/mailing/other', '/api/contact']) {
+      expect((await ctx.app.request(path, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(419);
+    }
+    const foreign = await ctx.app.request('/api/mailing/unsubscribe?user=1', { method: 'POST', headers: { Origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
   });
 });
