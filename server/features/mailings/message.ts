@@ -1,10 +1,12 @@
 // The message of a mailing (issue 7, item 4): the admin's markdown rendered by the site's own pipeline
-// (sanitised, so embedded HTML cannot smuggle scripts into mail clients), the markdown itself as the
-// plain-text part (markdown reads well as text), and in both an unsubscribe link signed for the recipient.
+// (sanitised, so embedded HTML cannot smuggle scripts into mail clients; no image from another site, so
+// no tracking pixel: src/lib/markdown/mailing-html.ts), the same markdown as readable plain text for the
+// text part (src/lib/markdown/plain-text.ts), and in both an unsubscribe link signed for the recipient,
+// which the List-Unsubscribe headers carry too (RFC 2369, RFC 8058).
 import type { AppContext } from '../../context.ts';
 import { ONE_CLICK_UNSUBSCRIBE_PATH } from '../../auth/csrf.ts';
 import { signUrl } from '../../auth/signed-urls.ts';
-import { renderMarkdown } from '../../../src/lib/markdown/index.ts';
+import { renderMailingHtml, renderPlainText } from '../../../src/lib/markdown/index.ts';
 import { escapeHtml } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/transport.ts';
 
@@ -18,11 +20,6 @@ export const UNSUBSCRIBE_LINK_LIFETIME_MS = 10 * 365 * 24 * 60 * 60 * 1000;
 
 export function unsubscribeLink(ctx: Pick<AppContext, 'config' | 'db' | 'now'>, userId: number): string {
   return `${ctx.config.siteUrl}${signUrl(ctx, UNSUBSCRIBE_PATH, { expiresAt: ctx.now() + UNSUBSCRIBE_LINK_LIFETIME_MS, params: { user: String(userId) } })}`;
-}
-
-/** Links and images written as site paths (`/news/…`, `/media/…`) must become absolute in a mail client. */
-export function absolutizeSitePaths(html: string, siteUrl: string): string {
-  return html.replace(/\b(href|src)="\/(?!\/)/g, (_match, attribute: string) => `${attribute}="${siteUrl}/`);
 }
 
 export interface MailingContent {
@@ -41,8 +38,8 @@ export function renderMailing(siteUrl: string, mailing: MailingContent): Rendere
   return {
     // The admin's title is the subject, on one line (header values cannot hold line breaks).
     subject: mailing.title.replace(/\s+/g, ' ').trim(),
-    text: mailing.body.trim(),
-    htmlBody: absolutizeSitePaths(renderMarkdown(mailing.body), siteUrl),
+    text: renderPlainText(mailing.body, { siteUrl }),
+    htmlBody: renderMailingHtml(mailing.body, siteUrl),
   };
 }
 

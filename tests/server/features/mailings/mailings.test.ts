@@ -7,6 +7,8 @@ import { claimDueRecipients } from '../../../../server/features/mailings/queries
 import { insertUser, markUnsubscribed } from '../../../../server/db/queries/users.ts';
 import { mailingRecipients, users } from '../../../../server/db/schema.ts';
 import { classifySendError, MAILING_LEASE_MS, retryDelay, startMailingWorker, type MailingWorker } from '../../../../server/features/mailings/worker.ts';
+import { renderMailing } from '../../../../server/features/mailings/message.ts';
+import { renderMailingHtml } from '../../../../src/lib/markdown/index.ts';
 import { createFlakySmtp, type FlakySmtp } from '../../../helpers/flaky-smtp.ts';
 import { linksIn, parseMail, readOutbox } from '../../../helpers/mail.ts';
 import { createAdminFixture, json, type AdminFixture } from '../../admin/admin-fixture.ts';
@@ -156,7 +158,7 @@ describe('the mailing worker', () => {
     expect(mail.subject).toBe('Release 9 is out');
     expect(mail.html).toContain('<strong>notes</strong>');
     expect(mail.html).toContain('href="http://localhost:4321/news/releases"');
-    expect(mail.text).toContain('Read the **notes**');
+    expect(mail.text).toContain('Read the notes at the news (http://localhost:4321/news/releases).');
     expect(mail.headers.get('list-unsubscribe')).toMatch(/^<http:\/\/localhost:4321\/api\/mailing\/unsubscribe\?/);
     expect(linksIn(mail.text).some((link) => link.includes('/api/mailing/unsubscribe?'))).toBe(true);
   });
@@ -228,6 +230,38 @@ describe('the mailing worker', () => {
     expect(await worker.runOnce()).toMatchObject({ sent: 1, skipped: 1 });
     expect(readOutbox(ctx.config.outboxDir).map((mail) => mail.to)).toEqual(['reader0@example.test']);
     expect(rows().find((row) => row.user_id === leave)).toMatchObject({ status: 'skipped', last_error: 'Unsubscribed before the mailing was sent.' });
+  });
+});
+
+describe('the message of a mailing', () => {
+  it('has a readable text part and no image from another site (tracking pixels), in what is sent and what the admin previews', async () => {
+    fixture = await createAdminFixture();
+    const { ctx, admin } = fixture;
+    const [id] = addUsers(1, 'reader');
+    const body = [
+      '# Hello! :tada:',
+      '',
+      'Read the **release notes** on [the news](/news/releases).',
+      '',
+      '- first',
+      '- second',
+      '',
+      'Area: $\\pi r^2$',
+      '',
+      '![Our logo](/media/logo.png) ![pixel](https://tracker.example/open.gif?u=1) <img src="//tracker.example/p.gif" width="1" height="1">',
+    ].join('\n');
+    await admin.request('POST', '/api/admin/sendmailing', { users: [id], title: 'News', body });
+    worker = startMailingWorker(ctx, { intervalMs: 0 });
+    await worker.runOnce();
+    const [mail] = readOutbox(ctx.config.outboxDir);
+    expect(mail?.text).toContain(
+      ['News', '', 'Hello! 🎉', '', 'Read the release notes on the news (http://localhost:4321/news/releases).', '', '- first', '- second', '', 'Area: $\\pi r^2$'].join('\n'),
+    );
+    expect(mail?.text).not.toMatch(/[#*]|:tada:|tracker/);
+    expect(mail?.html).toContain('<img src="http://localhost:4321/media/logo.png" alt="Our logo"');
+    expect(mail?.html).not.toContain('tracker.example');
+    // The admin's preview renders with the same function (src/islands/admin-console/MarkdownPreview.tsx).
+    expect(renderMailingHtml(body, 'http://localhost:4321')).toBe(renderMailing('http://localhost:4321', { title: 'News', body }).htmlBody);
   });
 });
 
