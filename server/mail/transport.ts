@@ -56,9 +56,7 @@ export function createMailer({ config, log, db, now }: MailerDeps): Mailer {
 /** Where mail goes, for the start-up log: never the SMTP URL itself (it may hold a password). */
 export function describeMailDelivery(config: Pick<Config, 'smtpUrl' | 'outboxDir' | 'logMailLinks'>): string {
   if (config.smtpUrl) return `Mail is sent through the SMTP server ${new URL(config.smtpUrl).host} (SMTP_URL).`;
-  const links = config.logMailLinks
-    ? 'their links are logged (NODE_ENV=development)'
-    : 'their links are not logged (NODE_ENV=development logs them)';
+  const links = config.logMailLinks ? 'their links are logged (NODE_ENV=development)' : 'their links are not logged (NODE_ENV=development logs them)';
   return `Mail is not sent (no SMTP_URL): messages are written to ${config.outboxDir}; ${links}.`;
 }
 

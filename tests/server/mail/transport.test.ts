@@ -87,7 +87,9 @@ describe('outbox mode (no SMTP_URL)', () => {
     const info = log.lines.filter((line) => line.level === 'info').map((line) => line.message);
     expect(info[0]).toContain(config.outboxDir);
     expect(info).toContain(`  link: ${LINK}`);
-    expect(describeMailDelivery(config)).toBe(`Mail is not sent (no SMTP_URL): messages are written to ${config.outboxDir}; their links are logged (NODE_ENV=development).`);
+    expect(describeMailDelivery(config)).toBe(
+      `Mail is not sent (no SMTP_URL): messages are written to ${config.outboxDir}; their links are logged (NODE_ENV=development).`,
+    );
   });
 
   it('logs no working link otherwise: not in production, not in tests, not when NODE_ENV is unset (issue 17, item 9)', async () => {

@@ -315,7 +315,9 @@ describe('access matrix', () => {
     expect(oneClick.map((route) => route.key)).toEqual(['POST /api/mailing/unsubscribe']);
     // Reached without the header (its 403: no signed link), but the Origin check still refuses a foreign page.
     expect((await clients.anon.request('POST', ONE_CLICK_UNSUBSCRIBE, undefined, { headers: { 'X-XSRF-TOKEN': null } })).status).toBe(403);
-    const foreign = await clients.anon.request('POST', ONE_CLICK_UNSUBSCRIBE, undefined, { headers: { 'X-XSRF-TOKEN': null, Origin: 'https://elsewhere.example' } });
+    const foreign = await clients.anon.request('POST', ONE_CLICK_UNSUBSCRIBE, undefined, {
+      headers: { 'X-XSRF-TOKEN': null, Origin: 'https://elsewhere.example' },
+    });
     expect(await foreign.json()).toEqual({ message: 'Cross-origin request refused.' });
     for (const route of unsafe.filter((candidate) => !exempt.includes(candidate) && !oneClick.includes(candidate))) {
       const url = concretePath(route.path);

@@ -508,7 +508,12 @@ describe('oversized bodies', () => {
 });
 
 describe('the one-click unsubscribe (RFC 8058, no XSRF token)', () => {
-  const unsubscribed = () => ctx.db.select({ at: users.unsubscribed_at }).from(users).all().filter((row) => row.at !== null).length;
+  const unsubscribed = () =>
+    ctx.db
+      .select({ at: users.unsubscribed_at })
+      .from(users)
+      .all()
+      .filter((row) => row.at !== null).length;
 
   it('answers any query and any body with a page, never a 500, and unsubscribes nobody without our signature', async () => {
     const before = unsubscribed();

@@ -255,7 +255,18 @@ describe('the message of a mailing', () => {
     await worker.runOnce();
     const [mail] = readOutbox(ctx.config.outboxDir);
     expect(mail?.text).toContain(
-      ['News', '', 'Hello! 🎉', '', 'Read the release notes on the news (http://localhost:4321/news/releases).', '', '- first', '- second', '', 'Area: $\\pi r^2$'].join('\n'),
+      [
+        'News',
+        '',
+        'Hello! 🎉',
+        '',
+        'Read the release notes on the news (http://localhost:4321/news/releases).',
+        '',
+        '- first',
+        '- second',
+        '',
+        'Area: $\\pi r^2$',
+      ].join('\n'),
     );
     expect(mail?.text).not.toMatch(/[#*]|:tada:|tracker/);
     expect(mail?.html).toContain('<img src="http://localhost:4321/media/logo.png" alt="Our logo"');
