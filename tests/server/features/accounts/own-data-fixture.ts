@@ -32,7 +32,14 @@ export async function createOwnDataFixture(options: { fakeClock?: boolean } = {}
   };
   const annLicenseId = await store(ann.user.id);
   const bobLicenseId = await store(bob.id);
-  const machine = { fingerprint: 'ann-laptop-fp', name: 'Ann laptop', platform: 'linux', activated_at: nowIso, last_check_in_at: nowIso, lease_expires_at: nowIso };
+  const machine = {
+    fingerprint: 'ann-laptop-fp',
+    name: 'Ann laptop',
+    platform: 'linux',
+    activated_at: nowIso,
+    last_check_in_at: nowIso,
+    lease_expires_at: nowIso,
+  };
   insertMachine(ctx.db, { ...machine, license_id: annLicenseId });
   insertMachine(ctx.db, { ...machine, license_id: bobLicenseId, fingerprint: 'bob-fp', name: 'Bob desktop' });
   setLicenseRequest(ctx.db, ann.user.id, true, nowIso);
