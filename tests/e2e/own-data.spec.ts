@@ -18,6 +18,7 @@ test('a verified user downloads their data, then deletes the account; logging in
   await expect(card).toBeVisible();
   // Nothing wider than the phone's screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await card.screenshot({ path: test.info().outputPath('your-data-card-390.png') });
 
   // Download my data: a plain link, the session cookie is all it needs.
   const downloading = page.waitForEvent('download');
@@ -67,14 +68,15 @@ test('a verified user downloads their data, then deletes the account; logging in
   const notice = page.getByRole('status').filter({ hasText: 'Your account has been deleted.' });
   await expect(notice).toBeVisible();
   await expect(notice).toBeFocused();
+  await page.screenshot({ path: test.info().outputPath('home-notice-390.png') });
   // Signed out: the nav bar (in the phone's closed menu) offers Login again.
   const nav = page.getByRole('navigation', { name: /main/i });
-  await expect(nav.getByRole('button', { name: 'Login' })).toBeAttached();
+  await expect(nav.getByRole('button', { name: 'Login', includeHidden: true })).toBeAttached();
   expect((await context.cookies()).find((cookie) => cookie.name === 'session')).toBeUndefined();
 
   // A reload does not repeat the notice.
   await page.reload();
-  await expect(nav.getByRole('button', { name: 'Login' })).toBeAttached();
+  await expect(nav.getByRole('button', { name: 'Login', includeHidden: true })).toBeAttached();
   await expect(page.getByText('Your account has been deleted.')).toHaveCount(0);
 
   // The account is gone: logging in with it fails.
