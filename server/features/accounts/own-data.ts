@@ -9,8 +9,8 @@ import { requireUser } from '../../auth/guards.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
 import type { User } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
-import { errorResponse } from '../../http/errors.ts';
 import { required, tooLong } from '../../http/fields.ts';
+import { tooManyRequests } from '../../http/throttle.ts';
 import { validate } from '../../http/validate.ts';
 import { assertNotLastAdmin, LAST_ADMIN_SELF_DELETE_MESSAGE } from '../users/admin-protection.ts';
 import { deleteUserWithOwnedData } from '../users/delete-user.ts';
@@ -22,10 +22,6 @@ import { buildAccountExport, exportFileName } from './own-data-export.ts';
  * session must not get to guess the password here (argon2 is also CPU-bound).
  */
 export const DELETE_ACCOUNT_THROTTLE = { limit: 5, windowMs: 15 * 60_000 } as const;
-
-export const OWN_DATA_MESSAGES = {
-  tooManyAttempts: (seconds: number) => `Too many attempts. Please try again in ${seconds} seconds.`,
-} as const;
 
 const deleteAccountSchema = z.object({
   password: z
@@ -63,11 +59,7 @@ export function ownDataRoutes(ctx: AppContext) {
       const user = currentUser(c.get('user'));
       // Counted before the (slow) check, so parallel guesses cannot slip past the limit.
       const decision = deleteThrottle.consume(String(user.id));
-      if (!decision.allowed) {
-        const message = OWN_DATA_MESSAGES.tooManyAttempts(decision.retryAfterSeconds);
-        c.header('Retry-After', String(decision.retryAfterSeconds));
-        return errorResponse(c, 429, message, { password: [message] });
-      }
+      if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds, 'password');
       const { password, code } = c.req.valid('json');
       await confirmIdentity(ctx, user, { password, code });
       deleteUserWithOwnedData(ctx, user.id, {

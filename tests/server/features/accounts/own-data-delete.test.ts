@@ -166,7 +166,7 @@ describe('DELETE /api/user/account throttling', () => {
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(await json(throttled)).toMatchObject({
-      message: expect.stringMatching(/^Too many attempts\. Please try again in \d+ seconds\.$/),
+      message: expect.stringMatching(/^Too many requests\. Please try again in \d+ seconds\.$/),
       errors: { password: [expect.any(String)] },
     });
     expect(annState(fixture).user).toBe(1);
