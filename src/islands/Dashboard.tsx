@@ -1,8 +1,8 @@
 // /dashboard (docs/product/accounts.md#dashboard): the user card with Edit, the Request License button (only while nothing is
 // requested and no license is active), the license cards (key, status, machines, license file; issue 12,
 // item 6), 'License requested – awaiting approval' while a request waits, and the 'Request Sent' /
-// 'Request Failed!' alerts, and the "Your data" card (download it, delete the account). The nav bar's script loads the user into $user; this island reads it and
-// reloads it after a machine changed.
+// 'Request Failed!' alerts, and the "Your data" card (download it, delete the account). The nav bar's
+// script loads the user into $user; this island reads it and reloads it after a machine changed.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
