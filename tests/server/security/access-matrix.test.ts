@@ -63,6 +63,9 @@ const EXPECTED: Record<string, Row> = {
   // The owner's machines (issue 12): a license that is not the caller's answers 404, past the guard.
   'DELETE /api/user/licenses/:licenseId/machines/:machineId': SIGNED_IN,
   'POST /api/user/licenses/:licenseId/license-file': SIGNED_IN,
+  // Own data (issue 13, item 5): the caller's own, so any signed-in user; the delete's empty body answers 422.
+  'GET /api/user/export': SIGNED_IN,
+  'DELETE /api/user/account': SIGNED_IN,
 
   'POST /api/contact': PUBLIC,
 

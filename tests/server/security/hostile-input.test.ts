@@ -15,7 +15,7 @@ import { rateLimitHits, users } from '../../../server/db/schema.ts';
 type Role = 'anonymous' | 'user' | 'admin';
 
 interface Endpoint {
-  method: 'POST' | 'PUT';
+  method: 'POST' | 'PUT' | 'DELETE';
   path: string;
   role: Role;
   /** Field names the validator knows, so generated objects hit them with wrong types. */
@@ -136,6 +136,16 @@ const endpoints = (): Endpoint[] => [
     role: 'user',
     fields: ['name', 'surname', 'companyName', 'address', 'postcode', 'email', 'password', 'current_password', 'role', 'is_banned'],
     valid: () => ({ name: 'User' }),
+    limit: 32 * KIB,
+  },
+  {
+    // Own data (issue 13, item 5). The valid body's password is wrong on purpose: fuzzing must not delete
+    // the account the other endpoints use (and it stays signed in, as checked after each endpoint).
+    method: 'DELETE',
+    path: '/api/user/account',
+    role: 'user',
+    fields: ['password', 'code'],
+    valid: () => ({ password: 'not the password of this user', code: '123456' }),
     limit: 32 * KIB,
   },
   {
