@@ -63,6 +63,14 @@ const EXPECTED: Record<string, Row> = {
   // The owner's machines (issue 12): a license that is not the caller's answers 404, past the guard.
   'DELETE /api/user/licenses/:licenseId/machines/:machineId': SIGNED_IN,
   'POST /api/user/licenses/:licenseId/license-file': SIGNED_IN,
+  // Sessions, password and e-mail change (issue 13): the caller's own; another user's session id answers 404.
+  'GET /api/user/sessions': SIGNED_IN,
+  'POST /api/user/sessions/revoke-others': SIGNED_IN,
+  'DELETE /api/user/sessions/:id': SIGNED_IN,
+  'PUT /api/user/password': SIGNED_IN,
+  'PUT /api/user/email': SIGNED_IN,
+  // The e-mail change link is opened from a mail client: its signature, not a session, proves it.
+  'GET /api/user/email/confirm/:id': PUBLIC,
 
   'POST /api/contact': PUBLIC,
 
@@ -125,6 +133,9 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/publish': ADMIN,
   'POST /api/admin/publish': ADMIN,
   'GET /api/admin/users': ADMIN,
+  'GET /api/admin/users/:id/sessions': ADMIN,
+  'DELETE /api/admin/users/:id/sessions': ADMIN,
+  'DELETE /api/admin/users/:id/sessions/:sessionId': ADMIN,
   'GET /api/license/getAll': ADMIN,
   'POST /api/license/store': ADMIN,
   'PUT /api/license/update/:id': ADMIN,
@@ -199,7 +210,8 @@ describe('access matrix', () => {
   /** Real values for the path parameters: ids that exist where it matters. */
   function concretePath(path: string): string {
     return path.replace(/\{[^}]*\}/g, '').replace(/:(\w+)/g, (_match, name: string) => {
-      if (name === 'userId' || (name === 'id' && path.startsWith('/api/user/'))) return String(victimId);
+      // The victim, not a caller: ending user 1's sessions would sign out a role of this test.
+      if (name === 'userId' || (name === 'id' && (path.startsWith('/api/user/') || path.startsWith('/api/admin/users/')))) return String(victimId);
       if (name === 'sectionId') return String(sectionId);
       if (name === 'id' && path.startsWith('/api/downloads/')) return String(downloadableId);
       if (name === 'slug') return 'releases';
