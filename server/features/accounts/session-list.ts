@@ -14,13 +14,13 @@ export interface SessionView {
   last_active_at: string;
 }
 
-/** "Chrome 131", "Safari 17.1", "Firefox"; null when the header names nothing bowser knows. */
+/** "Chrome 131", "Safari 17", "Firefox"; null when the header names nothing bowser knows. */
 function browserOf(parsed: Bowser.Parser.ParsedResult): string | null {
   const { name, version } = parsed.browser;
   if (!name) return null;
-  // Chromium-style versions (131.0.0.0) say nothing past the major number.
-  const shown = version?.endsWith('.0.0.0') ? version.slice(0, -'.0.0.0'.length) : version;
-  return shown ? `${name} ${shown}` : name;
+  // The major version tells browsers apart; the rest (131.0.6778.85) is noise in a list.
+  const major = version?.split('.')[0];
+  return major ? `${name} ${major}` : name;
 }
 
 /** "iOS 17.1", "Windows 10", "Linux"; null when unknown. */
