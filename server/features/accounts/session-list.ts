@@ -1,4 +1,4 @@
-// A session as the session lists show it (docs/product/api.md#sessions), for the user's own list and the
+// A session as the session lists show it (docs/product/api.md#sessions-password-and-e-mail), for the user's own list and the
 // admin's list of a user's sessions: the random public id (never the token or its hash), whether it is the
 // asking browser's, browser and system read from the User-Agent, the address and two times.
 import Bowser from 'bowser';

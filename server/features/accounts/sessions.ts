@@ -1,4 +1,4 @@
-// The signed-in user's sessions (docs/product/accounts.md#sessions, docs/product/api.md#sessions; issue 13,
+// The signed-in user's sessions (docs/product/accounts.md#sessions, docs/product/api.md#sessions-password-and-e-mail; issue 13,
 // item 2), mounted at /api/user/sessions: the list, signing out one session, and signing out every other.
 // Sessions are read from the database on every request (server/auth/session-middleware.ts), so a session
 // ended here answers 401 on its very next request.
