@@ -2,6 +2,7 @@
 // #change-e-mail): sign out another session from a second browser, change the password, change the e-mail
 // through the link in the outbox. At 390 px wide, with the keyboard where it matters.
 import { expect, test, type Page } from '@playwright/test';
+import { E2E_ADMIN } from './env.ts';
 import { logInThroughApi, NEW_PASSWORD, PASSWORD, pathOf, registerAccount, uniqueEmail, waitForMailLink } from './accounts-support.ts';
 
 async function expectNoSideways(page: Page): Promise<void> {
@@ -124,4 +125,37 @@ test('the e-mail is changed through the link mailed to the new address', async (
   await expect(page.getByRole('button', { name: 'Re-Send Validation Link' })).toHaveCount(0);
 
   await context.close();
+});
+
+test('an admin sees a user’s sessions in the user’s Details and signs them out everywhere', async ({ browser }) => {
+  const email = uniqueEmail('admin-sessions');
+  const user = await browser.newContext();
+  await registerAccount(user.request, { name: 'Una Sessions', email, password: PASSWORD });
+  await logInThroughApi(user.request, email, PASSWORD);
+  const admin = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await logInThroughApi(admin.request, E2E_ADMIN.email, E2E_ADMIN.password);
+
+  const page = await admin.newPage();
+  await page.goto('/admin');
+  await expect(page.getByText(/^Showing 1–/)).toBeVisible();
+  await page.getByLabel('Filter users').fill(email);
+  const row = page
+    .getByRole('table', { name: /^Users table/ })
+    .locator('tbody tr.admin-users__row')
+    .filter({ hasText: email });
+  await row.getByRole('button', { name: /^Details/ }).click();
+  const sessions = page.getByRole('region', { name: 'Sessions' });
+  await expect(sessions.getByRole('listitem')).toHaveCount(1);
+  await expect(sessions.getByRole('listitem')).toContainText(/^Chrome \d+ on /);
+  await expect(sessions.getByText('This device')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('admin-sessions-390.png'), fullPage: true });
+
+  await sessions.getByRole('button', { name: /^Sign out everywhere/ }).click();
+  await page.getByRole('dialog', { name: 'Sign out everywhere' }).getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(sessions.getByText('Una Sessions has been signed out everywhere.')).toBeVisible();
+  await expect(sessions.getByText('Not signed in anywhere.')).toBeVisible();
+  expect((await user.request.get('/api/user')).status()).toBe(401);
+
+  await user.close();
+  await admin.close();
 });
