@@ -21,6 +21,7 @@ test('a session signed out from another browser is logged out on its next load',
   const phonePage = await phone.newPage();
   await phonePage.goto('/dashboard');
   await expect(phonePage.getByRole('heading', { name: 'Where you’re signed in' })).toBeVisible();
+  await phonePage.screenshot({ path: test.info().outputPath('sessions-desktop.png'), fullPage: true });
 
   const page = await laptop.newPage();
   await page.goto('/dashboard');
