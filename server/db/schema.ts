@@ -55,6 +55,16 @@ export const sessions = sqliteTable(
     absolute_expires_at: integer('absolute_expires_at').notNull().default(0),
     persistent: integer('persistent').notNull().default(0),
     created_at: text('created_at').notNull().default(nowIso),
+    // The id the session list shows and takes back (docs/decisions/0024-session-control.md): random, unrelated
+    // to the token, so no answer ever carries anything derived from a sign-in secret. '' only on rows made
+    // before the column existed; they get one on their next request (server/auth/sessions.ts).
+    public_id: text('public_id').notNull().default(''),
+    // Where and with what the session was started, for "Where you're signed in" (docs/product/accounts.md#sessions).
+    ip: text('ip'),
+    // Truncated (SESSION_USER_AGENT_MAX); parsed into browser and system only when listed.
+    user_agent: text('user_agent'),
+    // Epoch ms, refreshed at most once a minute (LAST_ACTIVE_RESOLUTION_MS): no write per request.
+    last_active_at: integer('last_active_at').notNull().default(0),
   },
   (table) => [index('sessions_user_idx').on(table.user_id)],
 );

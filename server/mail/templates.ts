@@ -118,3 +118,44 @@ export function loginLockoutEmail(site: MailSite, input: { name: string; minutes
     closing: ['If it was you, you can ignore this message and try again later.'],
   });
 }
+
+/**
+ * After a password change from the dashboard (docs/product/accounts.md#change-password): no secret, only the
+ * way to the reset form, which works even when whoever changed it has signed the owner out.
+ */
+export function passwordChangedEmail(site: MailSite, input: { name: string }): MailContent {
+  return compose(site, 'Your password was changed', {
+    heading: 'Your password was changed',
+    paragraphs: [
+      greeting(input.name),
+      `The password of your ${site.siteName} account was just changed, and every other session of the account was signed out.`,
+      "If this wasn't you, reset your password now.",
+    ],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If it was you, you can ignore this message.'],
+  });
+}
+
+/** The link that makes a new address the account's (docs/product/accounts.md#change-e-mail), sent to the new address. */
+export function emailChangeVerificationEmail(site: MailSite, input: { name: string; link: string }): MailContent {
+  return compose(site, 'Confirm your new e-mail address', {
+    heading: 'Confirm your new e-mail address',
+    paragraphs: [greeting(input.name), `You asked to use this address for your ${site.siteName} account. Nothing changes until you confirm it.`],
+    action: { label: 'Use this e-mail address', url: input.link },
+    closing: [`The link expires in ${LINK_LIFETIME_MINUTES} minutes.`, 'If you did not ask for this, you can ignore this message.'],
+  });
+}
+
+/** Sent to the current address when a change to another one is asked for: the owner can still stop it. */
+export function emailChangeNoticeEmail(site: MailSite, input: { name: string; newEmail: string }): MailContent {
+  return compose(site, 'A change of your e-mail address was requested', {
+    heading: 'E-mail change requested',
+    paragraphs: [
+      greeting(input.name),
+      `Someone signed in to your ${site.siteName} account asked to change its e-mail address to ${input.newEmail}. The change takes effect only when the link sent to that address is followed.`,
+      "If this wasn't you, reset your password now: that ends every session of the account.",
+    ],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If it was you, you can ignore this message.'],
+  });
+}

@@ -2,7 +2,9 @@
 // requested and no license is active), the license cards (key, status, machines, license file; issue 12,
 // item 6), 'License requested – awaiting approval' while a request waits, and the 'Request Sent' /
 // 'Request Failed!' alerts, and the "Your data" card (download it, delete the account). The nav bar's
-// script loads the user into $user; this island reads it and reloads it after a machine changed.
+// script loads the user into $user; this island reads it and reloads it after a machine changed. Below:
+// the account's security (issue 13): where the user is signed in, change password, change e-mail
+// (src/islands/account/).
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
@@ -10,6 +12,9 @@ import { ApiError } from '../lib/api/request.ts';
 import { loadCurrentUser } from '../lib/api/session.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
 import { $licenses, $user, setSession, type CurrentUser, type LicenseView } from '../stores/session.ts';
+import { AccountSessions } from './account/AccountSessions.tsx';
+import { ChangeEmailForm } from './account/ChangeEmailForm.tsx';
+import { ChangePasswordForm } from './account/ChangePasswordForm.tsx';
 import { Alert } from './ui/Alert.tsx';
 import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
 import { LicenseCard } from './users/LicenseCard.tsx';
@@ -94,6 +99,8 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
   const [saved, setSaved] = useState(false);
   const [requesting, setRequesting] = useState(false);
   const [result, setResult] = useState<RequestResult | null>(null);
+  // Bumped after a password change, which ends the other sessions: the list is read again.
+  const [sessionsVersion, setSessionsVersion] = useState(0);
   const canRequest = !user.license_request && !licenses.some((license) => Boolean(license.active));
 
   const requestLicense = async () => {
@@ -142,6 +149,12 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
       </UserCard>
 
       <LicenseList user={user} licenses={licenses} confirm={confirm} />
+
+      <AccountSessions confirm={confirm} reloadKey={sessionsVersion} />
+      <div className="account-forms">
+        <ChangePasswordForm onChanged={() => setSessionsVersion((version) => version + 1)} />
+        <ChangeEmailForm currentEmail={user.email} />
+      </div>
 
       <OwnDataCard user={user} licenses={licenses} />
 

@@ -181,3 +181,8 @@ export function isPostAuthor(db: Db, id: number): boolean {
 export function listUserEmails(db: Db): Array<Pick<User, 'id' | 'email'>> {
   return db.select({ id: users.id, email: users.email }).from(users).orderBy(users.id).all();
 }
+
+/** A confirmed change of address (docs/product/accounts.md#change-e-mail): the new address is proven, so verified now. */
+export function changeEmail(db: Db, id: number, email: string, atIso: string): void {
+  db.update(users).set({ email, email_verified_at: atIso, updated_at: atIso }).where(eq(users.id, id)).run();
+}

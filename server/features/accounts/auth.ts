@@ -10,6 +10,7 @@ import { verifyAgainstDummyHash, verifyPassword } from '../../auth/passwords.ts'
 import { accountPayload } from '../../auth/public-user.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
 import { createSession, invalidateSession } from '../../auth/sessions.ts';
+import { sessionClientOf } from '../../auth/session-client.ts';
 import { requireBotToken } from '../../auth/botcheck.ts';
 import { getUserByEmail } from '../../db/queries/users.ts';
 import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
@@ -111,7 +112,7 @@ export function authRoutes(ctx: AppContext) {
       // A new token at every login; the session this browser had before ends (no session fixation).
       const previous = c.get('sessionId');
       if (previous) invalidateSession(ctx, previous);
-      const { token, session } = createSession(ctx, user.id, { persistent: remember_me });
+      const { token, session } = createSession(ctx, user.id, { persistent: remember_me, client: sessionClientOf(c, ctx.config) });
       setSessionCookies(c, ctx.config, token, session, ctx.now());
       rotateXsrfToken(c, ctx.config);
       c.set('user', user);

@@ -1,6 +1,7 @@
 // The document of GET /api/user/export: everything the product keeps about the signed-in user, as one
 // JSON file (docs/product/accounts.md#your-data describes the format; docs/decisions/0025-own-data.md why).
 // Never in it: the password hash or any other secret, session ids or tokens, another person's data.
+import { describeUserAgent } from './session-list.ts';
 import type { AppContext } from '../../context.ts';
 import { getLicensesOfUser } from '../../db/queries/licenses.ts';
 import type { User } from '../../db/schema.ts';
@@ -72,7 +73,10 @@ export function buildAccountExport(ctx: Pick<AppContext, 'db' | 'now'>, user: Us
     sessions: listOwnSessions(ctx.db, user.id).map((session) => ({
       current: session.id === currentSessionId,
       persistent: session.persistent === 1,
+      ...describeUserAgent(session.user_agent),
+      ip: session.ip,
       created_at: session.created_at,
+      last_active_at: session.last_active_at ? iso(session.last_active_at) : null,
       expires_at: iso(session.expires_at),
       ends_at: iso(session.absolute_expires_at),
     })),

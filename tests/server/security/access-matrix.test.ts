@@ -66,6 +66,14 @@ const EXPECTED: Record<string, Row> = {
   // Own data (issue 13, item 5): the caller's own, so any signed-in user; the delete's empty body answers 422.
   'GET /api/user/export': SIGNED_IN,
   'DELETE /api/user/account': SIGNED_IN,
+  // Sessions, password and e-mail change (issue 13): the caller's own; another user's session id answers 404.
+  'GET /api/user/sessions': SIGNED_IN,
+  'POST /api/user/sessions/revoke-others': SIGNED_IN,
+  'DELETE /api/user/sessions/:id': SIGNED_IN,
+  'PUT /api/user/password': SIGNED_IN,
+  'PUT /api/user/email': SIGNED_IN,
+  // The e-mail change link is opened from a mail client: its signature, not a session, proves it.
+  'GET /api/user/email/confirm/:id': PUBLIC,
 
   'POST /api/contact': PUBLIC,
 
@@ -128,6 +136,9 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/publish': ADMIN,
   'POST /api/admin/publish': ADMIN,
   'GET /api/admin/users': ADMIN,
+  'GET /api/admin/users/:id/sessions': ADMIN,
+  'DELETE /api/admin/users/:id/sessions': ADMIN,
+  'DELETE /api/admin/users/:id/sessions/:sessionId': ADMIN,
   'GET /api/license/getAll': ADMIN,
   'POST /api/license/store': ADMIN,
   'PUT /api/license/update/:id': ADMIN,
@@ -206,7 +217,8 @@ describe('access matrix', () => {
   /** Real values for the path parameters: ids that exist where it matters. */
   function concretePath(path: string): string {
     return path.replace(/\{[^}]*\}/g, '').replace(/:(\w+)/g, (_match, name: string) => {
-      if (name === 'userId' || (name === 'id' && path.startsWith('/api/user/'))) return String(victimId);
+      // The victim, not a caller: ending user 1's sessions would sign out a role of this test.
+      if (name === 'userId' || (name === 'id' && (path.startsWith('/api/user/') || path.startsWith('/api/admin/users/')))) return String(victimId);
       if (name === 'sectionId') return String(sectionId);
       if (name === 'id' && path.startsWith('/api/downloads/')) return String(downloadableId);
       if (name === 'slug') return 'releases';

@@ -138,6 +138,23 @@ const endpoints = (): Endpoint[] => [
     valid: () => ({ name: 'User' }),
     limit: 32 * KIB,
   },
+  // A wrong current password in the valid body: fuzzing must never change the user's password or address.
+  {
+    method: 'PUT',
+    path: '/api/user/password',
+    role: 'user',
+    fields: ['current_password', 'password', 'password_confirmation'],
+    valid: () => ({ current_password: 'not the password 1', password: PASSWORD, password_confirmation: PASSWORD }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'PUT',
+    path: '/api/user/email',
+    role: 'user',
+    fields: ['email', 'password'],
+    valid: () => ({ email: 'fresh@example.com', password: 'not the password 1' }),
+    limit: 32 * KIB,
+  },
   {
     // Own data (issue 13, item 5). The valid body's password is wrong on purpose: fuzzing must not delete
     // the account the other endpoints use (and it stays signed in, as checked after each endpoint).
@@ -303,6 +320,54 @@ describe('a body that is not JSON', () => {
       }
     },
   );
+});
+
+describe('session ids and e-mail change links', () => {
+  // Path segments and query values as a browser could send them (encoded), anything at all inside.
+  // (A segment of dots would be resolved away by the URL itself and reach another route.)
+  const asSegment = (text: string) => (/^\.*$/.test(text) ? 'x' : encodeURIComponent(text));
+  const segment = fc.oneof(
+    fc.string({ maxLength: 200 }),
+    fc.string({ unit: 'grapheme', maxLength: 60 }),
+    fc.constantFrom('', '.', '..', '%00', '0', '-1', 'a'.repeat(5000)),
+  );
+
+  it('DELETE /api/user/sessions/{id} and the admin’s session routes answer 404 (never 500) to any id', async () => {
+    await fc.assert(
+      fc.asyncProperty(segment, segment, async (id, sessionId) => {
+        const encoded = asSegment(id);
+        const calls: Array<[TestClient, 'GET' | 'DELETE', string]> = [
+          [user, 'DELETE', `/api/user/sessions/${encoded}`],
+          [admin, 'GET', `/api/admin/users/${encoded}/sessions`],
+          [admin, 'DELETE', `/api/admin/users/${encoded}/sessions`],
+          [admin, 'DELETE', `/api/admin/users/${otherUserId}/sessions/${asSegment(sessionId)}`],
+        ];
+        for (const [client, method, url] of calls) {
+          const response = await client.request(method, url);
+          await expectCleanAnswer(response, `${method} ${url}`);
+          expect(response.status, `${method} ${url}`).toBe(404);
+        }
+      }),
+      { numRuns: 40 },
+    );
+    expect((await user.request('GET', '/api/user')).status).toBe(200);
+    expect((await admin.request('GET', '/api/user')).status).toBe(200);
+  });
+
+  it('GET /api/user/email/confirm/{id} redirects (never 500) whatever the id and query, changing nothing', async () => {
+    const emailsBefore = (await admin.request('GET', '/api/admin/users?limit=500').then((response) => response.text())).length;
+    await fc.assert(
+      fc.asyncProperty(segment, fc.dictionary(fc.constantFrom('email', 'state', 'expires', 'signature', 'x'), segment), async (id, query) => {
+        const url = `/api/user/email/confirm/${asSegment(id)}?${new URLSearchParams(query).toString()}`;
+        const response = await anonymous.request('GET', url);
+        await response.arrayBuffer();
+        expect(response.status, url).toBe(302);
+        expect(new URL(response.headers.get('Location') ?? '', 'http://localhost').searchParams.get('validation'), url).toBe('0');
+      }),
+      { numRuns: 60 },
+    );
+    expect((await admin.request('GET', '/api/admin/users?limit=500').then((response) => response.text())).length).toBe(emailsBefore);
+  });
 });
 
 /** What a Node HTTP server hands on for a header value: bytes as latin1, without CR, LF or NUL. */

@@ -46,7 +46,17 @@ describe('GET /api/user/export', () => {
 
     expect(document.sessions).toEqual([expect.objectContaining({ current: true, persistent: false })]);
     const [session] = document.sessions;
-    expect(Object.keys(session ?? {}).sort()).toEqual(['created_at', 'current', 'ends_at', 'expires_at', 'persistent']);
+    expect(Object.keys(session ?? {}).sort()).toEqual([
+      'browser',
+      'created_at',
+      'current',
+      'ends_at',
+      'expires_at',
+      'ip',
+      'last_active_at',
+      'persistent',
+      'system',
+    ]);
 
     expect(document.downloads).toEqual([{ title: 'Suite 2', release: '2.0', file_name: 'suite-2.0.zip', downloaded_at: expect.any(String) }]);
     // Sent ones only: the pending mailing never reached her.
