@@ -18,11 +18,13 @@ import { errorResponse } from '../http/errors.ts';
 import { requestOrigin } from '../http/client-ip.ts';
 import {
   endVisitor,
+  markRotated,
   mintXsrfToken,
   requestBinding,
   sessionBinding,
   setXsrfCookie,
   startVisitor,
+  wasRotated,
   XSRF_COOKIE,
   xsrfTokenMatches,
   type XsrfContext,
@@ -89,6 +91,8 @@ export function csrfProtection(ctx: AppContext) {
 /** GET /sanctum/csrf-cookie → 204 with the XSRF-TOKEN cookie (and, before sign-in, the visitor cookie it is bound to). */
 export function csrfCookieRoutes(ctx: AppContext) {
   return new Hono<AppEnv>().get('/csrf-cookie', (c) => {
+    // The session cookie this request brought had ended: loadSession already gave a visitor token.
+    if (wasRotated(c)) return c.body(null, 204);
     const binding = requestBinding(c, ctx.config) ?? startVisitor(c, ctx.config);
     // Keep an existing token that is still good for this browser: requests already in flight carry it,
     // and replacing it under them would fail them with 419.
@@ -104,6 +108,7 @@ export function csrfCookieRoutes(ctx: AppContext) {
  * (pass null: sign-out, a session found expired). Every place that creates or ends a session calls this.
  */
 export function rotateXsrfToken(c: Context, ctx: XsrfContext, session: Pick<Session, 'id'> | null): void {
+  markRotated(c);
   if (session) {
     endVisitor(c, ctx.config);
     setXsrfCookie(c, ctx.config, mintXsrfToken(ctx.db, sessionBinding(session.id)));

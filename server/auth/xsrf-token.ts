@@ -64,6 +64,18 @@ export function xsrfTokenMatches(db: Db, token: string, binding: string | null):
   return timingSafeEqual(Buffer.from(given), Buffer.from(mac(db, binding, nonce)));
 }
 
+// Answers that already carry a fresh token (rotateXsrfToken ran, e.g. loadSession found the session ended):
+// GET /sanctum/csrf-cookie must not replace it with one for the cookies the request came with.
+const rotatedAnswers = new WeakSet<Context>();
+
+export function markRotated(c: Context): void {
+  rotatedAnswers.add(c);
+}
+
+export function wasRotated(c: Context): boolean {
+  return rotatedAnswers.has(c);
+}
+
 export function setXsrfCookie(c: Context, config: XsrfConfig, token: string): void {
   // Not HttpOnly: our page scripts must read it to echo it in the header.
   setCookie(c, XSRF_COOKIE, token, { path: '/', sameSite: 'Lax', secure: config.secureCookies, httpOnly: false, maxAge: XSRF_MAX_AGE_SECONDS });

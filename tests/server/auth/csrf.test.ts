@@ -184,6 +184,14 @@ describe('csrfProtection', () => {
     expect((await client.request('POST', '/api/auth/login', await withBotToken())).status).toBe(200);
   });
 
+  it('gives a browser whose session ended server-side a working token from /sanctum/csrf-cookie itself', async () => {
+    const client = await login(ctx.app, credentials.email);
+    ctx.db.delete(sessions).run();
+    await client.fetchCsrfCookie();
+    expect(client.cookies.has('session')).toBe(false);
+    expect((await client.request('POST', '/api/auth/login', await withBotToken())).status).toBe(200);
+  });
+
   it('re-mints at /sanctum/csrf-cookie a token that no longer fits the browser (its session cookie went away)', async () => {
     const client = await login(ctx.app, credentials.email);
     // The browser dropped the session cookie at its close; the token (bound to that session) stayed.
