@@ -57,11 +57,15 @@ function expire(req: http.IncomingMessage, res: http.ServerResponse): void {
     const body = JSON.stringify({ message: BODY_TIMEOUT_MESSAGE });
     // The rest of the body would never be read: the connection cannot carry another request.
     res.writeHead(408, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close', 'Cache-Control': 'no-store' });
-    res.end(body, () => socket.destroy());
+    res.end(body, () => socket.end());
+    // Bytes still arriving are read and dropped: closing with unread data would send a reset, and a
+    // reset can make the client throw away the 408 before reading it.
+    req.resume();
   } else {
     // Answered early (a refusal before reading), but the body still trickles in: stop listening to it.
     socket.destroy();
   }
-  // Whatever still waits for the body (a handler mid-read) sees an aborted request; its late answer goes nowhere.
+  // Whatever still waits for the body (a handler mid-read) sees an aborted request and its late answer
+  // goes nowhere; a client that does not close after the 408 is cut off.
   setTimeout(() => socket.destroy(), 1_000).unref();
 }
