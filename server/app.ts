@@ -19,6 +19,7 @@ import { registrationRoutes } from './features/accounts/registration.ts';
 import { emailVerificationRoutes } from './features/accounts/email-verification.ts';
 import { passwordResetRoutes } from './features/accounts/password-reset.ts';
 import { accountRoutes } from './features/accounts/account.ts';
+import { ownDataRoutes } from './features/accounts/own-data.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { contentRoutes } from './features/content/routes.ts';
 import { adminUserListRoutes, adminUserRoutes } from './features/users/routes.ts';
@@ -54,6 +55,7 @@ export function createApp(ctx: AppContext): App {
   // Before accountRoutes: an admin's PUT /api/user/update/{id} is answered here; everyone else's falls through.
   app.route('/api/user', adminUserRoutes(ctx));
   app.route('/api/user', accountRoutes(ctx));
+  app.route('/api/user', ownDataRoutes(ctx));
   app.route('/api/user/licenses', ownerMachineRoutes(ctx));
   app.route('/api/contact', contactRoutes(ctx));
   app.route('/api/home', homeRoutes(ctx));

@@ -16,7 +16,9 @@ const optionalText = z
 const MAX_WEB_WORKERS = 8;
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // Unset means development for everything but the mail links in the log, which need it said explicitly
+  // (issue 17, item 9): a server started without NODE_ENV logs no working reset links.
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   DATA_DIR: z.string().trim().min(1).default('./data'),
@@ -46,6 +48,9 @@ const envSchema = z.object({
   BOTCHECK_VERIFY_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(20),
   // Per client IP; raise it where many sign-ups share one address (the browser tests, an office NAT).
   REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  // Account mails (verification, reset, lockout notice, …) to one address a day, however many accounts or
+  // clients ask (issue 17, item 3; server/mail/recipient-cap.ts). Mailings and admin notices do not count.
+  ACCOUNT_MAILS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   TRUST_PROXY: booleanFlag.default(false),
   WEB_WORKERS: z
@@ -108,6 +113,13 @@ export interface Config {
   seedDemo: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   registrationsPerHour: number;
+  /** Account mails one address gets a day at most (server/mail/recipient-cap.ts). */
+  accountMailsPerDay: number;
+  /**
+   * Outbox mode only: log the links of each message (working verification and reset links). Only with
+   * NODE_ENV=development said explicitly (`npm run dev` says it), never by default (issue 17, item 9).
+   */
+  logMailLinks: boolean;
   botcheckVerifyPerMinute: number;
   /**
    * A reverse proxy in front sets X-Forwarded-For/-Host/-Proto: only then do they count (client IP for
@@ -162,7 +174,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   const siteOrigin = new URL(siteUrl).origin;
   return {
-    nodeEnv: env.NODE_ENV,
+    nodeEnv: env.NODE_ENV ?? 'development',
     isProduction: env.NODE_ENV === 'production',
     host: env.HOST,
     port: env.PORT,
@@ -189,6 +201,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: env.SEED_DEMO,
     logLevel: env.LOG_LEVEL,
     registrationsPerHour: env.REGISTRATIONS_PER_HOUR,
+    accountMailsPerDay: env.ACCOUNT_MAILS_PER_DAY,
+    logMailLinks: env.NODE_ENV === 'development',
     botcheckVerifyPerMinute: env.BOTCHECK_VERIFY_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,
     webWorkers: env.WEB_WORKERS === 'auto' ? autoWebWorkers() : Number(env.WEB_WORKERS),

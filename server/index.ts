@@ -11,7 +11,7 @@ import { openDatabase } from './db/client.ts';
 import { seedDatabase } from './db/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
 import { createLogger, type Logger } from './log.ts';
-import { createMailer } from './mail/transport.ts';
+import { createMailer, describeMailDelivery } from './mail/transport.ts';
 import { backfillLicenseKeys } from './features/licensing/keys.ts';
 import { REMINDER_DEFAULTS, startReminderScheduler } from './features/licensing/reminders.ts';
 import { createKeyringSource } from './features/licensing/signing-keys.ts';
@@ -88,7 +88,7 @@ async function runPrimary(): Promise<void> {
     onLive: (buildDir) => serving.goLive(buildDir),
   });
 
-  const mailer = createMailer({ config, log });
+  const mailer = createMailer({ config, log, db, now: () => Date.now() });
   const keyring = createKeyringSource(config);
   // Read (and on a fresh data directory made) here, before any worker is forked: two workers reading an
   // empty key directory at once would each make a first key, and a bad LICENSE_SIGNING_KEY stops the start.
@@ -104,6 +104,7 @@ async function runPrimary(): Promise<void> {
   const requestCheck = setInterval(() => takeUp(), PUBLISH_REQUEST_CHECK_MS);
   const workers = config.webWorkers > 0 ? ` with ${config.webWorkers} more serving process${config.webWorkers === 1 ? '' : 'es'}` : '';
   log.info(`Serving ${config.siteName} at ${config.siteUrl}${workers} (data in ${config.dataDir})`);
+  log.info(describeMailDelivery(config));
 
   if (config.buildOnStart && (!current || seed.seeded)) {
     log.info('Building the site for the first time; pages appear when the build is live.');

@@ -51,6 +51,20 @@ export function isSoftwareApiPath(path: string): boolean {
 }
 
 /**
+ * The one-click unsubscribe of mailings (RFC 8058; issue 17, item 9): a mail provider POSTs
+ * `List-Unsubscribe=One-Click` to the link in the List-Unsubscribe header, with no cookie and no header of
+ * ours, so the XSRF check cannot apply. Its authority is the link's signature, made for one user
+ * (server/features/mailings/unsubscribe.ts), which a forged cross-site request would need as well, and
+ * all it can do is unsubscribe that user. Exactly this path, and only the XSRF check: the Origin check
+ * still refuses a foreign page's POST.
+ */
+export const ONE_CLICK_UNSUBSCRIBE_PATH = '/api/mailing/unsubscribe';
+
+export function isOneClickUnsubscribePath(path: string): boolean {
+  return path === ONE_CLICK_UNSUBSCRIBE_PATH;
+}
+
+/**
  * Allowed origins: the configured site, and the origin the request itself was addressed to (same-origin
  * by definition). Trusting Host for the latter is safe: a browser sets Host to the server it is talking
  * to and Origin to the page's site, so a foreign page cannot make them agree. The one way to make them
@@ -78,6 +92,7 @@ export function originCheck(ctx: AppContext) {
 export function csrfProtection(ctx: AppContext) {
   return createMiddleware<AppEnv>(async (c, next) => {
     if (!UNSAFE_METHODS.has(c.req.method) || isSoftwareApiPath(c.req.path)) return next();
+    if (c.req.method === 'POST' && isOneClickUnsubscribePath(c.req.path)) return next();
     const cookie = getCookie(c, XSRF_COOKIE);
     const header = c.req.header(XSRF_HEADER);
     if (!cookie || !header || !(tokensEqual(cookie, header) || tokensEqual(cookie, safeDecode(header)))) {

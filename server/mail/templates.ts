@@ -2,6 +2,7 @@
 // HTML (the caller adds the recipient: `sendSafely(mailer, { to, ...verificationEmail(config, …) }, log)`,
 // or `sendToAdmin` for the admin notices). Subjects start with the site name so they sort together.
 import type { MailContent } from './transport.ts';
+import { greeting } from './greeting.ts';
 import { renderHtml, renderText, type MailBody, type MailSite } from './layout.ts';
 
 /** Signed links and reset tokens live this long (issue 3, items 4 and 5); the mails say so. */
@@ -17,15 +18,14 @@ function inSubject(value: string): string {
   return oneLine.length > 60 ? `${oneLine.slice(0, 57)}...` : oneLine;
 }
 
-function greeting(name: string): string {
-  const trimmed = name.trim();
-  return trimmed ? `Hello ${trimmed},` : 'Hello,';
-}
-
-export function verificationEmail(site: MailSite, input: { name: string; link: string }): MailContent {
+/**
+ * No name: the address is not proven yet, so whoever registered may not own it, and the name is theirs
+ * (issue 17, item 3). The greeting helper neutralises names in every other mail.
+ */
+export function verificationEmail(site: MailSite, input: { link: string }): MailContent {
   return compose(site, 'Verify your e-mail address', {
     heading: 'Verify your e-mail address',
-    paragraphs: [greeting(input.name), `Thank you for registering with ${site.siteName}. Please confirm that this e-mail address is yours.`],
+    paragraphs: ['Hello,', `Thank you for registering with ${site.siteName}. Please confirm that this e-mail address is yours.`],
     action: { label: 'Verify e-mail address', url: input.link },
     closing: [
       `The link expires in ${LINK_LIFETIME_MINUTES} minutes. You can ask for a new one from your dashboard.`,

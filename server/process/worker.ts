@@ -35,7 +35,7 @@ export function runWorker(): void {
     db,
     log,
     publisher: createRemotePublisher({ db, log, notifyPrimary: (reason) => tell({ type: 'publish', reason }) }),
-    mailer: createMailer({ config, log }),
+    mailer: createMailer({ config, log, db, now: () => Date.now() }),
     now: () => Date.now(),
     keyring: createKeyringSource(config),
   };

@@ -1,8 +1,8 @@
 // /dashboard (docs/product/accounts.md#dashboard): the user card with Edit, the Request License button (only while nothing is
 // requested and no license is active), the license cards (key, status, machines, license file; issue 12,
 // item 6), 'License requested – awaiting approval' while a request waits, and the 'Request Sent' /
-// 'Request Failed!' alerts. The nav bar's script loads the user into $user; this island reads it and
-// reloads it after a machine changed.
+// 'Request Failed!' alerts, and the "Your data" card (download it, delete the account). The nav bar's
+// script loads the user into $user; this island reads it and reloads it after a machine changed.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
@@ -13,6 +13,7 @@ import { $licenses, $user, setSession, type CurrentUser, type LicenseView } from
 import { Alert } from './ui/Alert.tsx';
 import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
 import { LicenseCard } from './users/LicenseCard.tsx';
+import { OwnDataCard } from './users/OwnDataCard.tsx';
 import { UserCard } from './users/UserCard.tsx';
 import { UserFormDialog } from './users/UserFormDialog.tsx';
 
@@ -141,6 +142,8 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
       </UserCard>
 
       <LicenseList user={user} licenses={licenses} confirm={confirm} />
+
+      <OwnDataCard user={user} licenses={licenses} />
 
       <UserFormDialog
         open={editing}

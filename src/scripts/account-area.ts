@@ -6,6 +6,7 @@ import { loadCurrentUser, logout } from '../lib/api/session.ts';
 import { readCookie } from '../lib/cookies.ts';
 import { $user, isAdminUser, setSession, type CurrentUser } from '../stores/session.ts';
 import { ensureAccountRoot, openAccountDialog, preloadAccountRoot } from './account-root.ts';
+import { showQueuedSiteNotice } from './site-notice.ts';
 import { renderUnverifiedBanner } from './unverified-banner.ts';
 
 export const SIGNED_IN_HINT = 'signed_in';
@@ -89,6 +90,8 @@ function whenIdle(callback: () => void): void {
 }
 
 export function enhanceAccountArea(root: Document): void {
+  // A notice the previous page left (e.g. 'Your account has been deleted.'), before anything else shows.
+  showQueuedSiteNotice(root);
   const area = root.querySelector<HTMLElement>('[data-account-area]');
   $user.subscribe((user) => {
     if (area) renderArea(area, user);

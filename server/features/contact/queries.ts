@@ -1,4 +1,5 @@
 // Messages sent through the contact form (POST /api/contact): kept even when the admin mail fails.
+import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { contactMessages } from '../../db/schema.ts';
 
@@ -6,4 +7,25 @@ export type ContactMessage = typeof contactMessages.$inferSelect;
 
 export function insertContactMessage(db: Db, message: { name: string; email: string; message: string; ip: string | null }): ContactMessage {
   return db.insert(contactMessages).values(message).returning().get();
+}
+
+/**
+ * The messages sent from this address, oldest first: part of a user's own data (GET /api/user/export).
+ * Only ever asked for a verified address, so nobody reads messages by registering someone else's e-mail.
+ */
+export function listContactMessagesFrom(db: Db, email: string): ContactMessage[] {
+  return db
+    .select()
+    .from(contactMessages)
+    .where(sql`${contactMessages.email} COLLATE NOCASE = ${email}`)
+    .orderBy(asc(contactMessages.created_at), asc(contactMessages.id))
+    .all();
+}
+
+/** Deletes the messages sent from this address (a verified one; server/features/users/delete-user.ts); how many went. */
+export function deleteContactMessagesFrom(db: Db, email: string): number {
+  return db
+    .delete(contactMessages)
+    .where(sql`${contactMessages.email} COLLATE NOCASE = ${email}`)
+    .run().changes;
 }

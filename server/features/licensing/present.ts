@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.ts';
 import type { LicenseWithType } from '../../db/queries/licenses.ts';
 import { licenseStatus, type LicenseStatus } from './license-status.ts';
 import { listMachinesOfLicenses, type MachineView } from './machine-list.ts';
+import { listLicenseEvents, type LicenseEventView } from './queries.ts';
 
 export type LicenseView = LicenseWithType & { machines: MachineView[]; status: LicenseStatus };
 
@@ -39,4 +40,19 @@ export function presentLicense(db: Db, license: LicenseWithType, options: { view
   const [view] = presentLicenses(db, [license], options);
   if (!view) throw new Error('presentLicenses dropped a license');
   return view;
+}
+
+/** A license's events as a viewer may see them (a user's own data export; the admins read them at GET /api/license/{id}/events). */
+export type LicenseEventForViewer = Omit<LicenseEventView, 'actor_name'> & { actor_name?: string | null };
+
+/**
+ * The events of a license for whoever may manage it (mayManageLicense), none for anyone else. The acting
+ * person's name is for the admins only: to the owner an admin's name is someone else's data, and the
+ * actor kind already says who acted (an admin, the owner, the software, the system).
+ */
+export function presentLicenseEvents(db: Db, license: Pick<LicenseWithType, 'id' | 'user_id'>, viewer: LicenseViewer): LicenseEventForViewer[] {
+  if (!mayManageLicense(viewer, license)) return [];
+  const events = listLicenseEvents(db, license.id);
+  if (isAdmin(viewer)) return events;
+  return events.map(({ actor_name: _hidden, ...event }) => event);
 }

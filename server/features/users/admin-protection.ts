@@ -22,6 +22,9 @@ export const ADMIN_PROTECTION_MESSAGES = {
   },
 } as const satisfies Record<string, Record<AdminRemoval, string>>;
 
+/** A user deleting their own account (DELETE /api/user/account) while the last admin who can sign in. */
+export const LAST_ADMIN_SELF_DELETE_MESSAGE = 'You are the last admin: give another user the admin role before deleting your account.';
+
 /** Whether the user counts toward "admins who can still sign in". */
 export function isActiveAdmin(user: Pick<User, 'role' | 'is_banned'>): boolean {
   return user.role === 'admin' && !user.is_banned;
@@ -33,5 +36,14 @@ export function isActiveAdmin(user: Pick<User, 'role' | 'is_banned'>): boolean {
  */
 export function assertAdminRemovalAllowed(db: Db, actorId: number, target: User, removal: AdminRemoval): void {
   if (target.id === actorId) throw new HttpError(403, ADMIN_PROTECTION_MESSAGES.self[removal]);
-  if (isActiveAdmin(target) && countActiveAdmins(db) <= 1) throw new HttpError(422, ADMIN_PROTECTION_MESSAGES.lastAdmin[removal]);
+  assertNotLastAdmin(db, target, ADMIN_PROTECTION_MESSAGES.lastAdmin[removal]);
+}
+
+/**
+ * Throws 422 with `message` when the target is the last active admin. The one last-admin rule, for the
+ * admin's actions above and for a user deleting their own account (where removing oneself is the point).
+ * Call it inside writeTransaction, before the write.
+ */
+export function assertNotLastAdmin(db: Db, target: User, message: string): void {
+  if (isActiveAdmin(target) && countActiveAdmins(db) <= 1) throw new HttpError(422, message);
 }

@@ -2,7 +2,8 @@
 // - PUT /update/{id}: an admin's edit of any user (server/features/users/admin-user-edit.ts). For everyone else this
 //   handler steps aside (next()) and account.ts's own-profile route answers, so the spec's one path serves
 //   both the dashboard and the admin screen.
-// - DELETE /delete/{id}, PUT /suspend/{id}: hard delete, ban/unban. Both end every session of the user.
+// - DELETE /delete/{id}, PUT /suspend/{id}: hard delete (delete-user.ts, the one deletion path), ban/unban. Both end
+//   every session of the user.
 // The big table's paged listing is adminUserListRoutes, at /api/admin/users.
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -12,7 +13,7 @@ import { sendVerificationEmail } from '../../auth/email-verification.ts';
 import { invalidateUserSessions } from '../../auth/sessions.ts';
 import { writeTransaction } from '../../db/client.ts';
 import { listLicensesOfUsers } from '../../db/queries/licenses.ts';
-import { deleteUserById, getUserById, isPostAuthor, setUserBanned } from '../../db/queries/users.ts';
+import { getUserById, isPostAuthor, setUserBanned } from '../../db/queries/users.ts';
 import { presentLicenses } from '../licensing/present.ts';
 import { listUsersPage, USER_SORT_FIELDS, type SortValue, type UserSortField } from './queries.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
@@ -20,6 +21,7 @@ import { errorResponse, fieldErrorsFromZod, HttpError, validationFailed } from '
 import { validate } from '../../http/validate.ts';
 import { toAdminUser } from './admin-user.ts';
 import { assertAdminRemovalAllowed, isActiveAdmin } from './admin-protection.ts';
+import { deleteUserWithOwnedData } from './delete-user.ts';
 import { ADMIN_USER_MESSAGES, adminUserSchema, applyAdminUserEdit, findReadOnlyChanges } from './admin-user-edit.ts';
 import { isPlainObject } from '../../admin/params.ts';
 import { flagField, optionalIdField, parseId } from '../../http/fields.ts';
@@ -78,17 +80,13 @@ export function adminUserRoutes(ctx: AppContext) {
       const actorId = c.get('user')?.id ?? 0;
       const id = parseId(c.req.param('id'));
       if (id === null) return errorResponse(c, 404, ADMIN_USER_MESSAGES.notFound);
-      const wasAuthor = isPostAuthor(ctx.db, id);
-      writeTransaction(ctx.db, () => {
-        requireActiveAdmin(ctx, actorId);
-        const target = getUserById(ctx.db, id);
-        if (!target) throw new HttpError(404, ADMIN_USER_MESSAGES.notFound);
-        assertAdminRemovalAllowed(ctx.db, actorId, target, 'delete');
-        // The sessions would go with the row by cascade; ending them explicitly says what matters.
-        invalidateUserSessions(ctx, id);
-        deleteUserById(ctx.db, id);
+      deleteUserWithOwnedData(ctx, id, {
+        assertAllowed: (target) => {
+          requireActiveAdmin(ctx, actorId);
+          assertAdminRemovalAllowed(ctx.db, actorId, target, 'delete');
+        },
+        publishReason: `author ${id} deleted by admin ${actorId}`,
       });
-      if (wasAuthor) ctx.publisher.schedule(`author ${id} deleted by admin ${actorId}`);
       return c.json({ message: USER_ACTION_MESSAGES.deleted, id });
     })
     .put('/suspend/:id', requireAdmin, smallJsonBody(), validate('json', suspendSchema), (c) => {

@@ -5,12 +5,14 @@ interface FormActionsProps {
   label: string;
   busyLabel: string | undefined;
   onCancel: () => void;
+  /** Styles the submit button as destructive (deleting the account). */
+  danger?: boolean;
 }
 
-export function FormActions({ label, busyLabel, onCancel }: FormActionsProps) {
+export function FormActions({ label, busyLabel, onCancel, danger = false }: FormActionsProps) {
   return (
     <div className="form__actions">
-      <SubmitButton label={label} busyLabel={busyLabel} />
+      <SubmitButton label={label} busyLabel={busyLabel} className={danger ? 'button button--danger' : 'button'} />
       <button type="button" className="button button--secondary" onClick={onCancel}>
         Cancel
       </button>

@@ -1,6 +1,7 @@
 // A visitor's own account (docs/decisions/0007-accounts-api.md): sign-in and registration (both carry
 // the bot check's `g_token`), password reset, the verification mail, the profile, a license request,
-// the license machines (deactivate one, download a machine-bound license file) and the contact form.
+// the license machines (deactivate one, download a machine-bound license file), the user's own data
+// (download it, delete the account) and the contact form.
 import type { accountRoutes } from '../../../server/features/accounts/account.ts';
 import type { authRoutes } from '../../../server/features/accounts/auth.ts';
 import type { contactRoutes } from '../../../server/features/contact/routes.ts';
@@ -71,6 +72,23 @@ export const downloadLicenseFile = (licenseId: number, input: LicenseFileInput, 
 
 export const updateProfile = (userId: number, profile: Record<string, unknown>) =>
   api.put<Answer<typeof accountRoutes, '/update/:id', '$put'>>(`/api/user/update/${userId}`, profile);
+
+/**
+ * GET /api/user/export: the JSON file of the user's own data (docs/product/accounts.md#your-data). A plain link
+ * downloads it: the session cookie is all it needs, and the browser saves it under the server's file name.
+ */
+export const OWN_DATA_EXPORT_URL = '/api/user/export';
+
+export interface DeleteAccountInput {
+  password: string;
+  /** A current two-factor code, for users with two-factor sign-in on. */
+  code?: string;
+}
+
+/** DELETE /api/user/account (204): deletes the account; the server ends every session and clears the cookie. */
+export async function deleteAccount(input: DeleteAccountInput): Promise<void> {
+  await api.delete<unknown>('/api/user/account', input);
+}
 
 export interface ContactInput {
   name: string;

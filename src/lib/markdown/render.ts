@@ -42,7 +42,8 @@ function remarkHtmlAsText() {
   };
 }
 
-const markdownPlugins = unified()
+/** Markdown to mdast with every syntax extension: shared by the HTML renderings and the plain-text one (plain-text.ts). */
+export const markdownPlugins = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkMath)

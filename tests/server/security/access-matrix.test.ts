@@ -63,6 +63,9 @@ const EXPECTED: Record<string, Row> = {
   // The owner's machines (issue 12): a license that is not the caller's answers 404, past the guard.
   'DELETE /api/user/licenses/:licenseId/machines/:machineId': SIGNED_IN,
   'POST /api/user/licenses/:licenseId/license-file': SIGNED_IN,
+  // Own data (issue 13, item 5): the caller's own, so any signed-in user; the delete's empty body answers 422.
+  'GET /api/user/export': SIGNED_IN,
+  'DELETE /api/user/account': SIGNED_IN,
 
   'POST /api/contact': PUBLIC,
 
@@ -145,6 +148,8 @@ const EXPECTED: Record<string, Row> = {
   // The link in a mailing works signed out; without a valid signed token the handler refuses everyone
   // alike (403), which is not a role check.
   'GET /api/mailing/unsubscribe': { anon: 403, unverified: 403, verified: 403, banned: 403, admin: 403 },
+  // Its RFC 8058 one-click POST: the same, and no XSRF token needed (server/auth/csrf.ts).
+  'POST /api/mailing/unsubscribe': { anon: 403, unverified: 403, verified: 403, banned: 403, admin: 403 },
 
   // The company's software (docs/licensing.md): no session, authenticated by the license key in the body.
   'GET /api/licensing/v1/keys': PUBLIC,
@@ -155,6 +160,8 @@ const EXPECTED: Record<string, Row> = {
 
 /** The one prefix exempt from the XSRF and Origin checks (server/auth/csrf.ts). */
 const SOFTWARE_API = '/api/licensing/v1/';
+/** The one path exempt from the XSRF check only: the mail provider's one-click unsubscribe. */
+const ONE_CLICK_UNSUBSCRIBE = '/api/mailing/unsubscribe';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -297,7 +304,7 @@ describe('access matrix', () => {
     expect(mismatches).toEqual([]);
   }, 120_000);
 
-  test('every unsafe method under /api but the software API answers 419 without the X-XSRF-TOKEN header', async () => {
+  test('every unsafe method under /api but the software API and the one-click unsubscribe answers 419 without the X-XSRF-TOKEN header', async () => {
     const admin = await loginAs('admin');
     const failures: string[] = [];
     const unsafe = routes.filter((candidate) => UNSAFE.has(candidate.method) && candidate.path.startsWith('/api/'));
@@ -307,7 +314,15 @@ describe('access matrix', () => {
       'POST /api/licensing/v1/deactivate',
       'POST /api/licensing/v1/validate',
     ]);
-    for (const route of unsafe.filter((candidate) => !exempt.includes(candidate))) {
+    const oneClick = unsafe.filter((route) => route.path === ONE_CLICK_UNSUBSCRIBE);
+    expect(oneClick.map((route) => route.key)).toEqual(['POST /api/mailing/unsubscribe']);
+    // Reached without the header (its 403: no signed link), but the Origin check still refuses a foreign page.
+    expect((await clients.anon.request('POST', ONE_CLICK_UNSUBSCRIBE, undefined, { headers: { 'X-XSRF-TOKEN': null } })).status).toBe(403);
+    const foreign = await clients.anon.request('POST', ONE_CLICK_UNSUBSCRIBE, undefined, {
+      headers: { 'X-XSRF-TOKEN': null, Origin: 'https://elsewhere.example' },
+    });
+    expect(await foreign.json()).toEqual({ message: 'Cross-origin request refused.' });
+    for (const route of unsafe.filter((candidate) => !exempt.includes(candidate) && !oneClick.includes(candidate))) {
       const url = concretePath(route.path);
       const response = await admin.request(route.method, url, {}, { headers: { 'X-XSRF-TOKEN': null } });
       await response.arrayBuffer();

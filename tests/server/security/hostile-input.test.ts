@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
 import { createClient, createUser, login, type LoggedInClient, type TestClient } from '../../helpers/auth.ts';
 import { solveBotChallenge } from '../../helpers/botcheck.ts';
-import { rateLimitHits } from '../../../server/db/schema.ts';
+import { rateLimitHits, users } from '../../../server/db/schema.ts';
 
 type Role = 'anonymous' | 'user' | 'admin';
 
 interface Endpoint {
-  method: 'POST' | 'PUT';
+  method: 'POST' | 'PUT' | 'DELETE';
   path: string;
   role: Role;
   /** Field names the validator knows, so generated objects hit them with wrong types. */
@@ -136,6 +136,16 @@ const endpoints = (): Endpoint[] => [
     role: 'user',
     fields: ['name', 'surname', 'companyName', 'address', 'postcode', 'email', 'password', 'current_password', 'role', 'is_banned'],
     valid: () => ({ name: 'User' }),
+    limit: 32 * KIB,
+  },
+  {
+    // Own data (issue 13, item 5). The valid body's password is wrong on purpose: fuzzing must not delete
+    // the account the other endpoints use (and it stays signed in, as checked after each endpoint).
+    method: 'DELETE',
+    path: '/api/user/account',
+    role: 'user',
+    fields: ['password', 'code'],
+    valid: () => ({ password: 'not the password of this user', code: '123456' }),
     limit: 32 * KIB,
   },
   {
@@ -505,4 +515,47 @@ describe('oversized bodies', () => {
       expect(pulled).toBeLessThan(endpoint.limit + 4 * chunk.byteLength);
     },
   );
+});
+
+describe('the one-click unsubscribe (RFC 8058, no XSRF token)', () => {
+  const unsubscribed = () =>
+    ctx.db
+      .select({ at: users.unsubscribed_at })
+      .from(users)
+      .all()
+      .filter((row) => row.at !== null).length;
+
+  it('answers any query and any body with a page, never a 500, and unsubscribes nobody without our signature', async () => {
+    const before = unsubscribed();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('user', 'expires', 'signature', 'x'), fc.oneof(fc.string({ maxLength: 80 }), fc.integer().map(String))),
+        fc.string({ maxLength: 300 }),
+        fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json', 'text/plain'),
+        async (query, body, contentType) => {
+          const search = new URLSearchParams(query).toString();
+          for (const method of ['GET', 'POST'] as const) {
+            const response = await ctx.app.request(`/api/mailing/unsubscribe?${search}`, {
+              method,
+              ...(method === 'POST' ? { body, headers: { 'Content-Type': contentType } } : {}),
+            });
+            expect(response.status, `${method} ?${search}`).toBe(403);
+            expect(response.headers.get('Content-Type')).toContain('text/html');
+            expect(await response.text()).toContain('This unsubscribe link is invalid');
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(unsubscribed()).toBe(before);
+  });
+
+  it('refuses a body past 1 KB with 413', async () => {
+    const response = await ctx.app.request('/api/mailing/unsubscribe?user=1', {
+      method: 'POST',
+      body: `List-Unsubscribe=One-Click&${'a'.repeat(4 * KIB)}`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status).toBe(413);
+  });
 });

@@ -122,7 +122,7 @@ describe('automatic trials on', () => {
     // A second app on its own connection to the same file, as another serving process has.
     const db2 = openDatabase(ctx.config.databaseFile);
     const log2 = createLogger(ctx.config.logLevel, (line) => ctx.logLines.push(line));
-    const mailer2 = createMailer({ config: ctx.config, log: log2 });
+    const mailer2 = createMailer({ config: ctx.config, log: log2, db: db2, now: ctx.now });
     const app2 = createApp({
       config: ctx.config,
       db: db2,

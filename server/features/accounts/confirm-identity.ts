@@ -1,0 +1,32 @@
+// The one check that the person at the keyboard is the account's owner, for actions a stolen session must
+// not be enough for (deleting the account, DELETE /api/user/account; docs/product/accounts.md#your-data).
+// A signed-in session proves only that someone holds the cookie: these actions ask again for the password
+// and, when the user has two-factor sign-in on, a current code.
+import type { AppContext } from '../../context.ts';
+import { verifyPassword } from '../../auth/passwords.ts';
+import type { User } from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
+
+export const CONFIRM_IDENTITY_MESSAGES = {
+  wrongPassword: 'The password is incorrect.',
+} as const;
+
+export interface IdentityProof {
+  password: string;
+  /** A current two-factor code; required only for users with two-factor sign-in on. */
+  code?: string | undefined;
+}
+
+/**
+ * Resolves when the proof holds; throws HttpError 422 naming the field (errors.password, errors.code)
+ * otherwise. Callers throttle the attempts themselves (createRateLimiter) before calling, so parallel
+ * guesses cannot slip past the limit.
+ */
+export async function confirmIdentity(_ctx: Pick<AppContext, 'db' | 'now'>, user: User, proof: IdentityProof): Promise<void> {
+  if (!(await verifyPassword(user.password_hash, proof.password))) {
+    throw new HttpError(422, CONFIRM_IDENTITY_MESSAGES.wrongPassword, { password: [CONFIRM_IDENTITY_MESSAGES.wrongPassword] });
+  }
+  // TWO-FACTOR PLUGS IN HERE (issue 13, item 1): when the user has two-factor sign-in on, verify
+  // `proof.code` against their TOTP secret (no replay; a recovery code is not accepted here) and throw
+  // HttpError(422, …, { code: [...] }) when it is missing or wrong. `ctx` (db, now) is passed for that check.
+}
