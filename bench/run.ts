@@ -99,6 +99,8 @@ async function seedDataDir(dataDir: string, posts: number, smtpUrl: string): Pro
     BOTCHECK_COST: '1',
     REGISTRATIONS_PER_HOUR: '100000',
     BOTCHECK_VERIFY_PER_MINUTE: '10000000',
+    // Every load generator connects from 127.0.0.1; --connections may pass the per-address cap.
+    MAX_CONNECTIONS_PER_CLIENT: '0',
     LOG_LEVEL: 'warn',
     // The licensing API's limits still count every call (that work is measured), but never refuse one.
     LICENSING_REQUESTS_PER_MINUTE: '10000000',

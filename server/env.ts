@@ -64,6 +64,10 @@ const envSchema = z.object({
   SERVED_BY_HEADER: booleanFlag.default(false),
   // Slowloris guard: a request's headers must all arrive within this.
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  // A request's body must have arrived within this; only an admin's upload may take longer (issue 17).
+  BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  // Open connections per client address in each serving process; 0: no cap. Off behind TRUST_PROXY.
+  MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(64),
   // Absolute session lifetimes (issue 17): a session ends this long after sign-in even while in use.
   SESSION_REMEMBER_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   SESSION_BROWSER_HOURS: z.coerce.number().int().min(1).max(8760).default(12),
@@ -129,6 +133,10 @@ export interface Config {
   webWorkers: number;
   /** Headers of a request must all arrive within this many milliseconds, in every serving process. */
   headersTimeoutMs: number;
+  /** A request's body must have arrived within this many milliseconds, except an admin's upload. */
+  bodyTimeoutMs: number;
+  /** Open connections one client address may hold per serving process (0: no cap); see connectionCap(). */
+  maxConnectionsPerClient: number;
   /** PEM of the key that signs license files; undefined: the newest key in $DATA_DIR/secrets/license-signing. */
   licenseSigningKey: string | undefined;
   /** Days a machine-bound license file is valid without a check-in. */
@@ -200,6 +208,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webWorkers: env.WEB_WORKERS === 'auto' ? autoWebWorkers() : Number(env.WEB_WORKERS),
     servedByHeader: env.SERVED_BY_HEADER,
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: env.BODY_TIMEOUT_MS,
+    maxConnectionsPerClient: env.MAX_CONNECTIONS_PER_CLIENT,
     licenseSigningKey: env.LICENSE_SIGNING_KEY?.replace(/\\n/g, '\n'),
     licenseLeaseDays: env.LICENSE_LEASE_DAYS,
     sessionAbsoluteLifetimeMs: { persistent: env.SESSION_REMEMBER_DAYS * 24 * 60 * 60 * 1000, browser: env.SESSION_BROWSER_HOURS * 60 * 60 * 1000 },

@@ -21,6 +21,7 @@ import { runWorker } from './process/worker.ts';
 import { findCurrentBuild } from './publish/publisher.ts';
 import { createPrimaryPublisher } from './publish/shared-publisher.ts';
 import { startServing } from './serving.ts';
+import { prepareDataDir } from './storage/data-dir.ts';
 import { listTempFiles } from './storage/receive-upload.ts';
 import { uploadTempDir } from './storage/release-files.ts';
 
@@ -67,6 +68,8 @@ async function removeUnfinishedUploads(config: Config, log: Logger): Promise<voi
 async function runPrimary(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
+  // Before anything writes there: a fresh DATA_DIR gets private modes, not the umask's.
+  prepareDataDir(config);
   const lock: InstanceLock = acquireInstanceLock(config.dataDir);
   const db = openDatabase(config.databaseFile);
 

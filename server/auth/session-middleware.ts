@@ -2,6 +2,7 @@
 // only read c.var.user. Keeps the browser's cookies in step with the server's view of the session.
 import { createMiddleware } from 'hono/factory';
 import type { AppContext, AppEnv } from '../context.ts';
+import { rotateXsrfToken } from './csrf.ts';
 import { clearSessionCookies, hasSignedInHint, readSessionCookie, setSessionCookies } from './cookies.ts';
 import { validateSessionToken } from './sessions.ts';
 
@@ -19,6 +20,9 @@ export function loadSession(ctx: AppContext) {
     const result = validateSessionToken(ctx, token);
     if (!result) {
       clearSessionCookies(c, ctx.config);
+      // Its token was bound to the session that ended: the next write (a new sign-in) needs one bound to
+      // this browser as a visitor.
+      rotateXsrfToken(c, ctx, null);
       return next();
     }
     c.set('user', result.user);

@@ -9,6 +9,8 @@ describe('loadConfig', () => {
     expect(config.siteUrl).toBe('http://localhost:4321');
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(config.secureCookies).toBe(false);
+    expect(config.bodyTimeoutMs).toBe(30_000);
+    expect(config.maxConnectionsPerClient).toBe(64);
   });
 
   it('reads WEB_WORKERS as a count, auto meaning one per core beyond the first (at most 8)', () => {
@@ -34,6 +36,8 @@ describe('loadConfig', () => {
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ WEB_WORKERS: '9' }, 'WEB_WORKERS'],
     [{ WEB_WORKERS: 'many' }, 'WEB_WORKERS'],
+    [{ BODY_TIMEOUT_MS: '10' }, 'BODY_TIMEOUT_MS'],
+    [{ MAX_CONNECTIONS_PER_CLIENT: '-1' }, 'MAX_CONNECTIONS_PER_CLIENT'],
   ])('stops with a message naming the variable for %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name.replace('/', '\\/')}:`));

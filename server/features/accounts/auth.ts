@@ -114,7 +114,7 @@ export function authRoutes(ctx: AppContext) {
       if (previous) invalidateSession(ctx, previous);
       const { token, session } = createSession(ctx, user.id, { persistent: remember_me, client: sessionClientOf(c, ctx.config) });
       setSessionCookies(c, ctx.config, token, session, ctx.now());
-      rotateXsrfToken(c, ctx.config);
+      rotateXsrfToken(c, ctx, session);
       c.set('user', user);
       c.set('sessionId', session.id);
       return c.json(accountPayload(ctx.db, user, ctx.now()), 200);
@@ -123,6 +123,7 @@ export function authRoutes(ctx: AppContext) {
       const sessionId = c.get('sessionId');
       if (sessionId) invalidateSession(ctx, sessionId);
       clearSessionCookies(c, ctx.config);
+      rotateXsrfToken(c, ctx, null);
       c.set('user', null);
       c.set('sessionId', null);
       return c.body(null, 204);
