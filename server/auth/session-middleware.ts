@@ -4,11 +4,13 @@ import { createMiddleware } from 'hono/factory';
 import type { AppContext, AppEnv } from '../context.ts';
 import { clearSessionCookies, hasSignedInHint, readSessionCookie, setSessionCookies } from './cookies.ts';
 import { validateSessionToken } from './sessions.ts';
+import { mustEnrollTwoFactor } from '../features/accounts/two-factor-settings.ts';
 
 export function loadSession(ctx: AppContext) {
   return createMiddleware<AppEnv>(async (c, next) => {
     c.set('user', null);
     c.set('sessionId', null);
+    c.set('twoFactorEnrollmentRequired', false);
     const token = readSessionCookie(c, ctx.config);
     if (token === undefined) {
       // A hint without a session (the browser dropped the session cookie) would make pages think we are
@@ -23,6 +25,8 @@ export function loadSession(ctx: AppContext) {
     }
     c.set('user', result.user);
     c.set('sessionId', result.session.id);
+    // Only an admin without two-factor costs the settings read.
+    c.set('twoFactorEnrollmentRequired', mustEnrollTwoFactor(ctx.db, ctx.config, result.user));
     // Only a persistent cookie carries an expiry that must follow the server's; a browser-session
     // cookie has none, so re-sending it would change nothing.
     if (result.renewed && result.session.persistent) setSessionCookies(c, ctx.config, token, result.session, ctx.now());
