@@ -1,7 +1,7 @@
 // /dashboard (docs/product/accounts.md#dashboard): the user card with Edit, the Request License button (only while nothing is
 // requested and no license is active), the license cards (key, status, machines, license file; issue 12,
 // item 6), 'License requested – awaiting approval' while a request waits, and the 'Request Sent' /
-// 'Request Failed!' alerts. The nav bar's script loads the user into $user; this island reads it and
+// 'Request Failed!' alerts, and the two-factor sign-in card (users/TwoFactorCard.tsx). The nav bar's script loads the user into $user; this island reads it and
 // reloads it after a machine changed.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { $licenses, $user, setSession, type CurrentUser, type LicenseView } from
 import { Alert } from './ui/Alert.tsx';
 import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
 import { LicenseCard } from './users/LicenseCard.tsx';
+import { TwoFactorCard } from './users/TwoFactorCard.tsx';
 import { UserCard } from './users/UserCard.tsx';
 import { UserFormDialog } from './users/UserFormDialog.tsx';
 
@@ -139,6 +140,8 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
           {saved && <p className="form-message__text form-message__text--success">Your details have been saved.</p>}
         </div>
       </UserCard>
+
+      <TwoFactorCard user={user} />
 
       <LicenseList user={user} licenses={licenses} confirm={confirm} />
 

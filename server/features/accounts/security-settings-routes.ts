@@ -7,7 +7,7 @@ import type { AppContext, AppEnv } from '../../context.ts';
 import { requireAdmin } from '../../auth/guards.ts';
 import { writeTransaction } from '../../db/client.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
-import { errorResponse } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import { flagField } from '../../http/fields.ts';
 import { validate } from '../../http/validate.ts';
 import { getSecuritySettings, saveSecuritySettings } from './two-factor-settings.ts';
@@ -25,7 +25,7 @@ export function securitySettingsRoutes(ctx: AppContext) {
     .put('/', requireAdmin, smallJsonBody(), validate('json', settingsSchema), (c) => {
       const { require_two_factor_for_admins } = c.req.valid('json');
       if (require_two_factor_for_admins === 1 && !c.get('user')?.two_factor_enabled_at) {
-        return errorResponse(c, 422, SECURITY_SETTINGS_MESSAGES.enrollFirst, { require_two_factor_for_admins: [SECURITY_SETTINGS_MESSAGES.enrollFirst] });
+        throw new HttpError(422, SECURITY_SETTINGS_MESSAGES.enrollFirst, { require_two_factor_for_admins: [SECURITY_SETTINGS_MESSAGES.enrollFirst] });
       }
       const settings = writeTransaction(ctx.db, () => {
         saveSecuritySettings(ctx.db, { require_two_factor_for_admins });
