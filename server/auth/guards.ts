@@ -22,9 +22,10 @@ export const requireVerifiedUser = createMiddleware<AppEnv>(async (c, next) => {
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   const user = c.get('user');
   if (!user) return errorResponse(c, 401, UNAUTHENTICATED_MESSAGE);
-  if (user.role !== 'admin') return errorResponse(c, 403, 'This action is unauthorized.');
-  // docs/product/accounts.md#two-factor-sign-in: set by the session middleware when the setting asks for it.
+  // docs/product/accounts.md#two-factor-sign-in: an admin who must enrol first (the session middleware holds
+  // their role back) is told what to do rather than that they are no admin.
   if (c.get('twoFactorEnrollmentRequired')) return errorResponse(c, 403, ADMIN_TWO_FACTOR_REQUIRED_MESSAGE);
+  if (user.role !== 'admin') return errorResponse(c, 403, 'This action is unauthorized.');
   await next();
 });
 

@@ -23,10 +23,14 @@ export function loadSession(ctx: AppContext) {
       clearSessionCookies(c, ctx.config);
       return next();
     }
-    c.set('user', result.user);
-    c.set('sessionId', result.session.id);
+    // An admin who must turn two-factor on first (docs/product/accounts.md#two-factor-sign-in) acts as a user
+    // until they do: requireAdmin answers them with what to do, and every other check of the role (the owner
+    // routes' "or an admin", unpublished content) sees no admin, so no admin power is left behind by mistake.
     // Only an admin without two-factor costs the settings read.
-    c.set('twoFactorEnrollmentRequired', mustEnrollTwoFactor(ctx.db, ctx.config, result.user));
+    const enrol = mustEnrollTwoFactor(ctx.db, ctx.config, result.user);
+    c.set('user', enrol ? { ...result.user, role: 'user' } : result.user);
+    c.set('sessionId', result.session.id);
+    c.set('twoFactorEnrollmentRequired', enrol);
     // Only a persistent cookie carries an expiry that must follow the server's; a browser-session
     // cookie has none, so re-sending it would change nothing.
     if (result.renewed && result.session.persistent) setSessionCookies(c, ctx.config, token, result.session, ctx.now());

@@ -52,10 +52,10 @@ export function adminUserRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .put('/update/:id', smallJsonBody(), async (c, next) => {
-      const actor = c.get('user');
-      if (!actor || !isAdmin(actor)) return next();
       // An admin route like every other: refused while the admin must enrol (docs/product/accounts.md#two-factor-sign-in).
       if (c.get('twoFactorEnrollmentRequired')) return errorResponse(c, 403, ADMIN_TWO_FACTOR_REQUIRED_MESSAGE);
+      const actor = c.get('user');
+      if (!actor || !isAdmin(actor)) return next();
       const id = parseId(c.req.param('id'));
       const target = id === null ? undefined : getUserById(ctx.db, id);
       if (id === null || !target) return errorResponse(c, 404, ADMIN_USER_MESSAGES.notFound);

@@ -8,6 +8,7 @@ import { loadConfig } from '../../../../server/env.ts';
 import { createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
 import { codeFor, enrollTwoFactor, passwordStep } from '../../../helpers/two-factor.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
+import { FIXTURE, insertContentFixture } from '../../../helpers/content-fixture.ts';
 
 const ADMIN = 'boss@example.test';
 
@@ -49,8 +50,9 @@ describe('require two-factor for admins', () => {
     expect((await requireForAdmins(enrolled, 1)).status).toBe(200);
 
     // The first admin's session answers its state and is refused by admin calls.
-    const me = (await (await admin.request('GET', '/api/user')).json()) as { user: { two_factor_required: boolean } };
+    const me = (await (await admin.request('GET', '/api/user')).json()) as { user: { two_factor_required: boolean; role: string } };
     expect(me.user.two_factor_required).toBe(true);
+    expect(me.user.role).toBe('admin');
     for (const [method, path, body] of [
       ['GET', '/api/admin/users', undefined],
       ['GET', '/api/admin/security-settings', undefined],
@@ -73,6 +75,19 @@ describe('require two-factor for admins', () => {
       user: { two_factor_required: boolean };
     };
     expect(done.user.two_factor_required).toBe(false);
+  });
+
+  it('holds back every admin power, not only the admin routes: no unpublished posts until enrolled', async () => {
+    insertContentFixture(ctx.db);
+    const drafts = async () => JSON.stringify(await (await admin.request('GET', '/api/news/getposts')).json()).includes(FIXTURE.unpublishedPost);
+    expect(await drafts()).toBe(true);
+    await createUser(ctx, { email: 'second@example.test', role: 'admin' });
+    const enrolled = await login(ctx.app, 'second@example.test');
+    await enrollTwoFactor(enrolled, ctx.now);
+    await requireForAdmins(enrolled, 1);
+    expect(await drafts()).toBe(false);
+    await enrollTwoFactor(admin, ctx.now);
+    expect(await drafts()).toBe(true);
   });
 
   it('a login answer tells an admin who must enrol', async () => {
