@@ -39,6 +39,9 @@ describe('POST /api/user/two-factor/setup', () => {
     expect(body.qr_svg).not.toMatch(/<script|href=/i);
     expect(userRow(ann.user.id)?.two_factor_enabled_at).toBeNull();
     expect(credential(ann.user.id)?.secret).toBeNull();
+    // The pending secret is encrypted too.
+    expect(credential(ann.user.id)?.pending_secret).toMatch(/^v1:/);
+    expect(credential(ann.user.id)?.pending_secret).not.toContain(body.secret);
   });
 
   it('a repeat setup replaces the pending secret: the first one no longer enables', async () => {
