@@ -23,6 +23,9 @@ import { ownDataRoutes } from './features/accounts/own-data.ts';
 import { sessionRoutes } from './features/accounts/sessions.ts';
 import { passwordChangeRoutes } from './features/accounts/password-change.ts';
 import { emailChangeRoutes } from './features/accounts/email-change.ts';
+import { twoFactorRoutes } from './features/accounts/two-factor.ts';
+import { twoFactorLoginRoutes } from './features/accounts/two-factor-login.ts';
+import { securitySettingsRoutes } from './features/accounts/security-settings-routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { contentRoutes } from './features/content/routes.ts';
 import { adminUserListRoutes, adminUserRoutes } from './features/users/routes.ts';
@@ -52,10 +55,12 @@ export function createApp(ctx: AppContext): App {
   app.route('/sanctum', csrfCookieRoutes(ctx));
   app.route('/api/botcheck', botcheckRoutes(ctx));
   app.route('/api/auth', authRoutes(ctx));
+  app.route('/api/auth', twoFactorLoginRoutes(ctx));
   app.route('/api/auth', registrationRoutes(ctx));
   app.route('/api/auth', emailVerificationRoutes(ctx));
   app.route('/api/auth', passwordResetRoutes(ctx));
   app.route('/api/user', userRoutes(ctx));
+  app.route('/api/user/two-factor', twoFactorRoutes(ctx));
   // Before accountRoutes: an admin's PUT /api/user/update/{id} is answered here; everyone else's falls through.
   app.route('/api/user', adminUserRoutes(ctx));
   app.route('/api/user', accountRoutes(ctx));
@@ -73,6 +78,7 @@ export function createApp(ctx: AppContext): App {
   app.route('/api/admin/users', adminSessionRoutes(ctx));
   app.route('/api/license', licenseRoutes(ctx));
   app.route('/api/admin/licensing-settings', licensingSettingsRoutes(ctx));
+  app.route('/api/admin/security-settings', securitySettingsRoutes(ctx));
   app.route('/api/license', adminMachineRoutes(ctx));
   // Exempt from the Origin and XSRF checks above (server/auth/csrf.ts): the software sends no cookies.
   app.route(LICENSING_PREFIX, licensingApiRoutes(ctx));

@@ -73,6 +73,14 @@ const envSchema = z.object({
   SESSION_BROWSER_HOURS: z.coerce.number().int().min(1).max(8760).default(12),
   // The Ed25519 key that signs license files, as a PKCS#8 PEM; without it one is made in $DATA_DIR/secrets.
   LICENSE_SIGNING_KEY: optionalText,
+  // The AES-256 key that encrypts authenticator secrets at rest: 32 bytes as 64 hex digits or base64; without
+  // it one is made in $DATA_DIR/secrets/two-factor.key (docs/decisions/0023-two-factor-sign-in.md).
+  TWO_FACTOR_ENCRYPTION_KEY: optionalText.pipe(
+    z
+      .string()
+      .refine((value) => decodeKey(value) !== undefined, 'must be 32 bytes as 64 hex digits or base64')
+      .optional(),
+  ),
   // How long a machine-bound license file stays valid without a check-in.
   LICENSE_LEASE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Calls of the licensing API per minute (docs/licensing.md): per client address (an office behind one
@@ -82,6 +90,12 @@ const envSchema = z.object({
 });
 
 export type RawEnv = z.input<typeof envSchema>;
+
+/** A 256-bit key written as 64 hex digits or as base64 (either alphabet); undefined when it is neither. */
+export function decodeKey(text: string): Buffer | undefined {
+  const bytes = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  return bytes.length === 32 ? bytes : undefined;
+}
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -139,6 +153,8 @@ export interface Config {
   maxConnectionsPerClient: number;
   /** PEM of the key that signs license files; undefined: the newest key in $DATA_DIR/secrets/license-signing. */
   licenseSigningKey: string | undefined;
+  /** Key for authenticator secrets at rest; undefined: the key file in $DATA_DIR/secrets (server/auth/two-factor-key.ts). */
+  twoFactorEncryptionKey: Buffer | undefined;
   /** Days a machine-bound license file is valid without a check-in. */
   licenseLeaseDays: number;
   /** Licensing API calls per minute per client address. */
@@ -212,6 +228,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     maxConnectionsPerClient: env.MAX_CONNECTIONS_PER_CLIENT,
     licenseSigningKey: env.LICENSE_SIGNING_KEY?.replace(/\\n/g, '\n'),
     licenseLeaseDays: env.LICENSE_LEASE_DAYS,
+    twoFactorEncryptionKey: env.TWO_FACTOR_ENCRYPTION_KEY === undefined ? undefined : decodeKey(env.TWO_FACTOR_ENCRYPTION_KEY),
     sessionAbsoluteLifetimeMs: { persistent: env.SESSION_REMEMBER_DAYS * 24 * 60 * 60 * 1000, browser: env.SESSION_BROWSER_HOURS * 60 * 60 * 1000 },
     licensingRequestsPerMinute: env.LICENSING_REQUESTS_PER_MINUTE,
     licensingKeyRequestsPerMinute: env.LICENSING_KEY_REQUESTS_PER_MINUTE,

@@ -24,6 +24,7 @@ export const PUBLIC_USER_FIELDS = [
   'license_granted',
   'is_banned',
   'role',
+  'two_factor_enabled_at',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof User)[];
@@ -36,10 +37,18 @@ export function toPublicUser(user: User): PublicUser {
   return publicUser as PublicUser;
 }
 
+/** The signed-in user as their own session answers show it: `two_factor_required` says an admin must enrol first. */
+export type SessionUser = PublicUser & { two_factor_required: boolean };
+
 /**
  * The `{ user, licenses }` answer of login and GET /api/user (docs/product/api.md): the user's own licenses,
  * keys and machines included (docs/admin-api.md#the-license-object-license), their status as of `now`.
+ * `twoFactorRequired`: an admin who must turn two-factor on before any admin tool answers
+ * (docs/product/accounts.md#two-factor-sign-in).
  */
-export function accountPayload(db: Db, user: User, now: number): { user: PublicUser; licenses: LicenseView[] } {
-  return { user: toPublicUser(user), licenses: presentLicenses(db, getLicensesOfUser(db, user.id), { viewer: user, now }) };
+export function accountPayload(db: Db, user: User, now: number, options: { twoFactorRequired: boolean }): { user: SessionUser; licenses: LicenseView[] } {
+  return {
+    user: { ...toPublicUser(user), two_factor_required: options.twoFactorRequired },
+    licenses: presentLicenses(db, getLicensesOfUser(db, user.id), { viewer: user, now }),
+  };
 }

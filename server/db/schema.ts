@@ -37,6 +37,9 @@ export const users = sqliteTable(
     is_banned: integer('is_banned').notNull().default(0),
     role: text('role').notNull().default('user'),
     unsubscribed_at: text('unsubscribed_at'),
+    // When two-factor sign-in was turned on; null while it is off (docs/product/accounts.md#two-factor-sign-in).
+    // On the user row so the session's user says it without another query; the secret is elsewhere.
+    two_factor_enabled_at: text('two_factor_enabled_at'),
     ...timestamps,
   },
   (table) => [uniqueIndex('users_email_unique').on(sql`${table.email} COLLATE NOCASE`)],
@@ -67,6 +70,55 @@ export const sessions = sqliteTable(
     last_active_at: integer('last_active_at').notNull().default(0),
   },
   (table) => [index('sessions_user_idx').on(table.user_id)],
+);
+
+/**
+ * A user's authenticator secret (docs/product/accounts.md#two-factor-sign-in), AES-256-GCM encrypted with a key
+ * outside the database (server/auth/two-factor-key.ts). `pending_secret` is the one being set up, until a
+ * code confirms it; `last_used_step` is the TOTP time step last accepted, so no code works twice.
+ */
+export const twoFactorCredentials = sqliteTable('two_factor_credentials', {
+  user_id: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret'),
+  pending_secret: text('pending_secret'),
+  last_used_step: integer('last_used_step'),
+  ...timestamps,
+});
+
+/** One-time recovery codes: only the SHA-256 of each (they carry 80 random bits), spent by setting used_at. */
+export const twoFactorRecoveryCodes = sqliteTable(
+  'two_factor_recovery_codes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    code_hash: text('code_hash').notNull(),
+    used_at: text('used_at'),
+    created_at: text('created_at').notNull().default(nowIso),
+  },
+  (table) => [uniqueIndex('two_factor_recovery_codes_hash_unique').on(table.user_id, table.code_hash)],
+);
+
+/**
+ * The password step of a login with two-factor on: never a session, only this row, bound to one browser by
+ * a cookie whose token is stored as its SHA-256 like session tokens (server/features/accounts/two-factor-login.ts).
+ */
+export const twoFactorPendingLogins = sqliteTable(
+  'two_factor_pending_logins',
+  {
+    id: text('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** remember_me of the password step, carried to the session the second step creates. */
+    persistent: integer('persistent').notNull().default(0),
+    /** Epoch milliseconds. */
+    expires_at: integer('expires_at').notNull(),
+  },
+  (table) => [index('two_factor_pending_logins_user_idx').on(table.user_id)],
 );
 
 export const passwordResetTokens = sqliteTable('password_reset_tokens', {
@@ -354,6 +406,8 @@ export const settings = sqliteTable('settings', {
 
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
+export type TwoFactorCredential = typeof twoFactorCredentials.$inferSelect;
+export type TwoFactorPendingLogin = typeof twoFactorPendingLogins.$inferSelect;
 export type License = typeof licenses.$inferSelect;
 export type LicenseType = typeof licenseTypes.$inferSelect;
 export type Section = typeof sections.$inferSelect;

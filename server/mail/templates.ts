@@ -159,3 +159,42 @@ export function emailChangeNoticeEmail(site: MailSite, input: { name: string; ne
     closing: ['If it was you, you can ignore this message.'],
   });
 }
+
+/**
+ * Security notices for two-factor sign-in (issue 13, item 6): each says what changed, when nothing was asked
+ * of the owner, and what to do if it was not them. No codes and no links with tokens.
+ */
+export function twoFactorEnabledEmail(site: MailSite, input: { name: string }): MailContent {
+  return compose(site, 'Two-factor sign-in turned on', {
+    heading: 'Two-factor sign-in is on',
+    paragraphs: [
+      greeting(input.name),
+      `Two-factor sign-in was turned on for your ${site.siteName} account. From now on signing in asks for a code from your authenticator app after your password.`,
+      'Keep your recovery codes somewhere safe: each one signs you in once if you lose your phone.',
+    ],
+    closing: ['If this was not you, reset your password at once and contact us.'],
+  });
+}
+
+export function twoFactorDisabledEmail(site: MailSite, input: { name: string }): MailContent {
+  return compose(site, 'Two-factor sign-in turned off', {
+    heading: 'Two-factor sign-in is off',
+    paragraphs: [greeting(input.name), `Two-factor sign-in was turned off for your ${site.siteName} account. Signing in now needs only your password.`],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If this was not you, reset your password at once and turn two-factor sign-in on again from your dashboard.'],
+  });
+}
+
+export function recoveryCodeUsedEmail(site: MailSite, input: { name: string; remaining: number }): MailContent {
+  const left = input.remaining === 1 ? '1 recovery code is left' : `${input.remaining} recovery codes are left`;
+  return compose(site, 'A recovery code was used to sign in', {
+    heading: 'A recovery code was used',
+    paragraphs: [
+      greeting(input.name),
+      `Someone signed in to your ${site.siteName} account with one of your recovery codes instead of a code from your authenticator app. ${left}.`,
+      'You can make a new set of recovery codes in your dashboard; the old ones then stop working.',
+    ],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If this was not you, reset your password at once and make new recovery codes.'],
+  });
+}

@@ -1,10 +1,10 @@
 // /dashboard (docs/product/accounts.md#dashboard): the user card with Edit, the Request License button (only while nothing is
 // requested and no license is active), the license cards (key, status, machines, license file; issue 12,
 // item 6), 'License requested – awaiting approval' while a request waits, and the 'Request Sent' /
-// 'Request Failed!' alerts, and the "Your data" card (download it, delete the account). The nav bar's
-// script loads the user into $user; this island reads it and reloads it after a machine changed. Below:
-// the account's security (issue 13): where the user is signed in, change password, change e-mail
-// (src/islands/account/).
+// 'Request Failed!' alerts. Below, the account's security (issue 13): the two-factor sign-in card
+// (users/TwoFactorCard.tsx), where the user is signed in, change password, change e-mail
+// (src/islands/account/), and last the "Your data" card (download it, delete the account). The nav bar's
+// script loads the user into $user; this island reads it and reloads it after a machine changed.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
@@ -19,6 +19,7 @@ import { Alert } from './ui/Alert.tsx';
 import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
 import { LicenseCard } from './users/LicenseCard.tsx';
 import { OwnDataCard } from './users/OwnDataCard.tsx';
+import { TwoFactorCard } from './users/TwoFactorCard.tsx';
 import { UserCard } from './users/UserCard.tsx';
 import { UserFormDialog } from './users/UserFormDialog.tsx';
 
@@ -147,6 +148,8 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
           {saved && <p className="form-message__text form-message__text--success">Your details have been saved.</p>}
         </div>
       </UserCard>
+
+      <TwoFactorCard user={user} />
 
       <LicenseList user={user} licenses={licenses} confirm={confirm} />
 

@@ -4,7 +4,7 @@
 // the store instead of asking again, and applies the navigation guard of docs/product/routes.md#navigation-guard.
 import { loadCurrentUser, logout } from '../lib/api/session.ts';
 import { readCookie } from '../lib/cookies.ts';
-import { $user, isAdminUser, setSession, type CurrentUser } from '../stores/session.ts';
+import { $user, accountHomePath, isAdminUser, mustEnrollTwoFactor, setSession, type CurrentUser } from '../stores/session.ts';
 import { ensureAccountRoot, openAccountDialog, preloadAccountRoot } from './account-root.ts';
 import { showQueuedSiteNotice } from './site-notice.ts';
 import { renderUnverifiedBanner } from './unverified-banner.ts';
@@ -29,10 +29,6 @@ function dialogButton(label: string, mode: 'login' | 'register'): HTMLButtonElem
   return element;
 }
 
-function dashboardPath(user: CurrentUser): string {
-  return isAdminUser(user) ? '/admin' : '/dashboard';
-}
-
 function renderArea(area: HTMLElement, user: CurrentUser | null | undefined): void {
   // Unknown yet (the check is running): nothing rather than buttons that might be wrong a moment later.
   if (user === undefined) {
@@ -45,7 +41,7 @@ function renderArea(area: HTMLElement, user: CurrentUser | null | undefined): vo
   }
   const name = document.createElement('a');
   name.className = 'account-button account-button--user';
-  name.href = dashboardPath(user);
+  name.href = accountHomePath(user);
   name.title = 'Go to dashboard';
   name.textContent = user.name;
   const logoutButton = button('Logout', () => {
@@ -59,6 +55,11 @@ function renderArea(area: HTMLElement, user: CurrentUser | null | undefined): vo
 /** docs/product/routes.md#navigation-guard on arrival: /admin needs the admin role, /dashboard a user; others go home. */
 function guardRoute(path: string, user: CurrentUser | null): boolean {
   const segment = path.split('/')[1] ?? '';
+  // An admin who must turn two-factor on first is sent where that is done (docs/product/accounts.md#two-factor-sign-in).
+  if (segment === 'admin' && mustEnrollTwoFactor(user)) {
+    window.location.replace('/dashboard');
+    return true;
+  }
   const refused = (segment === 'admin' && !isAdminUser(user)) || (segment === 'dashboard' && !user);
   if (refused) window.location.replace('/');
   return refused;

@@ -1,12 +1,13 @@
 // Client-wide state (docs/product/data-model.md#client-wide-state), shared by every island on a page.
 import { atom } from 'nanostores';
-import type { PublicUser } from '../../server/auth/public-user.ts';
+import type { PublicUser, SessionUser } from '../../server/auth/public-user.ts';
 import type { SessionAnswer } from '../lib/api/account.ts';
 
 /** A license as the server sends it with the user (GET /api/user, login). */
 export type LicenseView = SessionAnswer['licenses'][number];
 
-export type CurrentUser = PublicUser;
+/** The user of login and GET /api/user; other answers that carry the user (a license request) lack the two-factor flag. */
+export type CurrentUser = PublicUser & Partial<Pick<SessionUser, 'two_factor_required'>>;
 
 /** undefined: not checked yet; null: checked, nobody logged in. */
 export const $user = atom<CurrentUser | null | undefined>(undefined);
@@ -19,4 +20,14 @@ export function setSession(answer: { user: CurrentUser; licenses: LicenseView[] 
 
 export function isAdminUser(user: CurrentUser | null | undefined): boolean {
   return user?.role === 'admin';
+}
+
+/** An admin who must turn two-factor on first (docs/product/accounts.md#two-factor-sign-in): the admin tools refuse them. */
+export function mustEnrollTwoFactor(user: CurrentUser | null | undefined): boolean {
+  return isAdminUser(user) && user?.two_factor_required === true;
+}
+
+/** Where a signed-in user's own area is: the admin screen, or the dashboard (where an admin who must enrol does so). */
+export function accountHomePath(user: CurrentUser): string {
+  return isAdminUser(user) && !mustEnrollTwoFactor(user) ? '/admin' : '/dashboard';
 }

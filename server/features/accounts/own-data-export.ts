@@ -38,6 +38,7 @@ const USER_FIELD_EXPORT = {
   is_banned: 'export',
   role: 'export',
   unsubscribed_at: 'export',
+  two_factor_enabled_at: 'export',
   created_at: 'export',
   updated_at: 'export',
 } as const satisfies Record<keyof User, 'export' | 'secret'>;

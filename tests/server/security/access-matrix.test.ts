@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { listDownloadItems, updateDownloadItem } from '../../../server/features/downloads/queries.ts';
 import { newStoredName, releaseFilePath } from '../../../server/storage/release-files.ts';
+import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE } from '../../../server/auth/guards.ts';
+import { saveSecuritySettings } from '../../../server/features/accounts/two-factor-settings.ts';
 
 type Role = 'anon' | 'unverified' | 'verified' | 'banned' | 'admin';
 const ROLES: readonly Role[] = ['anon', 'unverified', 'verified', 'banned', 'admin'];
@@ -52,10 +54,18 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/auth/email/resend': SIGNED_IN,
   'POST /api/auth/reset-password': PUBLIC,
   'POST /api/auth/new-password': PUBLIC,
+  // The login's second step: open like the first; what binds it is the pending step's cookie
+  // (tests/server/features/accounts/two-factor-login.test.ts).
+  'POST /api/auth/two-factor': PUBLIC,
 
   // The user's own account. The :id / :userId used is another user's, so only an admin may act on it,
   // and nobody may request a license for someone else (not even an admin).
   'GET /api/user': SIGNED_IN,
+  // Two-factor enrolment: every signed-in user, admins who must enrol included (docs/product/accounts.md#two-factor-sign-in).
+  'POST /api/user/two-factor/setup': SIGNED_IN,
+  'POST /api/user/two-factor/enable': SIGNED_IN,
+  'POST /api/user/two-factor/disable': SIGNED_IN,
+  'POST /api/user/two-factor/recovery-codes': SIGNED_IN,
   'PUT /api/user/update/:id': { anon: 401, unverified: 403, verified: 403, banned: 401, admin: 'pass' },
   'DELETE /api/user/delete/:id': ADMIN,
   'PUT /api/user/suspend/:id': ADMIN,
@@ -145,6 +155,8 @@ const EXPECTED: Record<string, Row> = {
   'DELETE /api/license/delete/:id': ADMIN,
   'GET /api/admin/licensing-settings': ADMIN,
   'PUT /api/admin/licensing-settings': ADMIN,
+  'GET /api/admin/security-settings': ADMIN,
+  'PUT /api/admin/security-settings': ADMIN,
   'DELETE /api/license/:licenseId/machines/:machineId': ADMIN,
   'GET /api/license/:licenseId/events': ADMIN,
   'GET /api/admin/banned-domains': ADMIN,
@@ -315,6 +327,27 @@ describe('access matrix', () => {
     }
     expect(mismatches).toEqual([]);
   }, 120_000);
+
+  test('while admins must use two-factor, an admin without it is refused by every admin route', async () => {
+    // A fresh session: the walk above ended with a logout.
+    const admin = await loginAs('admin');
+    saveSecuritySettings(t.db, { require_two_factor_for_admins: 1 });
+    try {
+      const adminRoutes = routes.filter((route) => EXPECTED[route.key] === ADMIN || route.key === 'PUT /api/user/update/:id');
+      expect(adminRoutes.length).toBeGreaterThan(30);
+      const mismatches: string[] = [];
+      for (const route of adminRoutes) {
+        const response = await admin.request(route.method, concretePath(route.path), bodyFor(route.key));
+        const body = (await response.json().catch(() => ({}))) as { message?: string };
+        if (response.status !== 403 || body.message !== ADMIN_TWO_FACTOR_REQUIRED_MESSAGE) mismatches.push(`${route.key}: ${response.status} ${body.message}`);
+      }
+      expect(mismatches).toEqual([]);
+      // Enrolment stays open to them.
+      expect((await admin.request('POST', '/api/user/two-factor/setup')).status).toBe(200);
+    } finally {
+      saveSecuritySettings(t.db, { require_two_factor_for_admins: 0 });
+    }
+  }, 60_000);
 
   test('every unsafe method under /api but the software API and the one-click unsubscribe answers 419 without the X-XSRF-TOKEN header', async () => {
     const admin = await loginAs('admin');

@@ -64,6 +64,33 @@ const endpoints = (): Endpoint[] => [
     botcheck: true,
     limit: 64 * KIB,
   },
+  // Without a pending login (no password step in this client) the second step answers 401 past validation.
+  { method: 'POST', path: '/api/auth/two-factor', role: 'anonymous', fields: ['code', 'recovery_code'], valid: () => ({ code: '123456' }), limit: 32 * KIB },
+  { method: 'POST', path: '/api/user/two-factor/enable', role: 'user', fields: ['code'], valid: () => ({ code: '123456' }), limit: 32 * KIB },
+  {
+    method: 'POST',
+    path: '/api/user/two-factor/disable',
+    role: 'user',
+    fields: ['password', 'code'],
+    valid: () => ({ password: PASSWORD, code: '123456' }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'POST',
+    path: '/api/user/two-factor/recovery-codes',
+    role: 'user',
+    fields: ['password', 'code'],
+    valid: () => ({ password: PASSWORD, code: '123456' }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/security-settings',
+    role: 'admin',
+    fields: ['require_two_factor_for_admins'],
+    valid: () => ({ require_two_factor_for_admins: 0 }),
+    limit: 32 * KIB,
+  },
   { method: 'POST', path: '/api/auth/reset-password', role: 'anonymous', fields: ['email'], valid: () => ({ email: 'nobody@example.com' }), limit: 32 * KIB },
   {
     method: 'POST',
