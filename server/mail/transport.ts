@@ -96,15 +96,3 @@ export async function sendSafely(mailer: Mailer, message: MailMessage, log: Logg
     return false;
   }
 }
-
-/**
- * Sends a notification to the configured admin address (ADMIN_EMAIL). Without one there is nobody to
- * tell: that is logged as a warning and reported as false, never an error for the visitor.
- */
-export async function sendToAdmin(mailer: Mailer, config: Pick<Config, 'adminEmail'>, content: MailContent, log: Logger): Promise<boolean> {
-  if (!config.adminEmail) {
-    log.warn(`Mail "${content.subject}" not sent: ADMIN_EMAIL is not configured`);
-    return false;
-  }
-  return sendSafely(mailer, { ...content, to: config.adminEmail }, log);
-}

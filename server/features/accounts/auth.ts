@@ -116,7 +116,7 @@ export function authRoutes(ctx: AppContext) {
       rotateXsrfToken(c, ctx.config);
       c.set('user', user);
       c.set('sessionId', session.id);
-      return c.json(accountPayload(ctx.db, user, ctx.now()), 200);
+      return c.json(accountPayload(ctx, user, ctx.now()), 200);
     })
     .post('/logout', (c) => {
       const sessionId = c.get('sessionId');

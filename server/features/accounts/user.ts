@@ -10,6 +10,6 @@ export function userRoutes(ctx: AppContext) {
     // requireUser guarantees a user; the check narrows the type.
     const user = c.get('user');
     if (!user) throw new Error('requireUser let an anonymous request through');
-    return c.json(accountPayload(ctx.db, user, ctx.now()));
+    return c.json(accountPayload(ctx, user, ctx.now()));
   });
 }

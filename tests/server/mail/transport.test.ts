@@ -2,11 +2,10 @@
 // real SMTP server (smtp-server) receives it, and the test reads it back as a mail client would.
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../server/env.ts';
 import type { Logger } from '../../../server/log.ts';
-import { createMailer, sendSafely, sendToAdmin, type Mailer } from '../../../server/mail/transport.ts';
+import { createMailer, sendSafely, type Mailer } from '../../../server/mail/transport.ts';
 import { contactAdminEmail, verificationEmail } from '../../../server/mail/templates.ts';
 import { linksIn, parseMail, readOutbox, startSmtpCapture, type SmtpCapture } from '../../helpers/mail.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
@@ -138,25 +137,11 @@ describe('SMTP mode (SMTP_URL set)', () => {
   });
 });
 
-describe('sendSafely and sendToAdmin', () => {
+// Admin notices go through notifyAdmins (every admin and NOTIFY_EMAIL): tests/server/features/inbox/notify.test.ts.
+describe('sendSafely', () => {
   it('sendSafely returns true once the message is handed over', async () => {
     const { config, log, mailer } = setup();
     expect(await sendSafely(mailer, { to: 'user@example.com', subject: 'Hi', text: 'Hi', html: '<p>Hi</p>' }, log)).toBe(true);
     expect(readOutbox(config.outboxDir)).toHaveLength(1);
-  });
-
-  it('sendToAdmin sends to ADMIN_EMAIL', async () => {
-    const { config, log, mailer } = setup({ ADMIN_EMAIL: 'Boss@Example.com', ADMIN_PASSWORD: 'a-long-password' });
-    const sent = await sendToAdmin(mailer, config, contactAdminEmail(config, { name: 'Eve', email: 'eve@example.org', message: 'Hi' }), log);
-    expect(sent).toBe(true);
-    expect(readOutbox(config.outboxDir)[0]?.to).toBe('boss@example.com');
-  });
-
-  it('sendToAdmin without ADMIN_EMAIL warns and returns false, sending nothing', async () => {
-    const { config, log, mailer } = setup();
-    const sent = await sendToAdmin(mailer, config, contactAdminEmail(config, { name: 'Eve', email: 'eve@example.org', message: 'Hi' }), log);
-    expect(sent).toBe(false);
-    expect(log.lines.some((line) => line.level === 'warn' && line.message.includes('ADMIN_EMAIL'))).toBe(true);
-    expect(fs.existsSync(path.join(config.outboxDir))).toBe(false);
   });
 });
