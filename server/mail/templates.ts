@@ -140,7 +140,10 @@ function quoted(original: InboxOriginal | null): string[] {
  * An admin's reply from the inbox (docs/product/admin.md#inbox): the admin's subject and text as typed, the visitor's message
  * quoted. Reply-To is the admin who answered, so the conversation can go on by mail.
  */
-export function inboxReplyEmail(site: MailSite, input: { name: string; subject: string; message: string; original: InboxOriginal | null; replyTo: string }): MailContent {
+export function inboxReplyEmail(
+  site: MailSite,
+  input: { name: string; subject: string; message: string; original: InboxOriginal | null; replyTo: string },
+): MailContent {
   return compose(
     site,
     inSubject(input.subject),

@@ -32,9 +32,17 @@ const grantSchema = z.object({
   days: z.preprocess(
     (value) => (value === '' || value === null ? undefined : value),
     z
-      .union([z.number(), z.string().trim().regex(/^\d+$/, daysMessage)], { error: (issue) => (issue.input === undefined ? 'The days field is required.' : daysMessage) })
+      .union([z.number(), z.string().trim().regex(/^\d+$/, daysMessage)], {
+        error: (issue) => (issue.input === undefined ? 'The days field is required.' : daysMessage),
+      })
       .transform(Number)
-      .pipe(z.number().int(daysMessage).min(1, 'The days field must be at least 1.').max(MAX_EXPIRE_DAYS, `The days field must not be greater than ${MAX_EXPIRE_DAYS}.`)),
+      .pipe(
+        z
+          .number()
+          .int(daysMessage)
+          .min(1, 'The days field must be at least 1.')
+          .max(MAX_EXPIRE_DAYS, `The days field must not be greater than ${MAX_EXPIRE_DAYS}.`),
+      ),
   ),
 });
 
@@ -76,8 +84,16 @@ export function licenseRequestRoutes(ctx: AppContext) {
         return { request, user: getUserById(ctx.db, request.user_id) };
       });
       const mailSent = user
-        ? await sendSafely(ctx.mailer, { to: user.email, ...licenseRequestDeclinedEmail(ctx.config, { name: user.name, reason, replyTo: admin.email }) }, ctx.log)
+        ? await sendSafely(
+            ctx.mailer,
+            { to: user.email, ...licenseRequestDeclinedEmail(ctx.config, { name: user.name, reason, replyTo: admin.email }) },
+            ctx.log,
+          )
         : false;
-      return c.json({ message: mailSent ? INBOX_MESSAGES.declined : INBOX_MESSAGES.declinedMailFailed, mail_sent: mailSent, ...inboxAnswer(ctx, 'license-request', request.id) });
+      return c.json({
+        message: mailSent ? INBOX_MESSAGES.declined : INBOX_MESSAGES.declinedMailFailed,
+        mail_sent: mailSent,
+        ...inboxAnswer(ctx, 'license-request', request.id),
+      });
     });
 }

@@ -1,4 +1,6 @@
-// Who hears of what a visitor sends (docs/product/admin.md#inbox; issue 14, part 1): every admin who can sign in, plus NOTIFY_EMAIL.
+// Who hears of what a visitor sends (docs/product/admin.md#inbox; issue 14, part 1): every admin who can sign in, plus
+// NOTIFY_EMAIL, plus ADMIN_EMAIL as before (it is the seeded admin's address, and stays a notice address after that
+// admin's own address changes, as it was before the inbox).
 // The item is already stored in the inbox when this runs, so a mail that fails, or nobody to send it to, loses nothing.
 import type { AppContext } from '../../context.ts';
 import { listAdminEmails } from '../../db/queries/users.ts';
@@ -6,10 +8,11 @@ import { sendSafely, type MailContent } from '../../mail/transport.ts';
 
 type NotifyContext = Pick<AppContext, 'db' | 'config' | 'mailer' | 'log'>;
 
-/** The admins' addresses and NOTIFY_EMAIL, each once whatever its case. */
+/** The admins' addresses, ADMIN_EMAIL and NOTIFY_EMAIL, each once whatever its case. */
 export function notificationRecipients(ctx: Pick<NotifyContext, 'db' | 'config'>): string[] {
   const seen = new Map<string, string>();
-  for (const address of [...listAdminEmails(ctx.db), ...(ctx.config.notifyEmail ? [ctx.config.notifyEmail] : [])]) {
+  const configured = [ctx.config.adminEmail, ctx.config.notifyEmail].filter((address): address is string => Boolean(address));
+  for (const address of [...listAdminEmails(ctx.db), ...configured]) {
     const key = address.toLowerCase();
     if (!seen.has(key)) seen.set(key, address);
   }

@@ -82,8 +82,18 @@ export function getInboxRow(db: Db, kind: InboxKind, id: number): InboxRow | und
 
 /** Items no admin has opened yet: the badge on the nav bar and the admin screen. Two small index-free counts. */
 export function countUnreadInbox(db: Db): number {
-  const contact = db.select({ count: sql<number>`count(*)` }).from(contactMessages).where(isNull(contactMessages.read_at)).get()?.count ?? 0;
-  const requests = db.select({ count: sql<number>`count(*)` }).from(licenseRequests).where(isNull(licenseRequests.read_at)).get()?.count ?? 0;
+  const contact =
+    db
+      .select({ count: sql<number>`count(*)` })
+      .from(contactMessages)
+      .where(isNull(contactMessages.read_at))
+      .get()?.count ?? 0;
+  const requests =
+    db
+      .select({ count: sql<number>`count(*)` })
+      .from(licenseRequests)
+      .where(isNull(licenseRequests.read_at))
+      .get()?.count ?? 0;
   return contact + requests;
 }
 

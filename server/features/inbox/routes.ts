@@ -36,7 +36,12 @@ export const INBOX_REPLY_MAX = 10_000;
 const listSchema = z.object({
   status: z.enum(['open', 'handled', 'all'], { error: 'The status must be open, handled or all.' }).default('open'),
   q: z.string().trim().max(200, 'The search must not be longer than 200 characters.').optional(),
-  page: z.coerce.number({ error: 'The page must be a number.' }).int('The page must be a whole number.').min(1, 'The page must be at least 1.').max(100_000).default(1),
+  page: z.coerce
+    .number({ error: 'The page must be a number.' })
+    .int('The page must be a whole number.')
+    .min(1, 'The page must be at least 1.')
+    .max(100_000)
+    .default(1),
 });
 
 const replySchema = z.object({
