@@ -4,7 +4,8 @@
 // the store instead of asking again, and applies the navigation guard of docs/product/routes.md#navigation-guard.
 import { loadCurrentUser, logout } from '../lib/api/session.ts';
 import { readCookie } from '../lib/cookies.ts';
-import { $user, isAdminUser, setSession, type CurrentUser } from '../stores/session.ts';
+import { $inboxUnread, $user, isAdminUser, setSession, type CurrentUser } from '../stores/session.ts';
+import { inboxBadge } from './inbox-badge.ts';
 import { ensureAccountRoot, openAccountDialog, preloadAccountRoot } from './account-root.ts';
 import { renderUnverifiedBanner } from './unverified-banner.ts';
 
@@ -52,7 +53,8 @@ function renderArea(area: HTMLElement, user: CurrentUser | null | undefined): vo
     // docs/product/messages.md#error-catalogue: a failed logout is only logged; the user goes home either way.
     void logout().finally(() => window.location.assign('/'));
   });
-  area.replaceChildren(name, logoutButton);
+  const badge = isAdminUser(user) ? inboxBadge($inboxUnread.get()) : null;
+  area.replaceChildren(...(badge ? [name, badge, logoutButton] : [name, logoutButton]));
 }
 
 /** docs/product/routes.md#navigation-guard on arrival: /admin needs the admin role, /dashboard a user; others go home. */
@@ -93,6 +95,10 @@ export function enhanceAccountArea(root: Document): void {
   $user.subscribe((user) => {
     if (area) renderArea(area, user);
     renderUnverifiedBanner(root, user);
+  });
+  // The admin's unread count changes on /admin as items are opened: redraw the badge with it.
+  $inboxUnread.listen(() => {
+    if (area) renderArea(area, $user.get());
   });
 
   void resolveUser(root).then(() => {

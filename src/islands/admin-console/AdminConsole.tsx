@@ -1,4 +1,4 @@
-// /admin (docs/product/admin.md#admin-screen; issue 7): the tool buttons (Send Mail, Table Display Filter, Create XML Map,
+// /admin (docs/product/admin.md#admin-screen; issue 7): the inbox (issue 14), the tool buttons (Send Mail, Table Display Filter, Create XML Map,
 // Manage Domains, and Licensing Settings from issue 12), the users table with each user's card and licenses, the sitemap, the site's publish
 // status and the mailings. Loaded only for admins, as its own chunk, by src/scripts/admin-page.ts.
 import { useStore } from '@nanostores/react';
@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { columnsFromUser, readHiddenColumns, visibleColumns, writeHiddenColumns } from '../../lib/user-columns.ts';
 import { $user } from '../../stores/session.ts';
 import { BannedDomainsDialog } from './BannedDomainsDialog.tsx';
+import { InboxPanel } from './InboxPanel.tsx';
 import { ColumnsDialog } from './ColumnsDialog.tsx';
 import { LicensingSettingsDialog } from './LicensingSettingsDialog.tsx';
 import { useConfirm } from '../ui/use-confirm.tsx';
@@ -69,6 +70,8 @@ export function AdminConsole() {
       </div>
 
       <SitemapPanel run={sitemap.run} onClose={sitemap.close} />
+
+      <InboxPanel />
 
       <UsersSection
         data={data}
