@@ -29,15 +29,15 @@ export function InboxPanel() {
   const [dialog, setDialog] = useState<{ item: InboxItem; action: InboxAction } | null>(null);
 
   // Arriving from the nav bar's badge (/admin#inbox): the console mounts after the browser looked for the anchor.
-  const [arrived, setArrived] = useState(false);
+  const arrived = useRef(false);
   useEffect(() => {
-    if (arrived || inbox.state !== 'ready') return;
-    setArrived(true);
+    if (arrived.current || inbox.state !== 'ready') return;
+    arrived.current = true;
     if (window.location.hash === '#inbox') {
       sectionRef.current?.scrollIntoView({ block: 'start' });
       sectionRef.current?.focus({ preventScroll: true });
     }
-  }, [arrived, inbox.state]);
+  }, [inbox.state]);
 
   const open = (item: InboxItem) => {
     markInboxRead(item)
