@@ -1,7 +1,7 @@
 // The admin inbox in the browser (issue 14, part 1; docs/product/admin.md#inbox), at desktop width and at 390 px: a visitor's
 // contact message shows as the admin's unread badge, the admin opens it, replies (the reply is in the outbox), marks it handled
 // and finds it again by search; a user's license request is declined with a reason that reaches the user by mail, and the
-// dashboard offers Request License again.
+// dashboard offers Request License again; and 'Request Failed!' names the support address.
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { readOutbox, type ParsedMail } from '../helpers/mail.ts';
@@ -166,6 +166,25 @@ for (const { label, viewport } of VIEWPORTS) {
       await expect(user.page.getByRole('button', { name: 'Request License' })).toBeVisible();
       await expect(user.page.getByText('License requested – awaiting approval')).toBeHidden();
       await context.close();
+      await user.context.close();
+    });
+
+    test("'Request Failed!' names the support address (the first admin's, SUPPORT_EMAIL being unset)", async ({ browser }) => {
+      const email = uniqueEmail('inbox-failed');
+      const setup = await browser.newContext();
+      await registerAccount(setup.request, { name: 'Fay', email, password: PASSWORD });
+      await setup.close();
+      const user = await signedIn(browser, viewport, email, PASSWORD);
+      // The server failing the request: the alert must still say whom to write to.
+      await user.page.route('**/api/user/request-license/**', (route) =>
+        route.fulfill({ status: 500, json: { message: 'Server error, please try again later!' } }),
+      );
+      await user.page.goto('/dashboard');
+      await user.page.getByRole('button', { name: 'Request License' }).click();
+      const alert = user.page.getByRole('alert').filter({ hasText: 'Request Failed!' });
+      await expect(alert).toBeVisible();
+      await expect(alert.getByRole('link', { name: E2E_ADMIN.email })).toHaveAttribute('href', `mailto:${E2E_ADMIN.email}`);
+      await expectNoSidewaysScroll(user.page);
       await user.context.close();
     });
   });
