@@ -51,10 +51,13 @@ const declineSchema = z.object({ reason: requiredText('reason', DECLINE_REASON_M
 export function licenseRequestRoutes(ctx: AppContext) {
   const nowIso = () => new Date(ctx.now()).toISOString();
 
-  /** The request the path names, still waiting: 404 when unknown, 409 when already granted or declined. */
+  /**
+   * The request the path names, still waiting: 404 when unknown, 409 when handled or ever answered (a reopened request that
+   * was granted must not grant a second trial; the license form is there for a change of mind).
+   */
   const openRequest = (idText: string | undefined) => {
     const target = inboxTarget(ctx, 'license-request', idText);
-    if (target.handled_at !== null || target.user_id === null) throw new HttpError(409, INBOX_MESSAGES.alreadyHandled);
+    if (target.handled_at !== null || target.outcome !== null || target.user_id === null) throw new HttpError(409, INBOX_MESSAGES.alreadyHandled);
     return { ...target, user_id: target.user_id };
   };
 

@@ -57,7 +57,8 @@ export function InboxItemCard({ item, onOpen, onAction, onHandled }: InboxItemCa
   const [open, setOpen] = useState(false);
   const detailsId = useId();
   const unread = item.read_at === null;
-  const openRequest = item.kind === 'license-request' && item.handled_at === null;
+  // Answered once (granted or declined) is answered for good, even when reopened: the server refuses a second answer.
+  const openRequest = item.kind === 'license-request' && item.handled_at === null && item.outcome === null;
   const toggle = () => {
     const opening = !open;
     setOpen(opening);

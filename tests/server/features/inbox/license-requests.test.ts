@@ -65,6 +65,10 @@ describe('POST /api/admin/inbox/license-request/{id}/grant', () => {
     expect(again.status).toBe(409);
     expect((await json<{ message: string }>(again)).message).toBe('This license request has already been handled.');
     expect(fixture.ctx.db.select().from(licenses).all()).toHaveLength(1);
+    // Nor after a Reopen: the request was answered.
+    expect((await fixture.admin.request('POST', `/api/admin/inbox/license-request/${request.id}/reopen`)).status).toBe(200);
+    expect((await fixture.admin.request('POST', `/api/admin/inbox/license-request/${request.id}/grant`, { days: 14 })).status).toBe(409);
+    expect(fixture.ctx.db.select().from(licenses).all()).toHaveLength(1);
   });
 
   it('refuses days that are not a whole number from 1, creating nothing', async () => {
