@@ -5,7 +5,6 @@
 import { loadCurrentUser, logout } from '../lib/api/session.ts';
 import { readCookie } from '../lib/cookies.ts';
 import { $inboxUnread, $user, isAdminUser, setSession, type CurrentUser } from '../stores/session.ts';
-import { inboxBadge } from './inbox-badge.ts';
 import { ensureAccountRoot, openAccountDialog, preloadAccountRoot } from './account-root.ts';
 import { renderUnverifiedBanner } from './unverified-banner.ts';
 
@@ -53,8 +52,20 @@ function renderArea(area: HTMLElement, user: CurrentUser | null | undefined): vo
     // docs/product/messages.md#error-catalogue: a failed logout is only logged; the user goes home either way.
     void logout().finally(() => window.location.assign('/'));
   });
-  const badge = isAdminUser(user) ? inboxBadge($inboxUnread.get()) : null;
-  area.replaceChildren(...(badge ? [name, badge, logoutButton] : [name, logoutButton]));
+  area.replaceChildren(name, logoutButton);
+  if (isAdminUser(user)) void showInboxBadge(name);
+}
+
+/**
+ * The admins' unread-inbox badge beside their name (docs/product/admin.md#inbox), from its own chunk: only admins fetch it,
+ * so readers' pages carry no more script than before (docs/engineering.md#keeping-public-pages-light).
+ */
+async function showInboxBadge(name: HTMLElement): Promise<void> {
+  const { inboxBadge } = await import('./inbox-badge.ts');
+  // Redrawn meanwhile (a newer count, a logout): that drawing decides.
+  if (!name.isConnected) return;
+  const badge = inboxBadge($inboxUnread.get());
+  if (badge) name.after(badge);
 }
 
 /** docs/product/routes.md#navigation-guard on arrival: /admin needs the admin role, /dashboard a user; others go home. */

@@ -74,7 +74,10 @@ for (const { label, viewport } of VIEWPORTS) {
       expect((await mailTo(E2E_ADMIN.email, `Contact message from Vera ${tag}`)).replyTo).toContain(visitorEmail);
 
       const { context, page } = await signedIn(browser, viewport, E2E_ADMIN.email, E2E_ADMIN.password);
+      const badgeScript = page.waitForRequest((request) => /\/_astro\/inbox-badge\./.test(request.url()));
       await page.goto('/');
+      // The badge's code is its own chunk, fetched only for admins (tests/e2e/light-pages.spec.ts: readers never get it).
+      await badgeScript;
       // At phone width the account area, badge included, is inside the menu.
       const menu = page.locator('[data-nav-toggle]');
       if (await menu.isVisible()) await menu.click();
