@@ -20,6 +20,7 @@ import { listLicenseTypes } from '../licenses/license-types-queries.ts';
 import { answerLicenseWrite, storeLicenseAsAdmin } from '../licenses/license-writes.ts';
 import { MAX_EXPIRE_DAYS } from '../licenses/routes.ts';
 import { AUTO_GRANT_TRIAL_DAYS } from '../licensing/auto-grant.ts';
+import { toAdminUser } from '../users/admin-user.ts';
 import { INBOX_MESSAGES } from './messages.ts';
 import { adminOf, inboxAnswer, inboxTarget } from './routes.ts';
 
@@ -96,6 +97,8 @@ export function licenseRequestRoutes(ctx: AppContext) {
       return c.json({
         message: mailSent ? INBOX_MESSAGES.declined : INBOX_MESSAGES.declinedMailFailed,
         mail_sent: mailSent,
+        // The users table on the same screen shows the cleared request flag without a reload.
+        user: user ? toAdminUser(user) : null,
         ...inboxAnswer(ctx, 'license-request', request.id),
       });
     });

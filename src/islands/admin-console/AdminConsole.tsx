@@ -71,7 +71,12 @@ export function AdminConsole() {
 
       <SitemapPanel run={sitemap.run} onClose={sitemap.close} />
 
-      <InboxPanel />
+      <InboxPanel
+        onUserChanged={(user, license) => {
+          data.putUser(user);
+          if (license) data.putLicense(license);
+        }}
+      />
 
       <UsersSection
         data={data}

@@ -2,6 +2,7 @@
 // Reply (a mail to the visitor or the user, recorded with the item), Grant trial (the days) and Decline (the reason mailed).
 // On success the dialog closes and the panel announces the server's message; errors stay in the form under their fields.
 import { useRef, useState } from 'react';
+import type { AdminUser, License } from '../../lib/api/admin.ts';
 import { declineLicenseRequest, grantLicenseRequest, replyToInboxItem, type InboxItem } from '../../lib/api/inbox.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
@@ -16,6 +17,9 @@ export interface InboxDone {
   item: InboxItem;
   unread: number;
   message: string;
+  /** A grant's or decline's changed user, and a grant's new license, for the users table on the same screen. */
+  user?: AdminUser | null;
+  license?: License;
 }
 
 interface FormProps {
@@ -59,7 +63,7 @@ function GrantForm({ item, onDone, onCancel }: FormProps) {
   const form = useFormSubmit(formRef, { fields: ['days'], busyLabel: 'Granting…' });
   const submit = form.onSubmit(async () => {
     const answer = await grantLicenseRequest(item.id, days.trim());
-    onDone({ item: answer.item, unread: answer.unread, message: answer.message });
+    onDone({ item: answer.item, unread: answer.unread, message: answer.message, user: answer.user, license: answer.license });
   });
   return (
     <form ref={formRef} className="form" noValidate onSubmit={submit} aria-busy={form.busy}>
@@ -79,7 +83,7 @@ function DeclineForm({ item, onDone, onCancel }: FormProps) {
   const form = useFormSubmit(formRef, { fields: ['reason'], busyLabel: 'Declining…' });
   const submit = form.onSubmit(async () => {
     const answer = await declineLicenseRequest(item.id, reason);
-    onDone({ item: answer.item, unread: answer.unread, message: answer.message });
+    onDone({ item: answer.item, unread: answer.unread, message: answer.message, user: answer.user });
   });
   return (
     <form ref={formRef} className="form" noValidate onSubmit={submit} aria-busy={form.busy}>

@@ -3,6 +3,7 @@
 // badge links here (#inbox).
 import { useEffect, useId, useRef, useState } from 'react';
 import { markInboxHandled, markInboxRead, reopenInboxItem, type InboxItem, type InboxStatus } from '../../lib/api/inbox.ts';
+import type { AdminUser, License } from '../../lib/api/admin.ts';
 import { ApiError } from '../../lib/api/request.ts';
 import { Message } from '../ui/Message.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
@@ -19,7 +20,12 @@ const STATUSES: ReadonlyArray<{ value: InboxStatus; label: string }> = [
 
 const failureText = (error: unknown) => (error instanceof ApiError ? error.message : 'The server could not be reached.');
 
-export function InboxPanel() {
+interface InboxPanelProps {
+  /** A grant or decline changed a user (and a grant added a license): the users table shows it at once. */
+  onUserChanged?: (user: AdminUser, license?: License) => void;
+}
+
+export function InboxPanel({ onUserChanged }: InboxPanelProps = {}) {
   const inbox = useInbox();
   const { page, query } = inbox;
   const id = useId();
@@ -56,8 +62,9 @@ export function InboxPanel() {
     }
   };
 
-  const done = ({ item, unread, message }: InboxDone) => {
+  const done = ({ item, unread, message, user, license }: InboxDone) => {
     inbox.putItem(item, unread);
+    if (user) onUserChanged?.(user, license);
     setDialog(null);
     setNotice({ text: message, tone: 'success' });
   };

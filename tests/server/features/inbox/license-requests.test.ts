@@ -102,10 +102,12 @@ describe('POST /api/admin/inbox/license-request/{id}/decline', () => {
       reason: 'We only offer trials to companies.',
     });
     expect(response.status).toBe(200);
-    const answer = await json<{ message: string; item: InboxItemAnswer; mail_sent: boolean }>(response);
+    const answer = await json<{ message: string; item: InboxItemAnswer; mail_sent: boolean; user: { id: number; license_request: number } }>(response);
     expect(answer).toMatchObject({
       message: 'License request declined; the user was e-mailed.',
       mail_sent: true,
+      // For the users table on the same screen.
+      user: { id: fixture.user.user.id, license_request: 0 },
       item: { outcome: 'declined', decline_reason: 'We only offer trials to companies.', handled_by: { name: 'Boss' } },
     });
 
