@@ -1,7 +1,7 @@
 // The admin inbox in the browser (issue 14, part 1; docs/product/admin.md#inbox), at desktop width and at 390 px: a visitor's
 // contact message shows as the admin's unread badge, the admin opens it, replies (the reply is in the outbox), marks it handled
 // and finds it again by search; a user's license request is declined with a reason that reaches the user by mail, and the
-// dashboard offers Request License again; and 'Request Failed!' names the support address.
+// dashboard offers Request License again; one granted as a trial reaches the dashboard; and 'Request Failed!' names the support address.
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { readOutbox, type ParsedMail } from '../helpers/mail.ts';
@@ -168,6 +168,41 @@ for (const { label, viewport } of VIEWPORTS) {
       await user.page.reload();
       await expect(user.page.getByRole('button', { name: 'Request License' })).toBeVisible();
       await expect(user.page.getByText('License requested – awaiting approval')).toBeHidden();
+      await context.close();
+      await user.context.close();
+    });
+
+    test('a license request granted as a trial: the key mailed, the license on the dashboard', async ({ browser }) => {
+      const email = uniqueEmail('inbox-grant');
+      const name = `Gus ${Date.now().toString(36)}`;
+      const setup = await browser.newContext();
+      await registerAccount(setup.request, { name, email, password: PASSWORD });
+      await setup.close();
+      const user = await signedIn(browser, viewport, email, PASSWORD);
+      await user.page.goto('/dashboard');
+      await user.page.getByRole('button', { name: 'Request License' }).click();
+      await expect(user.page.getByText('Request Sent')).toBeVisible();
+
+      const { context, page } = await signedIn(browser, viewport, E2E_ADMIN.email, E2E_ADMIN.password);
+      await page.goto('/admin');
+      await searchInbox(page, email, 'Open');
+      const item = inboxItem(page, email);
+      await item.getByRole('button', { name: new RegExp(name) }).click();
+      await item.getByRole('button', { name: 'Grant Trial' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Grant Trial License' });
+      await expect(dialog.getByLabel('Days')).toHaveValue('30');
+      await dialog.getByLabel('Days').fill('14');
+      await dialog.getByRole('button', { name: 'Grant Trial' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.locator('#inbox').getByText('License granted; the user was e-mailed.')).toBeVisible();
+      await expect(item.getByText(/Trial granted by /)).toBeVisible();
+      await expect(item.getByRole('button', { name: 'Grant Trial' })).toHaveCount(0);
+
+      const mail = await mailTo(email, 'Your license is active');
+      expect(mail.text).toMatch(/DCTL-/);
+      await user.page.reload();
+      await expect(user.page.getByText('License requested – awaiting approval')).toBeHidden();
+      await expect(user.page.getByText(/Trial – expires in 1[34] days/).first()).toBeVisible();
       await context.close();
       await user.context.close();
     });
