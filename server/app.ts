@@ -36,6 +36,8 @@ import { bannedDomainRoutes } from './features/banned-domains/routes.ts';
 import { mailingRoutes } from './features/mailings/routes.ts';
 import { mailingUnsubscribeRoutes } from './features/mailings/unsubscribe.ts';
 import { sitemapRoutes } from './features/sitemap/routes.ts';
+import { inboxRoutes } from './features/inbox/routes.ts';
+import { licenseRequestRoutes } from './features/inbox/license-request-routes.ts';
 import { downloadsRoutes } from './features/downloads/routes.ts';
 import { LICENSING_PREFIX, licensingApiRoutes } from './features/licensing/routes.ts';
 import { adminMachineRoutes, ownerMachineRoutes } from './features/licensing/machine-routes.ts';
@@ -85,6 +87,8 @@ export function createApp(ctx: AppContext): App {
   app.route('/api/admin/banned-domains', bannedDomainRoutes(ctx));
   app.route('/api/admin', mailingRoutes(ctx));
   app.route('/api/admin/sitemap', sitemapRoutes(ctx));
+  app.route('/api/admin/inbox/license-request', licenseRequestRoutes(ctx));
+  app.route('/api/admin/inbox', inboxRoutes(ctx));
   app.route('/api/mailing', mailingUnsubscribeRoutes(ctx));
 
   app.notFound((c) => {

@@ -28,6 +28,10 @@ const envSchema = z.object({
   ADMIN_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).optional()),
   ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
   MAIL_FROM: optionalText,
+  // One more address that gets every contact message and license request, besides the admins (docs/product/admin.md#inbox).
+  NOTIFY_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).optional()),
+  // The address the dashboard names when a license request fails; unset: the first admin's address.
+  SUPPORT_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional()),
   BOTCHECK_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   BOTCHECK_COST: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
@@ -118,6 +122,10 @@ export interface Config {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   mailFrom: string;
+  /** Notified of contact messages and license requests on top of every admin (docs/product/admin.md#inbox). */
+  notifyEmail: string | undefined;
+  /** Named to users when a license request fails; undefined: the first admin's address. */
+  supportEmail: string | undefined;
   smtpUrl: string | undefined;
   botcheckSecret: string | undefined;
   botcheckCost: number;
@@ -208,6 +216,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: env.ADMIN_PASSWORD,
     mailFrom: env.MAIL_FROM ?? `${env.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
+    notifyEmail: env.NOTIFY_EMAIL?.toLowerCase(),
+    supportEmail: env.SUPPORT_EMAIL,
     smtpUrl: env.SMTP_URL,
     botcheckSecret: env.BOTCHECK_SECRET,
     botcheckCost: env.BOTCHECK_COST,

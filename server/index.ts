@@ -7,12 +7,13 @@ import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
-import { openDatabase } from './db/client.ts';
+import { openDatabase, writeTransaction } from './db/client.ts';
 import { seedDatabase } from './db/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
 import { createLogger, type Logger } from './log.ts';
 import { createMailer, describeMailDelivery } from './mail/transport.ts';
 import { backfillLicenseKeys } from './features/licensing/keys.ts';
+import { backfillLicenseRequests } from './db/queries/license-requests.ts';
 import { REMINDER_DEFAULTS, startReminderScheduler } from './features/licensing/reminders.ts';
 import { createKeyringSource } from './features/licensing/signing-keys.ts';
 import { startMailingWorker } from './features/mailings/worker.ts';
@@ -75,6 +76,8 @@ async function runPrimary(): Promise<void> {
 
   const keyed = backfillLicenseKeys(db);
   if (keyed > 0) log.info(`gave ${keyed} license${keyed === 1 ? '' : 's'} made before license keys a key`);
+  const requests = writeTransaction(db, () => backfillLicenseRequests(db));
+  if (requests > 0) log.info(`put ${requests} license request${requests === 1 ? '' : 's'} made before the admin inbox into it`);
   const seed = await seedDatabase({ config, db, log });
   if (seed.generatedAdmin) printGeneratedAdmin(seed.generatedAdmin);
   await removeUnfinishedUploads(config, log);

@@ -389,6 +389,18 @@ export const mailingRecipients = sqliteTable(
   (table) => [primaryKey({ columns: [table.mailing_id, table.user_id] }), index('mailing_recipients_due_idx').on(table.status, table.next_attempt_at)],
 );
 
+/**
+ * The admin inbox's state (docs/product/admin.md#inbox) is shared by all admins, like a team mailbox: read_at when any admin
+ * first opened the item, handled_at/handled_by while it counts as handled (cleared again by Reopen).
+ */
+const inboxState = {
+  read_at: text('read_at'),
+  handled_at: text('handled_at'),
+  // No foreign key: SQLite adds a referencing column to an existing table only without ON DELETE, and a
+  // plain reference would then refuse to delete an admin who handled something. A deleted admin reads as null.
+  handled_by: integer('handled_by'),
+};
+
 export const contactMessages = sqliteTable('contact_messages', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull(),
@@ -396,7 +408,43 @@ export const contactMessages = sqliteTable('contact_messages', {
   message: text('message').notNull(),
   ip: text('ip'),
   created_at: text('created_at').notNull().default(nowIso),
+  ...inboxState,
 });
+
+/**
+ * One row per Request License that waits for an admin (users.license_request is the user's flag; this is the
+ * inbox item, so a second request after a decline is a new item). Closed by a grant (outcome 'granted',
+ * server/db/queries/users.ts syncLicenseFlags) or a decline with its reason.
+ */
+export const licenseRequests = sqliteTable(
+  'license_requests',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: text('created_at').notNull().default(nowIso),
+    ...inboxState,
+    outcome: text('outcome', { enum: ['granted', 'declined'] }),
+    decline_reason: text('decline_reason'),
+  },
+  (table) => [index('license_requests_user_idx').on(table.user_id)],
+);
+
+/** Replies an admin sent from the inbox: the text as mailed, who sent it and when. */
+export const inboxReplies = sqliteTable(
+  'inbox_replies',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    contact_message_id: integer('contact_message_id').references(() => contactMessages.id, { onDelete: 'cascade' }),
+    license_request_id: integer('license_request_id').references(() => licenseRequests.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    sent_by: integer('sent_by').references(() => users.id, { onDelete: 'set null' }),
+    created_at: text('created_at').notNull().default(nowIso),
+  },
+  (table) => [index('inbox_replies_contact_idx').on(table.contact_message_id), index('inbox_replies_license_request_idx').on(table.license_request_id)],
+);
 
 /** Single-row key/value settings the server keeps (bot-check secret, seed marker). */
 export const settings = sqliteTable('settings', {
@@ -417,6 +465,9 @@ export type HomeImage = typeof homeImages.$inferSelect;
 export type DownloadItem = typeof downloadItems.$inferSelect;
 export type UploadedFile = typeof uploadedFiles.$inferSelect;
 export type UploadedImage = typeof uploadedImages.$inferSelect;
+export type ContactMessage = typeof contactMessages.$inferSelect;
+export type LicenseRequest = typeof licenseRequests.$inferSelect;
+export type InboxReply = typeof inboxReplies.$inferSelect;
 
 /**
  * Bot-check challenges already spent (issue 3: each g_token works once). Keyed by the challenge's random

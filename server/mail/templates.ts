@@ -1,6 +1,6 @@
 // The messages the accounts flows and the admin console send. Each builder returns subject, text and
 // HTML (the caller adds the recipient: `sendSafely(mailer, { to, ...verificationEmail(config, …) }, log)`,
-// or `sendToAdmin` for the admin notices). Subjects start with the site name so they sort together.
+// or `notifyAdmins` of server/features/inbox/notify.ts for the admin notices). Subjects start with the site name so they sort together.
 import type { MailContent } from './transport.ts';
 import { greeting } from './greeting.ts';
 import { renderHtml, renderText, type MailBody, type MailSite } from './layout.ts';
@@ -75,12 +75,18 @@ export function licenseRequestedAdminEmail(site: MailSite, input: { user: Licens
   ];
   if (user.companyName) details.push(['Company', user.companyName]);
   details.push(['User ID', String(user.id)]);
-  return compose(site, `License request from ${inSubject(fullName)}`, {
-    heading: 'New license request',
-    paragraphs: ['A user has requested a free trial license.'],
-    details,
-    action: { label: 'Review in the admin area', url: `${site.siteUrl}/admin` },
-  });
+  return compose(
+    site,
+    `License request from ${inSubject(fullName)}`,
+    {
+      heading: 'New license request',
+      paragraphs: ['A user has requested a free trial license. Grant or decline it in the inbox of the admin screen.'],
+      details,
+      action: { label: 'Open the inbox', url: `${site.siteUrl}/admin#inbox` },
+    },
+    // A reply to the notice reaches the user who asked.
+    user.email,
+  );
 }
 
 export function contactAdminEmail(site: MailSite, input: { name: string; email: string; message: string }): MailContent {
@@ -197,4 +203,46 @@ export function recoveryCodeUsedEmail(site: MailSite, input: { name: string; rem
     action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
     closing: ['If this was not you, reset your password at once and make new recovery codes.'],
   });
+}
+
+/** Where an inbox mail says the conversation started: the visitor's own words, quoted below the answer. */
+export interface InboxOriginal {
+  createdAt: string;
+  text: string;
+}
+
+function quoted(original: InboxOriginal | null): string[] {
+  if (!original) return [];
+  return [`On ${original.createdAt.slice(0, 10)} you wrote:\n${original.text.replace(/^/gm, '> ')}`];
+}
+
+/**
+ * An admin's reply from the inbox (docs/product/admin.md#inbox): the admin's subject and text as typed, the visitor's message
+ * quoted. Reply-To is the admin who answered, so the conversation can go on by mail.
+ */
+export function inboxReplyEmail(
+  site: MailSite,
+  input: { name: string; subject: string; message: string; original: InboxOriginal | null; replyTo: string },
+): MailContent {
+  return compose(
+    site,
+    inSubject(input.subject),
+    { heading: input.subject, paragraphs: [greeting(input.name), input.message], closing: quoted(input.original) },
+    input.replyTo,
+  );
+}
+
+/** A license request declined from the inbox, with the admin's reason; the user may ask again from the dashboard. */
+export function licenseRequestDeclinedEmail(site: MailSite, input: { name: string; reason: string; replyTo: string }): MailContent {
+  return compose(
+    site,
+    'Your license request was declined',
+    {
+      heading: 'License request declined',
+      paragraphs: [greeting(input.name), 'Your request for a free trial license was declined, for this reason:', input.reason],
+      action: { label: 'Open your dashboard', url: `${site.siteUrl}/dashboard` },
+      closing: ['If you have questions, reply to this e-mail.'],
+    },
+    input.replyTo,
+  );
 }

@@ -120,7 +120,11 @@ export async function sendSafely(mailer: Mailer, message: MailMessage, log: Logg
   return deliverSafely(mailer, message, log);
 }
 
-async function deliverSafely(mailer: Mailer, message: MailMessage, log: Logger): Promise<boolean> {
+/**
+ * Sends without ever throwing, outside the daily cap: for the site's own people (admin notices,
+ * server/features/inbox/notify.ts), whom a visitor cannot choose.
+ */
+export async function deliverSafely(mailer: Mailer, message: MailMessage, log: Logger): Promise<boolean> {
   try {
     await mailer.send(message);
     return true;
@@ -128,17 +132,4 @@ async function deliverSafely(mailer: Mailer, message: MailMessage, log: Logger):
     log.error(`Mail "${message.subject}" to ${message.to} could not be sent`, error);
     return false;
   }
-}
-
-/**
- * Sends a notification to the configured admin address (ADMIN_EMAIL). Without one there is nobody to
- * tell: that is logged as a warning and reported as false, never an error for the visitor. Not counted
- * in the daily cap: the address is the site's own, and the forms that notify have their own limits.
- */
-export async function sendToAdmin(mailer: Mailer, config: Pick<Config, 'adminEmail'>, content: MailContent, log: Logger): Promise<boolean> {
-  if (!config.adminEmail) {
-    log.warn(`Mail "${content.subject}" not sent: ADMIN_EMAIL is not configured`);
-    return false;
-  }
-  return deliverSafely(mailer, { ...content, to: config.adminEmail }, log);
 }

@@ -11,7 +11,7 @@ import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
 import { ApiError } from '../lib/api/request.ts';
 import { loadCurrentUser } from '../lib/api/session.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
-import { $licenses, $user, setSession, type CurrentUser, type LicenseView } from '../stores/session.ts';
+import { $licenses, $supportEmail, $user, setSession, type CurrentUser, type LicenseView } from '../stores/session.ts';
 import { AccountSessions } from './account/AccountSessions.tsx';
 import { ChangeEmailForm } from './account/ChangeEmailForm.tsx';
 import { ChangePasswordForm } from './account/ChangePasswordForm.tsx';
@@ -25,7 +25,8 @@ import { UserFormDialog } from './users/UserFormDialog.tsx';
 
 type RequestResult = { kind: 'sent'; email: string } | { kind: 'granted'; email: string } | { kind: 'failed'; reason: string | undefined };
 
-function RequestAlert({ result, onDismiss }: { result: RequestResult; onDismiss: () => void }) {
+/** `supportEmail`: SUPPORT_EMAIL or the first admin's address, from the session answer (docs/product/accounts.md#dashboard). */
+function RequestAlert({ result, supportEmail, onDismiss }: { result: RequestResult; supportEmail: string | null; onDismiss: () => void }) {
   if (result.kind === 'granted') {
     // Trials granted automatically (docs/admin-api.md#trials-granted-automatically-auto_grant_trials).
     return (
@@ -50,7 +51,16 @@ function RequestAlert({ result, onDismiss }: { result: RequestResult; onDismiss:
     <Alert title="Request Failed!" tone="error" onDismiss={onDismiss}>
       {result.reason && <p>{result.reason}</p>}
       <p>
-        There was a problem sending your request. Please try again later, or contact the administrator through the <a href="/contact">Contact Us</a> page.
+        There was a problem sending your request. Please try again later, or contact the administrator{' '}
+        {supportEmail ? (
+          <>
+            at <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+          </>
+        ) : (
+          <>
+            through the <a href="/contact">Contact Us</a> page.
+          </>
+        )}
       </p>
     </Alert>
   );
@@ -95,6 +105,7 @@ function LicenseList({ user, licenses, confirm }: LicenseListProps) {
 
 function LoggedInDashboard({ user }: { user: CurrentUser }) {
   const licenses = useStore($licenses);
+  const supportEmail = useStore($supportEmail);
   const { confirm, dialog: confirmDialog } = useConfirm();
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -124,7 +135,7 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
 
   return (
     <div className="dashboard">
-      {result && <RequestAlert result={result} onDismiss={() => setResult(null)} />}
+      {result && <RequestAlert result={result} supportEmail={supportEmail} onDismiss={() => setResult(null)} />}
       <UserCard user={user}>
         <div className="dashboard__actions">
           <button

@@ -4,7 +4,7 @@
 // the store instead of asking again, and applies the navigation guard of docs/product/routes.md#navigation-guard.
 import { loadCurrentUser, logout } from '../lib/api/session.ts';
 import { readCookie } from '../lib/cookies.ts';
-import { $user, accountHomePath, isAdminUser, mustEnrollTwoFactor, setSession, type CurrentUser } from '../stores/session.ts';
+import { $inboxUnread, $user, accountHomePath, isAdminUser, mustEnrollTwoFactor, setSession, type CurrentUser } from '../stores/session.ts';
 import { ensureAccountRoot, openAccountDialog, preloadAccountRoot } from './account-root.ts';
 import { showQueuedSiteNotice } from './site-notice.ts';
 import { renderUnverifiedBanner } from './unverified-banner.ts';
@@ -50,6 +50,19 @@ function renderArea(area: HTMLElement, user: CurrentUser | null | undefined): vo
     void logout().finally(() => window.location.assign('/'));
   });
   area.replaceChildren(name, logoutButton);
+  if (isAdminUser(user)) void showInboxBadge(name);
+}
+
+/**
+ * The admins' unread-inbox badge beside their name (docs/product/admin.md#inbox), from its own chunk: only admins fetch it,
+ * so readers' pages carry no more script than before (docs/engineering.md#keeping-public-pages-light).
+ */
+async function showInboxBadge(name: HTMLElement): Promise<void> {
+  const { inboxBadge } = await import('./inbox-badge.ts');
+  // Redrawn meanwhile (a newer count, a logout): that drawing decides.
+  if (!name.isConnected) return;
+  const badge = inboxBadge($inboxUnread.get());
+  if (badge) name.after(badge);
 }
 
 /** docs/product/routes.md#navigation-guard on arrival: /admin needs the admin role, /dashboard a user; others go home. */
@@ -97,6 +110,10 @@ export function enhanceAccountArea(root: Document): void {
   $user.subscribe((user) => {
     if (area) renderArea(area, user);
     renderUnverifiedBanner(root, user);
+  });
+  // The admin's unread count changes on /admin as items are opened: redraw the badge with it.
+  $inboxUnread.listen(() => {
+    if (area) renderArea(area, $user.get());
   });
 
   void resolveUser(root).then(() => {

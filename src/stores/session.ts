@@ -12,10 +12,27 @@ export type CurrentUser = PublicUser & Partial<Pick<SessionUser, 'two_factor_req
 /** undefined: not checked yet; null: checked, nobody logged in. */
 export const $user = atom<CurrentUser | null | undefined>(undefined);
 export const $licenses = atom<LicenseView[]>([]);
+/** The address the dashboard names when a license request fails (SUPPORT_EMAIL or the first admin's). */
+export const $supportEmail = atom<string | null>(null);
+/**
+ * Admins: inbox items nobody has opened yet (docs/product/admin.md#inbox), shown as the nav bar's badge. From the
+ * session answer, then from every inbox answer on /admin, so the badge follows what the admin does there.
+ */
+export const $inboxUnread = atom<number>(0);
 
-export function setSession(answer: { user: CurrentUser; licenses: LicenseView[] } | null): void {
+export interface SessionState {
+  user: CurrentUser;
+  licenses: LicenseView[];
+  support_email?: string | null;
+  inbox_unread?: number | null;
+}
+
+export function setSession(answer: SessionState | null): void {
   $user.set(answer?.user ?? null);
   $licenses.set(answer?.licenses ?? []);
+  // Answers that carry only the user and licenses (a license request) leave these as they were.
+  if (answer === null || answer.support_email !== undefined) $supportEmail.set(answer?.support_email ?? null);
+  if (answer === null || answer.inbox_unread !== undefined) $inboxUnread.set(answer?.inbox_unread ?? 0);
 }
 
 export function isAdminUser(user: CurrentUser | null | undefined): boolean {

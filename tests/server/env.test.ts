@@ -26,6 +26,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ SITE_URL: 'https://www.example.com/' }).secureCookies).toBe(true);
   });
 
+  it('reads NOTIFY_EMAIL (lower-cased, compared as admins are) and SUPPORT_EMAIL, both optional', () => {
+    expect(loadConfig({ NOTIFY_EMAIL: ' Sales@Example.com ', SUPPORT_EMAIL: 'Help@Example.com' })).toMatchObject({
+      notifyEmail: 'sales@example.com',
+      supportEmail: 'Help@Example.com',
+    });
+    expect(loadConfig({ NOTIFY_EMAIL: '', SUPPORT_EMAIL: '' })).toMatchObject({ notifyEmail: undefined, supportEmail: undefined });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -34,6 +42,8 @@ describe('loadConfig', () => {
     [{ ADMIN_EMAIL: 'a@example.com', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
     [{ ADMIN_EMAIL: 'a@example.com' }, 'ADMIN_EMAIL/ADMIN_PASSWORD'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ NOTIFY_EMAIL: 'sales at example' }, 'NOTIFY_EMAIL'],
+    [{ SUPPORT_EMAIL: 'help' }, 'SUPPORT_EMAIL'],
     [{ WEB_WORKERS: '9' }, 'WEB_WORKERS'],
     [{ WEB_WORKERS: 'many' }, 'WEB_WORKERS'],
     [{ BODY_TIMEOUT_MS: '10' }, 'BODY_TIMEOUT_MS'],

@@ -26,5 +26,5 @@ export function completeLogin(c: Context<AppEnv>, ctx: AppContext, user: User, o
   c.set('user', user);
   c.set('sessionId', session.id);
   c.set('twoFactorEnrollmentRequired', enrollmentRequired);
-  return c.json(accountPayload(ctx.db, user, ctx.now(), { twoFactorRequired: enrollmentRequired }), 200);
+  return c.json(accountPayload(ctx, user, ctx.now(), { twoFactorRequired: enrollmentRequired }), 200);
 }

@@ -4,6 +4,7 @@
 import { describeUserAgent } from './session-list.ts';
 import type { AppContext } from '../../context.ts';
 import { getLicensesOfUser } from '../../db/queries/licenses.ts';
+import { listLicenseRequestsOfUser } from '../../db/queries/license-requests.ts';
 import type { User } from '../../db/schema.ts';
 import { listContactMessagesFrom } from '../contact/queries.ts';
 import { presentLicenseEvents, presentLicenses } from '../licensing/present.ts';
@@ -68,8 +69,8 @@ export function buildAccountExport(ctx: Pick<AppContext, 'db' | 'now'>, user: Us
     version: EXPORT_VERSION,
     exported_at: iso(now),
     profile: profileOf(user),
-    // The product keeps whether a request is waiting, not a history of requests.
-    license_request: { pending: user.license_request === 1 },
+    // Whether a request waits now, and every request with its answer (the admin inbox keeps them).
+    license_request: { pending: user.license_request === 1, requests: listLicenseRequestsOfUser(ctx.db, user.id) },
     licenses,
     sessions: listOwnSessions(ctx.db, user.id).map((session) => ({
       current: session.id === currentSessionId,

@@ -14,6 +14,6 @@ export function userRoutes(ctx: AppContext) {
     const enrol = c.get('twoFactorEnrollmentRequired');
     // An admin who must enrol acts as a user (session-middleware.ts); the answer shows the account as it is.
     const account = enrol ? (getUserById(ctx.db, user.id) ?? user) : user;
-    return c.json(accountPayload(ctx.db, account, ctx.now(), { twoFactorRequired: enrol }));
+    return c.json(accountPayload(ctx, account, ctx.now(), { twoFactorRequired: enrol }));
   });
 }

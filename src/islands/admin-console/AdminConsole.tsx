@@ -1,4 +1,4 @@
-// /admin (docs/product/admin.md#admin-screen; issue 7): the tool buttons (Send Mail, Table Display Filter, Create XML Map,
+// /admin (docs/product/admin.md#admin-screen; issue 7): the inbox (issue 14), the tool buttons (Send Mail, Table Display Filter, Create XML Map,
 // Manage Domains, Licensing Settings from issue 12 and Security Settings from issue 13), the users table with each user's card and licenses, the sitemap, the site's publish
 // status and the mailings. Loaded only for admins, as its own chunk, by src/scripts/admin-page.ts.
 import { useStore } from '@nanostores/react';
@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { columnsFromUser, readHiddenColumns, visibleColumns, writeHiddenColumns } from '../../lib/user-columns.ts';
 import { $user } from '../../stores/session.ts';
 import { BannedDomainsDialog } from './BannedDomainsDialog.tsx';
+import { InboxPanel } from './InboxPanel.tsx';
 import { ColumnsDialog } from './ColumnsDialog.tsx';
 import { LicensingSettingsDialog } from './LicensingSettingsDialog.tsx';
 import { SecuritySettingsDialog } from './SecuritySettingsDialog.tsx';
@@ -73,6 +74,13 @@ export function AdminConsole() {
       </div>
 
       <SitemapPanel run={sitemap.run} onClose={sitemap.close} />
+
+      <InboxPanel
+        onUserChanged={(user, license) => {
+          data.putUser(user);
+          if (license) data.putLicense(license);
+        }}
+      />
 
       <UsersSection
         data={data}

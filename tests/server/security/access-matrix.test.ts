@@ -167,6 +167,15 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/mailings/:id': ADMIN,
   'GET /api/admin/sitemap': ADMIN,
   'POST /api/admin/sitemap': ADMIN,
+  // The admin inbox (issue 14): a kind the route does not know answers 404, past nothing.
+  'GET /api/admin/inbox': ADMIN,
+  'GET /api/admin/inbox/unread-count': ADMIN,
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/read': ADMIN,
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/handled': ADMIN,
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/reopen': ADMIN,
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/reply': ADMIN,
+  'POST /api/admin/inbox/license-request/:id/grant': ADMIN,
+  'POST /api/admin/inbox/license-request/:id/decline': ADMIN,
 
   // The link in a mailing works signed out; without a valid signed token the handler refuses everyone
   // alike (403), which is not a role check.
@@ -235,6 +244,7 @@ describe('access matrix', () => {
       if (name === 'id' && path.startsWith('/api/downloads/')) return String(downloadableId);
       if (name === 'slug') return 'releases';
       if (name === 'hash') return 'not-a-real-hash';
+      if (name === 'kind') return 'contact';
       return '1';
     });
   }

@@ -11,6 +11,8 @@ import { createTestContext, makeTempDir, type TestContext } from '../../helpers/
 import { createClient, createUser, login, type LoggedInClient, type TestClient } from '../../helpers/auth.ts';
 import { solveBotChallenge } from '../../helpers/botcheck.ts';
 import { rateLimitHits, users } from '../../../server/db/schema.ts';
+import { insertContactMessage } from '../../../server/features/contact/queries.ts';
+import { insertLicenseRequest } from '../../../server/db/queries/license-requests.ts';
 
 type Role = 'anonymous' | 'user' | 'admin';
 
@@ -34,6 +36,8 @@ let admin: LoggedInClient;
 let user: LoggedInClient;
 let otherUserId: number;
 let sectionId: number;
+let contactMessageId: number;
+let licenseRequestId: number;
 
 const PASSWORD = 'a long enough password 42';
 const endpoints = (): Endpoint[] => [
@@ -157,6 +161,24 @@ const endpoints = (): Endpoint[] => [
     valid: () => ({ users: [otherUserId], title: 'News', body: 'Text' }),
     limit: KIB * KIB,
   },
+  // The admin inbox (issue 14): a reply to a stored contact message, a grant and a decline of a stored license request.
+  {
+    method: 'POST',
+    path: '/api/admin/inbox/contact/{contact}/reply',
+    role: 'admin',
+    fields: ['subject', 'message'],
+    valid: () => ({ subject: 'Re: hello', message: 'Thanks' }),
+    limit: 64 * KIB,
+  },
+  { method: 'POST', path: '/api/admin/inbox/license-request/{request}/grant', role: 'admin', fields: ['days'], valid: () => ({ days: 30 }), limit: 32 * KIB },
+  {
+    method: 'POST',
+    path: '/api/admin/inbox/license-request/{request}/decline',
+    role: 'admin',
+    fields: ['reason'],
+    valid: () => ({ reason: 'Not for resale.' }),
+    limit: 64 * KIB,
+  },
   {
     method: 'PUT',
     path: `/api/user/update/{self}`,
@@ -203,7 +225,11 @@ const endpoints = (): Endpoint[] => [
 ];
 
 function resolvePath(endpoint: Endpoint): string {
-  return endpoint.path.replace('{self}', String(user.user.id)).replace('{other}', String(otherUserId));
+  return endpoint.path
+    .replace('{self}', String(user.user.id))
+    .replace('{other}', String(otherUserId))
+    .replace('{contact}', String(contactMessageId))
+    .replace('{request}', String(licenseRequestId));
 }
 
 function clientFor(role: Role): TestClient {
@@ -296,6 +322,14 @@ beforeAll(async () => {
   expect(section.status).toBe(201);
   sectionId = ((await section.json()) as { section: { id: number } }).section.id;
   expect(sectionId).toBeGreaterThan(0);
+  contactMessageId = insertContactMessage(ctx.db, {
+    name: 'Visitor',
+    email: 'visitor@example.com',
+    message: 'Hello',
+    ip: null,
+    created_at: new Date().toISOString(),
+  }).id;
+  licenseRequestId = insertLicenseRequest(ctx.db, otherUserId, new Date().toISOString()).id;
 });
 
 afterAll(() => {
