@@ -28,7 +28,12 @@ export function enhanceNavMenu(root: Document): void {
 
   button.addEventListener('click', () => setOpen(!isOpen()));
   menu.addEventListener('click', (event) => {
-    if (event.target instanceof Element && event.target.closest('a, button')) setOpen(false);
+    const chosen = event.target instanceof Element ? event.target.closest('a, button') : null;
+    if (!chosen) return;
+    // The magnifier with nothing typed only puts the cursor in the search field (nav-search.ts): keep the menu for typing.
+    const search = chosen.closest('form.site-search')?.querySelector<HTMLInputElement>('input[name="q"]');
+    if (search && search.value.trim() === '') return;
+    setOpen(false);
   });
   // A tap or click anywhere outside the bar closes the open menu, as people expect of a drop-down (issue 14).
   root.addEventListener('pointerdown', (event) => {
