@@ -342,6 +342,8 @@ for (const viewport of VIEWPORTS) {
       const text = (await page.locator('.search-results').innerText()).replace(/\s+/g, ' ');
       expect(text).not.toContain('∑');
       expect(text).not.toMatch(/TWC/);
+      // The formula as its author wrote it.
+      expect(text).toContain('T_{\\text{WC}} = \\sum_i |T_i|');
       await page.screenshot({ path: test.info().outputPath(`search-${viewport.name}.png`) });
     });
 
