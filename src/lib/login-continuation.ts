@@ -17,8 +17,8 @@ export function loginRedirect(path: string): string {
  */
 export function safeContinuation(value: string | null | undefined, origin: string): string | null {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  // Browsers treat control characters and backslashes in odd ways; a plain path has none.
-  if (/[\u0000-\u001f\\]/.test(value)) return null;
+  // Browsers drop tabs and newlines from addresses and read a backslash as a slash; a plain path has none.
+  if ([...value].some((char) => char === '\\' || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) return null;
   let url: URL;
   try {
     url = new URL(value, origin);
