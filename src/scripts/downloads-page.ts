@@ -37,7 +37,7 @@ function bindDialogButtons(warning: HTMLElement): void {
 }
 
 /** The unverified view: why there is no download, and the resend link (docs/product/downloads.md#downloads-page). */
-function unverifiedContent(warning: HTMLElement): HTMLElement[] {
+function unverifiedContent(): HTMLElement[] {
   const text = document.createElement('p');
   text.className = 'download-warning__text';
   text.textContent = DOWNLOAD_WARNINGS.unverified;
@@ -47,7 +47,6 @@ function unverifiedContent(warning: HTMLElement): HTMLElement[] {
   status.className = 'download-warning__status';
   status.setAttribute('role', 'status');
   verify.append(`${DOWNLOAD_WARNINGS.verify} `, verificationResendButton(document, { status }));
-  warning.dataset.view = 'unverified';
   return [text, verify, status];
 }
 
@@ -60,7 +59,7 @@ function renderWarning(page: HTMLElement, reader: Reader, anonymousView: Node[])
   const view = reader === 'unverified' ? 'unverified' : 'anonymous';
   if ((warning.dataset.view ?? 'anonymous') === view) return;
   warning.dataset.view = view;
-  warning.replaceChildren(...(view === 'unverified' ? unverifiedContent(warning) : anonymousView));
+  warning.replaceChildren(...(view === 'unverified' ? unverifiedContent() : anonymousView));
 }
 
 function targetOf(container: HTMLElement): DownloadTarget | null {
