@@ -158,9 +158,9 @@ for (const viewport of VIEWPORTS) {
       // Signed in: they are not told to log in.
       await expect(theirs).not.toContainText('You must login');
       await expect(theirs.getByRole('button', { name: /login/i })).toHaveCount(0);
+      await unverified.page.screenshot({ path: test.info().outputPath(`downloads-unverified-${viewport.name}.png`) });
       await theirs.getByRole('button', { name: 'Send a new confirmation e-mail' }).click();
       await expect(unverified.page.getByRole('dialog', { name: 'Verification sent' })).toBeVisible();
-      await unverified.page.screenshot({ path: test.info().outputPath(`downloads-unverified-${viewport.name}.png`) });
       await unverified.context.close();
     });
 
