@@ -1,8 +1,9 @@
 // The login / registration modal of docs/product/routes.md#navigation-bar: one dialog titled 'Login Form' or 'Registration Form',
 // cleared on every opening, submitted through the invisible bot check. After a login the modal closes and
 // admins go to /admin, everyone else to /dashboard (or the opener's continuation runs instead). After a
-// registration the fields are cleared and the server's message shows in the success colour. With two-factor
-// on, the password step answers `{ two_factor: true }` and the dialog asks for the code (TwoFactorLoginStep).
+// registration the fields are cleared, the server's message shows in the success colour, and a Log in
+// button switches to the login form with the new address filled in (issue 14). With two-factor on, the
+// password step answers `{ two_factor: true }` and the dialog asks for the code (TwoFactorLoginStep).
 import { useEffect, useRef, useState } from 'react';
 import { login, register, type SessionAnswer } from '../lib/api/account.ts';
 import { fetchCsrfCookie } from '../lib/api/request.ts';
@@ -74,6 +75,8 @@ function AuthForm({ state }: { state: AuthState }) {
   const [credentials, setCredentials] = useState<Credentials>({ ...EMPTY, email: state.email ?? '' });
   const [remember, setRemember] = useState(false);
   const [codeStep, setCodeStep] = useState(false);
+  // After a registration: the address, so the success message can offer to log in with it (issue 14).
+  const [registered, setRegistered] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const form = useFormSubmit(formRef, { fields: FIELDS, statusMessage: serverErrorFor5xx, busyLabel: 'Checking…' });
   const set = (name: keyof Credentials) => (value: string) => setCredentials((current) => ({ ...current, [name]: value }));
@@ -93,6 +96,7 @@ function AuthForm({ state }: { state: AuthState }) {
     const { name, email, password, confirmation } = credentials;
     const answer = await register({ name, email, password, password_confirmation: confirmation, g_token });
     setCredentials(EMPTY);
+    setRegistered(email.trim());
     return { text: answer.message, tone: 'success' };
   });
 
@@ -106,6 +110,7 @@ function AuthForm({ state }: { state: AuthState }) {
 
   return (
     <form ref={formRef} className="form" noValidate onSubmit={send} aria-busy={form.busy}>
+      {state.note && <p className="form__note">{state.note}</p>}
       {!isLogin && (
         <Field label="User name" name="name" value={credentials.name} onChange={set('name')} error={form.errors.name} autoComplete="name" autoFocusOnOpen />
       )}
@@ -141,10 +146,17 @@ function AuthForm({ state }: { state: AuthState }) {
       )}
       {isLogin && <LoginOptions email={credentials.email} remember={remember} onRemember={setRemember} />}
       <Message message={form.message} />
+      {registered !== null && (
+        <p className="form__switch">
+          <button type="button" className="button" onClick={() => showAccountDialog('login', { email: registered })}>
+            Log in
+          </button>
+        </p>
+      )}
       <div className="form__actions">
         <SubmitButton label={isLogin ? 'Login' : 'Register'} busyLabel={form.busyLabel} />
       </div>
-      <ModeSwitch isLogin={isLogin} />
+      {registered === null && <ModeSwitch isLogin={isLogin} />}
     </form>
   );
 }

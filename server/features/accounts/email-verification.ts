@@ -64,10 +64,11 @@ export function emailVerificationRoutes(ctx: AppContext) {
         return errorResponse(c, 429, VERIFICATION_MESSAGES.tooMany(decision.retryAfterSeconds));
       }
       // 200, not an error: what the user wanted (a verified address) is already true, and the client
-      // reloads the user to hide the banner.
-      if (user.email_verified_at) return c.json({ message: VERIFICATION_MESSAGES.alreadyVerified }, 200);
+      // reloads the user to hide the banner. `sent` tells the client whether to say "check your mailbox"
+      // (issue 14: the banner said so even when nothing was sent).
+      if (user.email_verified_at) return c.json({ message: VERIFICATION_MESSAGES.alreadyVerified, sent: false }, 200);
       // The mail is the whole point of this call, so unlike registration a failure is reported.
       if (!(await sendVerificationEmail(ctx, user))) return errorResponse(c, 503, VERIFICATION_MESSAGES.mailFailed);
-      return c.json({ message: VERIFICATION_MESSAGES.sent }, 200);
+      return c.json({ message: VERIFICATION_MESSAGES.sent, sent: true }, 200);
     });
 }

@@ -17,6 +17,7 @@ import { limitContainerPrefixes, limitMdastDepth } from './depth.ts';
 import { finalizeToHtml, isStackOverflow, plainTextTree } from './finalize.ts';
 import remarkMark from './remark-mark.ts';
 import remarkMathGuard from './remark-math-guard.ts';
+import { SMARTYPANTS_OPTIONS } from './typography.ts';
 
 /** docs/product/constants.md: math macro expansion limit. */
 export const MATH_MAX_EXPAND = 1000;
@@ -50,7 +51,7 @@ export const markdownPlugins = unified()
   .use(remarkLimitDepth) // first, so every later (recursive) step sees a shallow tree
   .use(remarkMathGuard)
   .use(remarkEmoji)
-  .use(remarkSmartypants, { dashes: 'oldschool' }) // -- en dash, --- em dash, as typographers expect
+  .use(remarkSmartypants, SMARTYPANTS_OPTIONS) // shared with typographicText (titles)
   .use(remarkMark)
   .freeze();
 

@@ -174,7 +174,7 @@ describe('POST /api/auth/email/resend', () => {
     const client = await login(ctx.app, 'late@example.test');
     const response = await client.request('POST', '/api/auth/email/resend');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ message: 'New link sent. Check your email.' });
+    expect(await response.json()).toEqual({ message: 'New link sent. Check your email.', sent: true });
     const mail = latestMailTo(ctx.config.outboxDir, 'late@example.test');
     if (!mail) throw new Error('no mail');
     expectResultPage(await follow(linkIn(mail, '/api/auth/email/verify/')), '1', VERIFIED, 'late@example.test');
@@ -187,7 +187,7 @@ describe('POST /api/auth/email/resend', () => {
     const client = await login(ctx.app, 'done@example.test');
     const response = await client.request('POST', '/api/auth/email/resend');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ message: 'Your email is already verified.' });
+    expect(await response.json()).toEqual({ message: 'Your email is already verified.', sent: false });
     expect(readOutbox(ctx.config.outboxDir)).toHaveLength(0);
   });
 
