@@ -41,7 +41,9 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
     {
-      command: 'node server/index.ts',
+      // The service's umask (deploy/site.service): builds are then readable by nginx's user only through
+      // the default ACL prepareDataDir gave builds/, as in production.
+      command: 'umask 077 && exec node server/index.ts',
       url: `${NODE_ORIGIN}/`,
       timeout: 180_000,
       reuseExistingServer: false,

@@ -40,9 +40,15 @@ describe('deploy/site.service', () => {
     expect(one('ExecStartPost')).toMatch(/curl -fsS .*\/readyz/);
   });
 
-  it('is sandboxed: read-only system but DATA_DIR and the build scratch folder, no privileges, private files', () => {
+  it("is sandboxed: read-only system but DATA_DIR and the build's scratch folders, no privileges, private files", () => {
     expect(one('ProtectSystem')).toBe('strict');
-    expect(one('ReadWritePaths')?.split(' ')).toEqual(['/var/lib/site', '/opt/site/node_modules/.cache']);
+    expect(one('ReadWritePaths')?.split(' ')).toEqual([
+      '/var/lib/site',
+      '-/opt/site/.astro',
+      '-/opt/site/node_modules/.cache',
+      '-/opt/site/node_modules/.vite',
+      '-/opt/site/node_modules/.vite-temp',
+    ]);
     for (const key of ['NoNewPrivileges', 'PrivateTmp', 'ProtectHome', 'ProtectKernelTunables', 'ProtectKernelModules', 'ProtectKernelLogs', 'PrivateDevices'])
       expect(one(key), key).toBe('yes');
     expect(one('CapabilityBoundingSet')).toBe('');
