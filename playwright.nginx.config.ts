@@ -41,8 +41,8 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
     {
-      // The service's umask (deploy/site.service): builds are then readable by nginx's user only through
-      // the default ACL prepareDataDir gave builds/, as in production.
+      // The service's umask (deploy/site.service): nginx's user (www-data under root) can read a build
+      // only because the server makes it public, as in production.
       command: 'umask 077 && exec node server/index.ts',
       url: `${NODE_ORIGIN}/`,
       timeout: 180_000,

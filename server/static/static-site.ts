@@ -246,6 +246,8 @@ async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
   try {
     await fs.writeFile(temp, bytes);
+    // Public like the build it sits in (server/publish/build-dirs.ts, makeBuildPublic), whatever the umask.
+    await fs.chmod(temp, 0o644);
     await fs.rename(temp, file);
   } catch (error) {
     await fs.rm(temp, { force: true });

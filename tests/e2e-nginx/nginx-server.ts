@@ -2,7 +2,8 @@
 // deploy/nginx.conf rendered with this run's paths and ports, inside an http block like Debian's own
 // nginx.conf, everything nginx writes (pid, logs, temp files) in a temp prefix, in the foreground
 // (`daemon off`), so it runs unprivileged and needs no system service. As root (CI) the workers run as
-// www-data, as in production, and read the build through the ACLs the README sets (prepareDataDir below).
+// www-data, as in production, and read the build only through the modes the README sets (prepareDataDir
+// below) and the server gives each build.
 //
 // Playwright starts it after the Node server (playwright.nginx.config.ts) and stops it with the run.
 // When a build goes live it rewrites the CSP map and reloads nginx, as deploy/site-nginx-csp.path does.
@@ -19,16 +20,15 @@ const projectRoot = path.resolve(import.meta.dirname, '../..');
 const isRoot = process.getuid?.() === 0;
 
 /**
- * What README "Production" step 4 does to DATA_DIR, for the temp one: nginx's user may pass through
- * DATA_DIR and read builds/ (and, by default ACL, every build the server writes there later, whatever its
- * umask). Not needed when nginx runs as the user that owns DATA_DIR.
+ * What README "Production" step 4 does to DATA_DIR, for the temp one (mkdtemp makes it 0700): other users,
+ * nginx's among them, may pass through DATA_DIR without listing it and read builds/; the server makes each
+ * build public itself (server/publish/build-dirs.ts), whatever its umask.
  */
 export function prepareDataDir(dataDir: string): void {
+  fs.chmodSync(dataDir, 0o711);
   const builds = path.join(dataDir, 'builds');
   fs.mkdirSync(builds, { recursive: true });
-  if (!isRoot) return;
-  execFileSync('setfacl', ['-m', `u:${NGINX_WORKER_USER}:x`, dataDir]);
-  execFileSync('setfacl', ['-R', '-m', `u:${NGINX_WORKER_USER}:rX,d:u:${NGINX_WORKER_USER}:rX`, builds]);
+  fs.chmodSync(builds, 0o755);
 }
 
 function render(template: string, values: Record<string, string>): string {

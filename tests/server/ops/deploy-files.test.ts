@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nginxCspMap } from '../../../scripts/nginx-csp.ts';
+import { makeBuildPublic } from '../../../server/publish/build-dirs.ts';
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from '../../../server/http/security-headers.ts';
 import { inlineScriptHashes } from '../../../server/static/inline-scripts.ts';
 
@@ -97,12 +98,29 @@ describe('deploy/nginx.conf', () => {
   });
 });
 
-describe('scripts/nginx-csp.ts', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
 
+describe('makeBuildPublic', () => {
+  it('makes a build readable by nginx’s user whatever the modes its files were written with', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'build-public-'));
+    fs.mkdirSync(path.join(dir, '_astro'), { mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'index.html'), 'x', { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, '_astro/font.woff2'), 'x', { mode: 0o600 });
+    fs.chmodSync(dir, 0o700);
+    makeBuildPublic(dir);
+    const mode = (file: string) => fs.statSync(path.join(dir!, file)).mode & 0o777;
+    expect(mode('.')).toBe(0o755);
+    expect(mode('_astro')).toBe(0o755);
+    expect(mode('index.html')).toBe(0o644);
+    expect(mode('_astro/font.woff2')).toBe(0o644);
+  });
+});
+
+describe('scripts/nginx-csp.ts', () => {
   it('names each page with inline scripts under every URL the server answers it at, with the path rule for the rest', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nginx-csp-'));
     const island = '<html><script>customElements.define("x-a", class extends HTMLElement {})</script></html>';
