@@ -35,7 +35,15 @@ async function loginThroughUi(page: Page): Promise<void> {
 
 test('reader pages come from nginx, compressed, and every island runs under its policy', async ({ page }) => {
   const violations = await watchViolations(page);
-  for (const path of ['/', '/news/', '/contact/', '/downloads']) {
+  // Every file a page loads (scripts, styles, fonts, images) must be readable by nginx's user.
+  const failed: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
+  // A post, found on the news page (read without the browser, so its first visit below is a fresh load).
+  const post = /href="(\/news\/[^"/]+\/?)"/.exec(await (await page.request.get('/news/')).text())?.[1];
+  expect(post).toBeTruthy();
+  for (const path of ['/', '/news/', post!, '/documentation/', '/contact/', '/downloads']) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
     const headers = await response!.allHeaders();
@@ -49,6 +57,7 @@ test('reader pages come from nginx, compressed, and every island runs under its 
   await page.goto('/contact/');
   await expect(page.getByRole('button', { name: /send/i })).toBeVisible();
   expect(await violations()).toEqual([]);
+  expect(failed).toEqual([]);
 });
 
 test('an admin logs in through the page, uploads a release and downloads exactly its bytes, all through nginx', async ({ page }) => {
