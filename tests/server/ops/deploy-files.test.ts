@@ -38,7 +38,7 @@ describe('deploy/site.service', () => {
   });
 
   it('is started only once /readyz answers', () => {
-    expect(one('ExecStartPost')).toMatch(/curl -fsS .*\/readyz/);
+    expect(one('ExecStartPost')).toMatch(/curl .*-w %%\{http_code\}.*\/readyz\)" = 200 \]/);
   });
 
   it("is sandboxed: read-only system but DATA_DIR and the build's scratch folders, no privileges, private files", () => {
