@@ -103,3 +103,19 @@ test('what is not a file of the build reaches Node and gets its answer', async (
   // Metrics are never reachable through the front, whatever the server does with them.
   expect((await rawGet(NGINX_ORIGIN, '/metrics')).status).toBe(404);
 });
+
+// Last in the suite: it spends the sign-in flood allowance of 127.0.0.1 for a few seconds.
+test('the front refuses sign-in floods and oversized sign-in bodies before they reach Node', async () => {
+  const big = await fetch(`${NGINX_ORIGIN}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: 'x'.repeat(65 * 1024 + 1),
+  });
+  expect(big.status).toBe(413);
+  expect(big.headers.get('server')).toBe('nginx');
+
+  const statuses = await Promise.all(Array.from({ length: 60 }, () => rawGet(NGINX_ORIGIN, '/api/auth/no-such-route').then((answer) => answer.status)));
+  expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+  // The rest reached Node, which answered them itself.
+  expect(statuses.filter((status) => status !== 429).length).toBeGreaterThanOrEqual(20);
+});
