@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nginxCspMap } from '../../../scripts/nginx-csp.ts';
+import { nginxCspMap, writeNginxCspMap } from '../../../scripts/nginx-csp.ts';
 import { makeBuildPublic } from '../../../server/publish/build-dirs.ts';
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from '../../../server/http/security-headers.ts';
 import { inlineScriptHashes } from '../../../server/static/inline-scripts.ts';
@@ -140,5 +140,22 @@ describe('scripts/nginx-csp.ts', () => {
     expect(map).not.toContain('"/news/a-post/"');
     expect(map).toContain(`"~^/(?:search|news|documentation|tutorials|pagefind)(?:/|$)" "${contentSecurityPolicy([], { wasm: true })}";`);
     expect(map).toContain(`default "${contentSecurityPolicy()}";`);
+  });
+
+  it('rewrites the map only when a build changes it, so nginx reloads only then', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nginx-csp-'));
+    const build = path.join(dir, 'build');
+    fs.mkdirSync(build);
+    fs.writeFileSync(path.join(build, 'index.html'), '<p>Home</p>');
+    const map = path.join(dir, 'site-csp.map');
+    expect(writeNginxCspMap(build, map)).toBe(true);
+    // A new post: no inline scripts, the path rule covers it.
+    fs.mkdirSync(path.join(build, 'news/new-post'), { recursive: true });
+    fs.writeFileSync(path.join(build, 'news/new-post/index.html'), '<p>Post</p>');
+    expect(writeNginxCspMap(build, map)).toBe(false);
+    // A page with an island's inline script: a new entry.
+    fs.writeFileSync(path.join(build, 'index.html'), '<script>void 0</script>');
+    expect(writeNginxCspMap(build, map)).toBe(true);
+    expect(fs.readFileSync(map, 'utf8')).toContain('"/" ');
   });
 });
