@@ -49,6 +49,24 @@ export function findCurrentBuild(config: Pick<Config, 'buildsDir'>): BuildLocati
   return fs.existsSync(path.join(dir, 'index.html')) ? { id, dir } : null;
 }
 
+export const PUBLIC_DIR_MODE = 0o755;
+export const PUBLIC_FILE_MODE = 0o644;
+
+/**
+ * A finished build is public by definition, and nginx serves it as another user (README "Production",
+ * docs/decisions/0032-nginx-front.md): directories 0755, files 0644, whatever the umask the server runs
+ * with (the systemd unit's is 0077) and whatever modes the build's tools copied from their caches.
+ * Symlinks are left alone (a build never needs them).
+ */
+export function makeBuildPublic(dir: string): void {
+  fs.chmodSync(dir, PUBLIC_DIR_MODE);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) fs.chmodSync(file, PUBLIC_DIR_MODE);
+    else if (entry.isFile()) fs.chmodSync(file, PUBLIC_FILE_MODE);
+  }
+}
+
 /** Points `builds/current` at the build, atomically (a new symlink renamed over the old one). */
 export function switchCurrentBuild(buildsDir: string, id: string): void {
   const temp = path.join(buildsDir, `.${CURRENT_LINK}.${crypto.randomBytes(6).toString('hex')}.tmp`);

@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import type { Config } from '../env.ts';
 import type { Logger } from '../log.ts';
 import { createAstroBuildRunner, type BuildResult, type BuildRunner } from './build-runner.ts';
-import { createBuildDir, findCurrentBuild, FAILURE_LOG, pruneBuilds, switchCurrentBuild, WORK_DIR, type BuildLocation } from './build-dirs.ts';
+import { createBuildDir, findCurrentBuild, FAILURE_LOG, makeBuildPublic, pruneBuilds, switchCurrentBuild, WORK_DIR, type BuildLocation } from './build-dirs.ts';
 import { exportSnapshot, writeSnapshot } from './export-snapshot.ts';
 import type { Publisher, PublishStatus } from './types.ts';
 
@@ -107,6 +107,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
       }
       if (result.ok) {
         await onLive(build.dir, build.id);
+        // After onLive: it wrote the compressed forms nginx serves too.
+        makeBuildPublic(build.dir);
         switchCurrentBuild(config.buildsDir, build.id);
       }
     } catch (error) {

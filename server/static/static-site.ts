@@ -76,9 +76,11 @@ const wasmCsp = contentSecurityPolicy([], { wasm: true });
  * or, failing that, in the page. The search page can replace the <main> of any reading page (home, posts;
  * src/lib/reading-routes.ts) without a new document, so those pages' policies allow it as well.
  */
-const WASM_FILES = /^(?:index\.html$|search\/|news\/|documentation\/|tutorials\/|pagefind\/)/;
+export const WASM_DIRECTORIES = ['search', 'news', 'documentation', 'tutorials', 'pagefind'] as const;
+// deploy/nginx.conf gets the same rule from scripts/nginx-csp.ts, which reads this list.
+const WASM_FILES = new RegExp(`^(?:index\\.html$|(?:${WASM_DIRECTORIES.join('|')})/)`);
 
-function needsWasm(file: string): boolean {
+export function needsWasm(file: string): boolean {
   return WASM_FILES.test(file);
 }
 
@@ -244,6 +246,8 @@ async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
   try {
     await fs.writeFile(temp, bytes);
+    // Public like the build it sits in (server/publish/build-dirs.ts, makeBuildPublic), whatever the umask.
+    await fs.chmod(temp, 0o644);
     await fs.rename(temp, file);
   } catch (error) {
     await fs.rm(temp, { force: true });

@@ -1,0 +1,79 @@
+// The browser tests through the production front (issue 15, item 5; docs/decisions/0032-nginx-front.md): the
+// real server on a fresh temp DATA_DIR with TRUST_PROXY=true, and Debian's nginx in front of it rendered from
+// deploy/nginx.conf (tests/e2e-nginx/nginx-server.ts). Every page and request of tests/e2e-nginx goes through
+// nginx; the parity spec also asks Node directly to compare.
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+import { E2E_ADMIN } from './tests/e2e/env.ts';
+import { NGINX_ORIGIN, NODE_ORIGIN, NODE_PORT } from './tests/e2e-nginx/env.ts';
+import { prepareDataDir } from './tests/e2e-nginx/nginx-server.ts';
+
+const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'site-e2e-nginx-'));
+process.env.E2E_DATA_DIR = dataDir;
+// Before the server writes its first build: the builds folder nginx's user may read.
+prepareDataDir(dataDir);
+
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export default defineConfig({
+  testDir: 'tests/e2e-nginx',
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: NGINX_ORIGIN,
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  webServer: [
+    {
+      // The service's umask (deploy/site.service): nginx's user (www-data under root) can read a build
+      // only because the server makes it public, as in production.
+      command: 'umask 077 && exec node server/index.ts',
+      url: `${NODE_ORIGIN}/`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        HOST: '127.0.0.1',
+        PORT: String(NODE_PORT),
+        DATA_DIR: dataDir,
+        CONTENT_DIR: path.join(dataDir, 'content'),
+        // The site's address is nginx's: links in mail, CSRF origin checks and cookies follow it.
+        SITE_URL: NGINX_ORIGIN,
+        TRUST_PROXY: 'true',
+        ADMIN_EMAIL: E2E_ADMIN.email,
+        ADMIN_PASSWORD: E2E_ADMIN.password,
+        BOTCHECK_COST: '500',
+        REGISTRATIONS_PER_HOUR: '1000',
+        BOTCHECK_VERIFY_PER_MINUTE: '100000',
+        ASTRO_TELEMETRY_DISABLED: '1',
+        LOG_LEVEL: 'warn',
+      },
+    },
+    {
+      command: 'node tests/e2e-nginx/nginx-server.ts',
+      url: `${NGINX_ORIGIN}/`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: { E2E_DATA_DIR: dataDir },
+    },
+  ],
+});
