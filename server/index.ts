@@ -92,7 +92,7 @@ async function runPrimary(): Promise<void> {
   keyring();
   const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring };
   const app = createApp(ctx);
-  const serving = await startServing({ config, app, log, workerEnv: process.env, onPublishRequest: takeUp });
+  const serving = await startServing({ config, app, db, log, workerEnv: process.env, onPublishRequest: takeUp });
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
   const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
   // Trial expiry reminders (docs/licensing-reminders.md): their state is in the database, so the first run

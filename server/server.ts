@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Logger } from './log.ts';
+import type { OpsEndpoints } from './ops/endpoints.ts';
 import { createMediaHandler, MEDIA_PREFIX } from './static/media.ts';
 import { sendNotFound, sendPlain, sendSiteBuilding, serveStaticEntry } from './static/respond.ts';
 import { decodeSafePath, pathOfUrl } from './static/safe-path.ts';
@@ -23,6 +24,8 @@ export interface HttpServerOptions {
   headersTimeoutMs?: number;
   /** The Strict-Transport-Security value for every answer (an https site), or undefined for none. */
   strictTransportSecurity?: string;
+  /** /healthz, /readyz and /metrics (server/ops/endpoints.ts), answered before anything else. */
+  ops?: OpsEndpoints;
 }
 
 export const SERVED_BY_HEADER = 'X-Served-By';
@@ -30,7 +33,7 @@ export const SERVED_BY_HEADER = 'X-Served-By';
 const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 
 export function createRequestListener(options: HttpServerOptions): http.RequestListener {
-  const { getSite, log, servedBy, strictTransportSecurity } = options;
+  const { getSite, log, servedBy, strictTransportSecurity, ops } = options;
   const toApp = getRequestListener(options.app.fetch as Parameters<typeof getRequestListener>[0]);
   const serveMedia = createMediaHandler(options.mediaDir);
 
@@ -48,6 +51,7 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
     const method = req.method;
     if (method === 'GET' || method === 'HEAD') {
       const requestPath = pathOfUrl(req.url ?? '/');
+      if (ops?.(req, res, requestPath, method === 'HEAD')) return;
       // /api is never static: a page a build might emit under /api must not shadow the API.
       if (!requestPath.startsWith('/api/')) {
         const head = method === 'HEAD';

@@ -4,6 +4,7 @@
 // builds, sends mailings and sweeps uploads; a build it publishes is live in every process before the
 // publish reports it live.
 import type net from 'node:net';
+import type { Db } from './db/client.ts';
 import type { Config } from './env.ts';
 import type { Logger } from './log.ts';
 import { closeServer, ensurePortFree, listen } from './process/listen.ts';
@@ -11,6 +12,8 @@ import { startWorkerPool, type WorkerPool } from './process/worker-pool.ts';
 import { findCurrentBuild } from './publish/build-dirs.ts';
 import { strictTransportSecurity } from './http/security-headers.ts';
 import { createHttpServer, type HttpServerOptions } from './server.ts';
+import { createOpsEndpoints } from './ops/endpoints.ts';
+import { createReadinessCheck } from './ops/health.ts';
 import { loadStaticSite, type LoadOptions, type StaticSite } from './static/static-site.ts';
 
 export interface Serving {
@@ -30,6 +33,8 @@ export interface Serving {
 export interface ServingOptions {
   config: Config;
   app: HttpServerOptions['app'];
+  /** The primary's connection, for the readiness check. */
+  db: Db;
   log: Logger;
   /** The environment the other processes read their configuration from (the primary's own; tests pass theirs). */
   workerEnv?: Record<string, string | undefined>;
@@ -45,14 +50,16 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   const current = findCurrentBuild(config);
   if (current) site = await load(current.dir);
 
+  const getSite = () => site;
   const server = createHttpServer({
     app: options.app,
-    getSite: () => site,
+    getSite,
     mediaDir: config.uploadsDir,
     log,
     servedBy: config.servedByHeader ? 'main' : undefined,
     headersTimeoutMs: config.headersTimeoutMs,
     strictTransportSecurity: strictTransportSecurity(config),
+    ops: createOpsEndpoints({ ready: createReadinessCheck({ config, db: options.db, getSite }) }),
   });
   const withWorkers = config.webWorkers > 0;
   if (withWorkers && config.port !== 0) await ensurePortFree(config.port, config.host);

@@ -15,6 +15,8 @@ import { strictTransportSecurity } from '../http/security-headers.ts';
 import { createHttpServer } from '../server.ts';
 import { loadStaticSite, type StaticSite } from '../static/static-site.ts';
 import { closeServer, listen } from './listen.ts';
+import { createOpsEndpoints } from '../ops/endpoints.ts';
+import { createReadinessCheck } from '../ops/health.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
 import { createKeyringSource } from '../features/licensing/signing-keys.ts';
 
@@ -72,14 +74,16 @@ export function runWorker(): void {
   }
 
   async function listenOnPort({ index, port }: StartMessage): Promise<void> {
+    const getSite = () => site;
     server = createHttpServer({
       app,
-      getSite: () => site,
+      getSite,
       mediaDir: config.uploadsDir,
       log,
       servedBy: config.servedByHeader ? `worker-${index}` : undefined,
       headersTimeoutMs: config.headersTimeoutMs,
       strictTransportSecurity: strictTransportSecurity(config),
+      ops: createOpsEndpoints({ ready: createReadinessCheck({ config, db, getSite }) }),
     });
     try {
       // exclusive: this process binds its own socket (with SO_REUSEPORT) instead of asking the cluster
