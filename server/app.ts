@@ -8,6 +8,7 @@ import { HttpError, errorResponse } from './http/errors.ts';
 import { DISK_FULL_MESSAGES, isDiskFullError } from './storage/disk.ts';
 import { apiSecurityHeaders } from './http/security-headers.ts';
 import { compressJson } from './http/compress-json.ts';
+import { observeRequests } from './ops/request-observer.ts';
 import { csrfCookieRoutes, csrfProtection, originCheck } from './auth/csrf.ts';
 import { loadSession } from './auth/session-middleware.ts';
 import { authRoutes } from './features/accounts/auth.ts';
@@ -38,6 +39,8 @@ export type App = Hono<AppEnv>;
 export function createApp(ctx: AppContext): App {
   const app = new Hono<AppEnv>();
 
+  // Outermost: it times the whole answer and labels it with the route that gave it (server/ops/).
+  app.use('*', observeRequests());
   // First, so it sees the answer last, headers and all.
   app.use('/api/*', compressJson);
   app.use('*', apiSecurityHeaders(ctx.config));

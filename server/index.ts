@@ -16,6 +16,8 @@ import { backfillLicenseKeys } from './features/licensing/keys.ts';
 import { REMINDER_DEFAULTS, startReminderScheduler } from './features/licensing/reminders.ts';
 import { createKeyringSource } from './features/licensing/signing-keys.ts';
 import { startMailingWorker } from './features/mailings/worker.ts';
+import { countPendingRecipients } from './features/mailings/queries.ts';
+import { reportMailQueueDepth } from './ops/metrics.ts';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from './process/instance-lock.ts';
 import { runWorker } from './process/worker.ts';
 import { findCurrentBuild } from './publish/publisher.ts';
@@ -95,6 +97,7 @@ async function runPrimary(): Promise<void> {
   const serving = await startServing({ config, app, db, log, workerEnv: process.env, onPublishRequest: takeUp });
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
   const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
+  reportMailQueueDepth(() => countPendingRecipients(db));
   // Trial expiry reminders (docs/licensing-reminders.md): their state is in the database, so the first run
   // after a stop catches up, sending each trial only the reminder that is relevant now.
   const reminderScheduler = startReminderScheduler(ctx, { intervalMs: REMINDER_DEFAULTS.intervalMs });

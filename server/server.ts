@@ -6,6 +6,7 @@ import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Logger } from './log.ts';
 import type { OpsEndpoints } from './ops/endpoints.ts';
+import { staticCounts } from './ops/metrics.ts';
 import { createMediaHandler, MEDIA_PREFIX } from './static/media.ts';
 import { sendNotFound, sendPlain, sendSiteBuilding, serveStaticEntry } from './static/respond.ts';
 import { decodeSafePath, pathOfUrl } from './static/safe-path.ts';
@@ -58,14 +59,24 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
         try {
           const site = getSite();
           const entry = site?.lookup(requestPath);
-          if (site && entry) return serveStaticEntry(req, res, site, entry, head);
+          if (site && entry) {
+            staticCounts.page++;
+            return serveStaticEntry(req, res, site, entry, head);
+          }
           // Traversal attempts answer 404 here rather than the redirect Hono gives unknown paths.
-          if (decodeSafePath(requestPath) === null) return sendNotFound(res, head);
+          if (decodeSafePath(requestPath) === null) {
+            staticCounts.not_found++;
+            return sendNotFound(res, head);
+          }
           if (requestPath.startsWith(MEDIA_PREFIX)) {
+            staticCounts.media++;
             serveMedia(req, res, requestPath, head).catch((error: unknown) => fail(res, error));
             return;
           }
-          if (!site && !requestPath.startsWith('/sanctum/')) return sendSiteBuilding(res, head);
+          if (!site && !requestPath.startsWith('/sanctum/')) {
+            staticCounts.building++;
+            return sendSiteBuilding(res, head);
+          }
         } catch (error) {
           return fail(res, error);
         }

@@ -14,6 +14,7 @@ import { strictTransportSecurity } from './http/security-headers.ts';
 import { createHttpServer, type HttpServerOptions } from './server.ts';
 import { createOpsEndpoints } from './ops/endpoints.ts';
 import { createReadinessCheck } from './ops/health.ts';
+import { aggregateMetrics } from './ops/metrics-aggregate.ts';
 import { loadStaticSite, type LoadOptions, type StaticSite } from './static/static-site.ts';
 
 export interface Serving {
@@ -51,6 +52,9 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   if (current) site = await load(current.dir);
 
   const getSite = () => site;
+  let pool: WorkerPool | null = null;
+  // The primary joins its own metrics with every other process's (docs/decisions/0031-observability.md).
+  const joinedMetrics = async () => aggregateMetrics(pool ? await pool.collectMetrics() : []);
   const server = createHttpServer({
     app: options.app,
     getSite,
@@ -59,14 +63,19 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
     servedBy: config.servedByHeader ? 'main' : undefined,
     headersTimeoutMs: config.headersTimeoutMs,
     strictTransportSecurity: strictTransportSecurity(config),
-    ops: createOpsEndpoints({ ready: createReadinessCheck({ config, db: options.db, getSite }) }),
+    ops: createOpsEndpoints({
+      ready: createReadinessCheck({ config, db: options.db, getSite }),
+      metrics: joinedMetrics,
+      metricsToken: config.metricsToken,
+      log,
+    }),
   });
   const withWorkers = config.webWorkers > 0;
   if (withWorkers && config.port !== 0) await ensurePortFree(config.port, config.host);
   await listen(server, { port: config.port, host: config.host, reusePort: withWorkers });
   const port = (server.address() as net.AddressInfo).port;
 
-  const pool: WorkerPool | null = withWorkers
+  pool = withWorkers
     ? startWorkerPool({
         count: config.webWorkers,
         port,
@@ -74,6 +83,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
         liveDir: site?.dir ?? null,
         log,
         onPublishRequest: options.onPublishRequest ?? (() => {}),
+        aggregateMetrics: joinedMetrics,
       })
     : null;
 

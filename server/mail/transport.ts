@@ -5,6 +5,7 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../env.ts';
 import type { Logger } from '../log.ts';
 import { extractLinks, writeOutboxFile } from './outbox.ts';
+import { mailSendFailures } from '../ops/metrics.ts';
 
 /** What a template produces: the recipient is added by the caller. */
 export interface MailContent {
@@ -92,6 +93,7 @@ export async function sendSafely(mailer: Mailer, message: MailMessage, log: Logg
     await mailer.send(message);
     return true;
   } catch (error) {
+    mailSendFailures.inc({ kind: 'message' });
     log.error(`Mail "${message.subject}" to ${message.to} could not be sent`, error);
     return false;
   }

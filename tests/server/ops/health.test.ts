@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpsEndpoints } from '../../../server/ops/endpoints.ts';
 import { createReadinessCheck } from '../../../server/ops/health.ts';
+import { aggregateMetrics } from '../../../server/ops/metrics-aggregate.ts';
 import { createHttpServer } from '../../../server/server.ts';
 import type { StaticSite } from '../../../server/static/static-site.ts';
 import { listen, rawRequest } from '../../helpers/raw-http.ts';
@@ -27,7 +28,14 @@ async function start(options: { site?: StaticSite | null; minFreeMb?: string } =
   const getSite = () => site;
   // No cache: each probe sees the state the test just made.
   const ready = createReadinessCheck({ config: ctx.config, db: ctx.db, getSite, fileCheckCacheMs: 0 });
-  server = await listen(createHttpServer({ app: ctx.app, getSite, mediaDir: ctx.config.uploadsDir, ops: createOpsEndpoints({ ready }) }));
+  server = await listen(
+    createHttpServer({
+      app: ctx.app,
+      getSite,
+      mediaDir: ctx.config.uploadsDir,
+      ops: createOpsEndpoints({ ready, metrics: aggregateMetrics.bind(null, []), metricsToken: undefined }),
+    }),
+  );
   const port = server.port;
   const get = async (target: string, method = 'GET') => {
     const response = await rawRequest(port, target, { method });
