@@ -47,6 +47,8 @@ const envSchema = z.object({
   // Per client IP; raise it where many sign-ups share one address (the browser tests, an office NAT).
   REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  // JSON lines (production) or readable lines (pino-pretty, a development dependency); unset: pretty only under NODE_ENV=development.
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   TRUST_PROXY: booleanFlag.default(false),
   WEB_WORKERS: z
     .string()
@@ -107,6 +109,8 @@ export interface Config {
   buildOnStart: boolean;
   seedDemo: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** JSON lines, or readable lines for a developer's terminal (README, Operations). */
+  logFormat: 'json' | 'pretty';
   registrationsPerHour: number;
   botcheckVerifyPerMinute: number;
   /**
@@ -188,6 +192,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     buildOnStart: env.BUILD_ON_START,
     seedDemo: env.SEED_DEMO,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
     registrationsPerHour: env.REGISTRATIONS_PER_HOUR,
     botcheckVerifyPerMinute: env.BOTCHECK_VERIFY_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,

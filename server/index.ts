@@ -10,7 +10,7 @@ import type { AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
 import { seedDatabase } from './db/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger, loggerOptions, type Logger } from './log.ts';
 import { createMailer } from './mail/transport.ts';
 import { backfillLicenseKeys } from './features/licensing/keys.ts';
 import { REMINDER_DEFAULTS, startReminderScheduler } from './features/licensing/reminders.ts';
@@ -68,7 +68,7 @@ async function removeUnfinishedUploads(config: Config, log: Logger): Promise<voi
 
 async function runPrimary(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, loggerOptions(config));
   const lock: InstanceLock = acquireInstanceLock(config.dataDir);
   const db = openDatabase(config.databaseFile);
 

@@ -7,6 +7,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Logger } from './log.ts';
 import type { OpsEndpoints } from './ops/endpoints.ts';
 import { staticCounts } from './ops/metrics.ts';
+import { REQUEST_ID_HEADER, requestContext, requestIdFor } from './ops/request-context.ts';
 import { createMediaHandler, MEDIA_PREFIX } from './static/media.ts';
 import { sendNotFound, sendPlain, sendSiteBuilding, serveStaticEntry } from './static/respond.ts';
 import { decodeSafePath, pathOfUrl } from './static/safe-path.ts';
@@ -27,6 +28,8 @@ export interface HttpServerOptions {
   strictTransportSecurity?: string;
   /** /healthz, /readyz and /metrics (server/ops/endpoints.ts), answered before anything else. */
   ops?: OpsEndpoints;
+  /** TRUST_PROXY: a request id the proxy sends in X-Request-Id is kept (server/ops/request-context.ts). */
+  trustProxy?: boolean;
 }
 
 export const SERVED_BY_HEADER = 'X-Served-By';
@@ -34,17 +37,20 @@ export const SERVED_BY_HEADER = 'X-Served-By';
 const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 
 export function createRequestListener(options: HttpServerOptions): http.RequestListener {
-  const { getSite, log, servedBy, strictTransportSecurity, ops } = options;
+  const { getSite, log, servedBy, strictTransportSecurity, ops, trustProxy = false } = options;
   const toApp = getRequestListener(options.app.fetch as Parameters<typeof getRequestListener>[0]);
   const serveMedia = createMediaHandler(options.mediaDir);
 
-  const fail = (res: http.ServerResponse, error: unknown) => {
-    log?.error('static answer failed', error);
+  const fail = (res: http.ServerResponse, requestId: string, error: unknown) => {
+    requestContext.run({ requestId }, () => log?.error('static answer failed', error));
     if (!res.headersSent) sendPlain(res, 500, 'Server error.\n', false);
     else res.destroy();
   };
 
   return (req, res) => {
+    // Every answer names its request, static ones too, so a report can be matched with the log.
+    const requestId = requestIdFor(req.headers['x-request-id'], trustProxy);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
     if (servedBy !== undefined) res.setHeader(SERVED_BY_HEADER, servedBy);
     // Set here once rather than in every prepared header list, so the static pages, media, the plain
     // answers and the API all carry it (writeHead merges it with their own headers).
@@ -70,7 +76,7 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
           }
           if (requestPath.startsWith(MEDIA_PREFIX)) {
             staticCounts.media++;
-            serveMedia(req, res, requestPath, head).catch((error: unknown) => fail(res, error));
+            serveMedia(req, res, requestPath, head).catch((error: unknown) => fail(res, requestId, error));
             return;
           }
           if (!site && !requestPath.startsWith('/sanctum/')) {
@@ -78,11 +84,12 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
             return sendSiteBuilding(res, head);
           }
         } catch (error) {
-          return fail(res, error);
+          return fail(res, requestId, error);
         }
       }
     }
-    void toApp(req, res);
+    // Everything the app runs for this request (handlers, queries, mail) logs with its id.
+    requestContext.run({ requestId }, () => void toApp(req, res));
   };
 }
 

@@ -63,6 +63,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
     servedBy: config.servedByHeader ? 'main' : undefined,
     headersTimeoutMs: config.headersTimeoutMs,
     strictTransportSecurity: strictTransportSecurity(config),
+    trustProxy: config.trustProxy,
     ops: createOpsEndpoints({
       ready: createReadinessCheck({ config, db: options.db, getSite }),
       metrics: joinedMetrics,

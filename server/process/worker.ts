@@ -8,7 +8,7 @@ import { createApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { openDatabase } from '../db/client.ts';
 import { loadConfig } from '../env.ts';
-import { createLogger, withPrefix } from '../log.ts';
+import { createLogger, loggerOptions, withPrefix } from '../log.ts';
 import { createMailer } from '../mail/transport.ts';
 import { createRemotePublisher } from '../publish/shared-publisher.ts';
 import { strictTransportSecurity } from '../http/security-headers.ts';
@@ -29,7 +29,7 @@ const METRICS_TIMEOUT_MS = 5_000;
 export function runWorker(): void {
   const config = loadConfig();
   let name = 'worker';
-  const log = withPrefix(createLogger(config.logLevel), () => `${name}: `);
+  const log = withPrefix(createLogger(config.logLevel, undefined, loggerOptions(config)), () => `${name}: `);
   const db = openDatabase(config.databaseFile);
   const tell = (message: ProcessMessage) => {
     if (process.connected) process.send?.(message);
@@ -104,6 +104,7 @@ export function runWorker(): void {
       servedBy: config.servedByHeader ? `worker-${index}` : undefined,
       headersTimeoutMs: config.headersTimeoutMs,
       strictTransportSecurity: strictTransportSecurity(config),
+      trustProxy: config.trustProxy,
       ops: createOpsEndpoints({ ready: createReadinessCheck({ config, db, getSite }), metrics: joinedMetrics, metricsToken: config.metricsToken, log }),
     });
     try {
