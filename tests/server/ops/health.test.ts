@@ -56,6 +56,13 @@ describe('/healthz', () => {
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
   });
+
+  it('is neither rate-limited nor logged, however often a balancer asks', async () => {
+    const { ctx, get } = await start();
+    const statuses = await Promise.all(Array.from({ length: 60 }, (_, i) => get(i % 2 ? '/healthz' : '/readyz').then((answer) => answer.status)));
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    expect(ctx.logLines).toEqual([]);
+  });
 });
 
 describe('/readyz', () => {
