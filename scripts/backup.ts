@@ -14,6 +14,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { loadConfig, type Config } from '../server/env.ts';
 import { loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
+import { ensurePrivateFile, PRIVATE_DIR_MODE } from '../server/storage/data-dir.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const DB_FILE = 'site.db';
@@ -119,9 +120,13 @@ export async function backupData(config: Config, targetDir: string = defaultBack
   if (fs.existsSync(dir)) throw new Error(`${dir} already exists; give a new directory`);
   await fs.promises.mkdir(path.dirname(dir), { recursive: true });
   const staging = path.join(path.dirname(dir), `.${path.basename(dir)}.partial-${randomBytes(6).toString('hex')}`);
-  await fs.promises.mkdir(staging);
+  // A backup holds the database (password hashes, sessions) and gated files: for its owner only, like
+  // DATA_DIR's private parts (server/storage/data-dir.ts). The folder's mode guards everything inside it.
+  await fs.promises.mkdir(staging, { mode: PRIVATE_DIR_MODE });
+  await fs.promises.chmod(staging, PRIVATE_DIR_MODE);
   try {
     const dbCopy = path.join(staging, DB_FILE);
+    ensurePrivateFile(dbCopy);
     const source = new Database(config.databaseFile, { fileMustExist: true });
     try {
       source.pragma('busy_timeout = 5000');

@@ -7,6 +7,7 @@
 // - SITE_URL defaulting to the dev server's address, so links in mails and the canonical URL of pages
 //   point where the developer reads the site;
 // - PORT for Astro too, which is where its proxy sends API calls;
+// - NODE_ENV=development unless set, which makes the outbox log the links of each mail (server/env.ts);
 // - no Astro telemetry.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -39,6 +40,7 @@ const env: NodeJS.ProcessEnv = {
   ...process.env,
   ASTRO_DEV_PORT: astroDevPort,
   SITE_URL: process.env.SITE_URL || `http://localhost:${astroDevPort}`,
+  NODE_ENV: process.env.NODE_ENV || 'development',
   // The machines here have no internet; publish builds turn it off for the same reason.
   ASTRO_TELEMETRY_DISABLED: process.env.ASTRO_TELEMETRY_DISABLED ?? '1',
 };

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../server/env.ts';
 import { loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
 import { copySecretTree, copyTree, DB_FILE, integrityCheck, MANIFEST_FILE, SECRETS_DIR, sha256File, type BackupManifest } from './backup.ts';
+import { prepareDataDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../server/storage/data-dir.ts';
 
 export interface RestoreResult {
   manifest: BackupManifest;
@@ -70,13 +71,15 @@ export async function restoreData(config: Config, backupDir: string, options: { 
   if (fs.existsSync(config.databaseFile) && !options.force) {
     throw new Error(`${config.databaseFile} already exists; stop the server and pass --force to replace it`);
   }
-  await fs.promises.mkdir(config.dataDir, { recursive: true });
+  // A DATA_DIR made here gets the modes the server gives one (server/storage/data-dir.ts).
+  prepareDataDir(config);
   const staging = path.join(config.dataDir, `.restore-${randomBytes(6).toString('hex')}`);
-  await fs.promises.mkdir(staging);
+  await fs.promises.mkdir(staging, { mode: PRIVATE_DIR_MODE });
   try {
     // Everything is checked in a staging folder on the same file system, then renamed into place.
     const dbCopy = path.join(staging, DB_FILE);
     await fs.promises.copyFile(dbSource, dbCopy);
+    await fs.promises.chmod(dbCopy, PRIVATE_FILE_MODE);
     const sha256 = await sha256File(dbCopy);
     if (sha256 !== manifest.database.sha256) {
       throw new Error(`The database copy does not match the manifest (sha256 ${sha256}, expected ${manifest.database.sha256})`);
@@ -84,7 +87,7 @@ export async function restoreData(config: Config, backupDir: string, options: { 
     const integrity = integrityCheck(dbCopy);
     if (integrity !== 'ok') throw new Error(`The database copy fails PRAGMA integrity_check: ${integrity}`);
     const uploads = await copyTree(path.join(source, 'uploads'), path.join(staging, 'uploads'));
-    const privateFiles = await copyTree(path.join(source, 'private'), path.join(staging, 'private'));
+    const privateFiles = await copyTree(path.join(source, 'private'), path.join(staging, 'private'), { dir: PRIVATE_DIR_MODE, file: PRIVATE_FILE_MODE });
     const secrets = await copySecretTree(path.join(source, SECRETS_DIR), path.join(staging, SECRETS_DIR));
     if (uploads !== manifest.files.uploads || privateFiles !== manifest.files.private || secrets !== (manifest.files.secrets ?? 0)) {
       throw new Error(

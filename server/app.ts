@@ -22,15 +22,24 @@ import { emailVerificationRoutes } from './features/accounts/email-verification.
 import { passwordResetRoutes } from './features/accounts/password-reset.ts';
 import { accountRoutes } from './features/accounts/account.ts';
 import { ownDataRoutes } from './features/accounts/own-data.ts';
+import { sessionRoutes } from './features/accounts/sessions.ts';
+import { passwordChangeRoutes } from './features/accounts/password-change.ts';
+import { emailChangeRoutes } from './features/accounts/email-change.ts';
+import { twoFactorRoutes } from './features/accounts/two-factor.ts';
+import { twoFactorLoginRoutes } from './features/accounts/two-factor-login.ts';
+import { securitySettingsRoutes } from './features/accounts/security-settings-routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { contentRoutes } from './features/content/routes.ts';
 import { adminUserListRoutes, adminUserRoutes } from './features/users/routes.ts';
+import { adminSessionRoutes } from './features/users/session-routes.ts';
 import { licenseRoutes } from './features/licenses/routes.ts';
 import { licensingSettingsRoutes } from './features/licensing/settings-routes.ts';
 import { bannedDomainRoutes } from './features/banned-domains/routes.ts';
 import { mailingRoutes } from './features/mailings/routes.ts';
 import { mailingUnsubscribeRoutes } from './features/mailings/unsubscribe.ts';
 import { sitemapRoutes } from './features/sitemap/routes.ts';
+import { inboxRoutes } from './features/inbox/routes.ts';
+import { licenseRequestRoutes } from './features/inbox/license-request-routes.ts';
 import { downloadsRoutes } from './features/downloads/routes.ts';
 import { LICENSING_PREFIX, licensingApiRoutes } from './features/licensing/routes.ts';
 import { adminMachineRoutes, ownerMachineRoutes } from './features/licensing/machine-routes.ts';
@@ -52,29 +61,38 @@ export function createApp(ctx: AppContext): App {
   app.route('/sanctum', csrfCookieRoutes(ctx));
   app.route('/api/botcheck', botcheckRoutes(ctx));
   app.route('/api/auth', authRoutes(ctx));
+  app.route('/api/auth', twoFactorLoginRoutes(ctx));
   app.route('/api/auth', registrationRoutes(ctx));
   app.route('/api/auth', emailVerificationRoutes(ctx));
   app.route('/api/auth', passwordResetRoutes(ctx));
   app.route('/api/user', userRoutes(ctx));
+  app.route('/api/user/two-factor', twoFactorRoutes(ctx));
   // Before accountRoutes: an admin's PUT /api/user/update/{id} is answered here; everyone else's falls through.
   app.route('/api/user', adminUserRoutes(ctx));
   app.route('/api/user', accountRoutes(ctx));
   app.route('/api/user', ownDataRoutes(ctx));
   app.route('/api/user/licenses', ownerMachineRoutes(ctx));
+  app.route('/api/user/sessions', sessionRoutes(ctx));
+  app.route('/api/user', passwordChangeRoutes(ctx));
+  app.route('/api/user', emailChangeRoutes(ctx));
   app.route('/api/contact', contactRoutes(ctx));
   app.route('/api/home', homeRoutes(ctx));
   app.route('/api', contentRoutes(ctx));
   app.route('/api/downloads', downloadsRoutes(ctx));
   app.route('/api/admin/publish', publishRoutes(ctx));
   app.route('/api/admin/users', adminUserListRoutes(ctx));
+  app.route('/api/admin/users', adminSessionRoutes(ctx));
   app.route('/api/license', licenseRoutes(ctx));
   app.route('/api/admin/licensing-settings', licensingSettingsRoutes(ctx));
+  app.route('/api/admin/security-settings', securitySettingsRoutes(ctx));
   app.route('/api/license', adminMachineRoutes(ctx));
   // Exempt from the Origin and XSRF checks above (server/auth/csrf.ts): the software sends no cookies.
   app.route(LICENSING_PREFIX, licensingApiRoutes(ctx));
   app.route('/api/admin/banned-domains', bannedDomainRoutes(ctx));
   app.route('/api/admin', mailingRoutes(ctx));
   app.route('/api/admin/sitemap', sitemapRoutes(ctx));
+  app.route('/api/admin/inbox/license-request', licenseRequestRoutes(ctx));
+  app.route('/api/admin/inbox', inboxRoutes(ctx));
   app.route('/api/mailing', mailingUnsubscribeRoutes(ctx));
 
   app.notFound((c) => {

@@ -29,5 +29,10 @@ export interface AppEnv {
     user: User | null;
     /** SHA-256 id of the current session, when there is one. */
     sessionId: string | null;
+    /**
+     * The user is an admin who must turn two-factor on first (docs/product/accounts.md#two-factor-sign-in):
+     * every admin route refuses them until then.
+     */
+    twoFactorEnrollmentRequired: boolean;
   };
 }

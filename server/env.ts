@@ -16,7 +16,9 @@ const optionalText = z
 const MAX_WEB_WORKERS = 8;
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // Unset means development for everything but the mail links in the log, which need it said explicitly
+  // (issue 17, item 9): a server started without NODE_ENV logs no working reset links.
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   DATA_DIR: z.string().trim().min(1).default('./data'),
@@ -26,6 +28,10 @@ const envSchema = z.object({
   ADMIN_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).optional()),
   ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
   MAIL_FROM: optionalText,
+  // One more address that gets every contact message and license request, besides the admins (docs/product/admin.md#inbox).
+  NOTIFY_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).optional()),
+  // The address the dashboard names when a license request fails; unset: the first admin's address.
+  SUPPORT_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional()),
   BOTCHECK_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   BOTCHECK_COST: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
@@ -46,6 +52,9 @@ const envSchema = z.object({
   BOTCHECK_VERIFY_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(20),
   // Per client IP; raise it where many sign-ups share one address (the browser tests, an office NAT).
   REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  // Account mails (verification, reset, lockout notice, …) to one address a day, however many accounts or
+  // clients ask (issue 17, item 3; server/mail/recipient-cap.ts). Mailings and admin notices do not count.
+  ACCOUNT_MAILS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   // JSON lines (production) or readable lines (pino-pretty, a development dependency); unset: pretty only under NODE_ENV=development.
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
@@ -61,11 +70,23 @@ const envSchema = z.object({
   SERVED_BY_HEADER: booleanFlag.default(false),
   // Slowloris guard: a request's headers must all arrive within this.
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  // A request's body must have arrived within this; only an admin's upload may take longer (issue 17).
+  BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  // Open connections per client address in each serving process; 0: no cap. Off behind TRUST_PROXY.
+  MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(64),
   // Absolute session lifetimes (issue 17): a session ends this long after sign-in even while in use.
   SESSION_REMEMBER_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   SESSION_BROWSER_HOURS: z.coerce.number().int().min(1).max(8760).default(12),
   // The Ed25519 key that signs license files, as a PKCS#8 PEM; without it one is made in $DATA_DIR/secrets.
   LICENSE_SIGNING_KEY: optionalText,
+  // The AES-256 key that encrypts authenticator secrets at rest: 32 bytes as 64 hex digits or base64; without
+  // it one is made in $DATA_DIR/secrets/two-factor.key (docs/decisions/0023-two-factor-sign-in.md).
+  TWO_FACTOR_ENCRYPTION_KEY: optionalText.pipe(
+    z
+      .string()
+      .refine((value) => decodeKey(value) !== undefined, 'must be 32 bytes as 64 hex digits or base64')
+      .optional(),
+  ),
   // How long a machine-bound license file stays valid without a check-in.
   LICENSE_LEASE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Calls of the licensing API per minute (docs/licensing.md): per client address (an office behind one
@@ -79,6 +100,12 @@ const envSchema = z.object({
 });
 
 export type RawEnv = z.input<typeof envSchema>;
+
+/** A 256-bit key written as 64 hex digits or as base64 (either alphabet); undefined when it is neither. */
+export function decodeKey(text: string): Buffer | undefined {
+  const bytes = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  return bytes.length === 32 ? bytes : undefined;
+}
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -101,6 +128,10 @@ export interface Config {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   mailFrom: string;
+  /** Notified of contact messages and license requests on top of every admin (docs/product/admin.md#inbox). */
+  notifyEmail: string | undefined;
+  /** Named to users when a license request fails; undefined: the first admin's address. */
+  supportEmail: string | undefined;
   smtpUrl: string | undefined;
   botcheckSecret: string | undefined;
   botcheckCost: number;
@@ -112,6 +143,13 @@ export interface Config {
   /** JSON lines, or readable lines for a developer's terminal (README, Operations). */
   logFormat: 'json' | 'pretty';
   registrationsPerHour: number;
+  /** Account mails one address gets a day at most (server/mail/recipient-cap.ts). */
+  accountMailsPerDay: number;
+  /**
+   * Outbox mode only: log the links of each message (working verification and reset links). Only with
+   * NODE_ENV=development said explicitly (`npm run dev` says it), never by default (issue 17, item 9).
+   */
+  logMailLinks: boolean;
   botcheckVerifyPerMinute: number;
   /**
    * A reverse proxy in front sets X-Forwarded-For/-Host/-Proto: only then do they count (client IP for
@@ -125,8 +163,14 @@ export interface Config {
   webWorkers: number;
   /** Headers of a request must all arrive within this many milliseconds, in every serving process. */
   headersTimeoutMs: number;
+  /** A request's body must have arrived within this many milliseconds, except an admin's upload. */
+  bodyTimeoutMs: number;
+  /** Open connections one client address may hold per serving process (0: no cap); see connectionCap(). */
+  maxConnectionsPerClient: number;
   /** PEM of the key that signs license files; undefined: the newest key in $DATA_DIR/secrets/license-signing. */
   licenseSigningKey: string | undefined;
+  /** Key for authenticator secrets at rest; undefined: the key file in $DATA_DIR/secrets (server/auth/two-factor-key.ts). */
+  twoFactorEncryptionKey: Buffer | undefined;
   /** Days a machine-bound license file is valid without a check-in. */
   licenseLeaseDays: number;
   /** Licensing API calls per minute per client address. */
@@ -166,7 +210,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   const siteOrigin = new URL(siteUrl).origin;
   return {
-    nodeEnv: env.NODE_ENV,
+    nodeEnv: env.NODE_ENV ?? 'development',
     isProduction: env.NODE_ENV === 'production',
     host: env.HOST,
     port: env.PORT,
@@ -184,6 +228,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: env.ADMIN_PASSWORD,
     mailFrom: env.MAIL_FROM ?? `${env.SITE_NAME} <no-reply@${new URL(siteUrl).hostname}>`,
+    notifyEmail: env.NOTIFY_EMAIL?.toLowerCase(),
+    supportEmail: env.SUPPORT_EMAIL,
     smtpUrl: env.SMTP_URL,
     botcheckSecret: env.BOTCHECK_SECRET,
     botcheckCost: env.BOTCHECK_COST,
@@ -194,13 +240,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
     registrationsPerHour: env.REGISTRATIONS_PER_HOUR,
+    accountMailsPerDay: env.ACCOUNT_MAILS_PER_DAY,
+    logMailLinks: env.NODE_ENV === 'development',
     botcheckVerifyPerMinute: env.BOTCHECK_VERIFY_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,
     webWorkers: env.WEB_WORKERS === 'auto' ? autoWebWorkers() : Number(env.WEB_WORKERS),
     servedByHeader: env.SERVED_BY_HEADER,
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: env.BODY_TIMEOUT_MS,
+    maxConnectionsPerClient: env.MAX_CONNECTIONS_PER_CLIENT,
     licenseSigningKey: env.LICENSE_SIGNING_KEY?.replace(/\\n/g, '\n'),
     licenseLeaseDays: env.LICENSE_LEASE_DAYS,
+    twoFactorEncryptionKey: env.TWO_FACTOR_ENCRYPTION_KEY === undefined ? undefined : decodeKey(env.TWO_FACTOR_ENCRYPTION_KEY),
     sessionAbsoluteLifetimeMs: { persistent: env.SESSION_REMEMBER_DAYS * 24 * 60 * 60 * 1000, browser: env.SESSION_BROWSER_HOURS * 60 * 60 * 1000 },
     licensingRequestsPerMinute: env.LICENSING_REQUESTS_PER_MINUTE,
     licensingKeyRequestsPerMinute: env.LICENSING_KEY_REQUESTS_PER_MINUTE,

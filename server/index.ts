@@ -7,12 +7,13 @@ import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
-import { openDatabase } from './db/client.ts';
+import { openDatabase, writeTransaction } from './db/client.ts';
 import { seedDatabase } from './db/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
 import { createLogger, loggerOptions, type Logger } from './log.ts';
-import { createMailer } from './mail/transport.ts';
+import { createMailer, describeMailDelivery } from './mail/transport.ts';
 import { backfillLicenseKeys } from './features/licensing/keys.ts';
+import { backfillLicenseRequests } from './db/queries/license-requests.ts';
 import { REMINDER_DEFAULTS, startReminderScheduler } from './features/licensing/reminders.ts';
 import { createKeyringSource } from './features/licensing/signing-keys.ts';
 import { startMailingWorker } from './features/mailings/worker.ts';
@@ -23,6 +24,7 @@ import { runWorker } from './process/worker.ts';
 import { findCurrentBuild } from './publish/publisher.ts';
 import { createPrimaryPublisher } from './publish/shared-publisher.ts';
 import { startServing } from './serving.ts';
+import { prepareDataDir } from './storage/data-dir.ts';
 import { listTempFiles } from './storage/receive-upload.ts';
 import { uploadTempDir } from './storage/release-files.ts';
 
@@ -69,11 +71,15 @@ async function removeUnfinishedUploads(config: Config, log: Logger): Promise<voi
 async function runPrimary(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, undefined, loggerOptions(config));
+  // Before anything writes there: a fresh DATA_DIR gets private modes, not the umask's.
+  prepareDataDir(config);
   const lock: InstanceLock = acquireInstanceLock(config.dataDir);
   const db = openDatabase(config.databaseFile);
 
   const keyed = backfillLicenseKeys(db);
   if (keyed > 0) log.info(`gave ${keyed} license${keyed === 1 ? '' : 's'} made before license keys a key`);
+  const requests = writeTransaction(db, () => backfillLicenseRequests(db));
+  if (requests > 0) log.info(`put ${requests} license request${requests === 1 ? '' : 's'} made before the admin inbox into it`);
   const seed = await seedDatabase({ config, db, log });
   if (seed.generatedAdmin) printGeneratedAdmin(seed.generatedAdmin);
   await removeUnfinishedUploads(config, log);
@@ -87,7 +93,7 @@ async function runPrimary(): Promise<void> {
     onLive: (buildDir) => serving.goLive(buildDir),
   });
 
-  const mailer = createMailer({ config, log });
+  const mailer = createMailer({ config, log, db, now: () => Date.now() });
   const keyring = createKeyringSource(config);
   // Read (and on a fresh data directory made) here, before any worker is forked: two workers reading an
   // empty key directory at once would each make a first key, and a bad LICENSE_SIGNING_KEY stops the start.
@@ -104,6 +110,7 @@ async function runPrimary(): Promise<void> {
   const requestCheck = setInterval(() => takeUp(), PUBLISH_REQUEST_CHECK_MS);
   const workers = config.webWorkers > 0 ? ` with ${config.webWorkers} more serving process${config.webWorkers === 1 ? '' : 'es'}` : '';
   log.info(`Serving ${config.siteName} at ${config.siteUrl}${workers} (data in ${config.dataDir})`);
+  log.info(describeMailDelivery(config));
 
   if (config.buildOnStart && (!current || seed.seeded)) {
     log.info('Building the site for the first time; pages appear when the build is live.');

@@ -25,8 +25,9 @@ export interface LoggerOptions {
 }
 
 /** The logger options a server process takes from its configuration. */
-export function loggerOptions(config: Pick<Config, 'logFormat' | 'nodeEnv'>): LoggerOptions {
-  return { pretty: config.logFormat === 'pretty', keepLinks: config.nodeEnv === 'development' };
+export function loggerOptions(config: Pick<Config, 'logFormat' | 'logMailLinks'>): LoggerOptions {
+  // Links are kept exactly where the outbox mailer logs them on purpose (server/mail/transport.ts).
+  return { pretty: config.logFormat === 'pretty', keepLinks: config.logMailLinks };
 }
 
 /**

@@ -4,6 +4,8 @@
 // never touch Hono. Every process runs exactly this listener (docs/decisions/0022-one-process-model.md).
 import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
+import { armBodyDeadline } from './http/body-deadline.ts';
+import { capConnectionsPerClient } from './http/connection-cap.ts';
 import type { Logger } from './log.ts';
 import type { OpsEndpoints } from './ops/endpoints.ts';
 import { staticCounts } from './ops/metrics.ts';
@@ -26,6 +28,10 @@ export interface HttpServerOptions {
   headersTimeoutMs?: number;
   /** The Strict-Transport-Security value for every answer (an https site), or undefined for none. */
   strictTransportSecurity?: string;
+  /** A request's body must have arrived within this unless an admin's upload lifts it (server/http/body-deadline.ts); 0: none. */
+  bodyTimeoutMs?: number;
+  /** Open connections one client address may hold in this process (server/http/connection-cap.ts); 0: no cap. */
+  maxConnectionsPerClient?: number;
   /** /healthz, /readyz and /metrics (server/ops/endpoints.ts), answered before anything else. */
   ops?: OpsEndpoints;
   /** TRUST_PROXY: a request id the proxy sends in X-Request-Id is kept (server/ops/request-context.ts). */
@@ -37,7 +43,7 @@ export const SERVED_BY_HEADER = 'X-Served-By';
 const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 
 export function createRequestListener(options: HttpServerOptions): http.RequestListener {
-  const { getSite, log, servedBy, strictTransportSecurity, ops, trustProxy = false } = options;
+  const { getSite, log, servedBy, strictTransportSecurity, bodyTimeoutMs = 0, ops, trustProxy = false } = options;
   const toApp = getRequestListener(options.app.fetch as Parameters<typeof getRequestListener>[0]);
   const serveMedia = createMediaHandler(options.mediaDir);
 
@@ -48,6 +54,7 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
   };
 
   return (req, res) => {
+    armBodyDeadline(req, res, bodyTimeoutMs);
     // Every answer names its request, static ones too, so a report can be matched with the log.
     const requestId = requestIdFor(req.headers['x-request-id'], trustProxy);
     res.setHeader(REQUEST_ID_HEADER, requestId);
@@ -99,11 +106,13 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
   // a matching check interval or it is enforced up to 30 s late.
   const connectionsCheckingInterval = Math.max(100, Math.min(30_000, Math.floor(headersTimeout / 4)));
   const server = http.createServer({ connectionsCheckingInterval }, createRequestListener(options));
-  // Node's default 5-minute limit on a whole request would cut a 2 GiB release upload on a slow link.
-  // No total limit; instead a connection that sends nothing for 2 minutes is dropped, and headers
-  // must arrive within the deadline (slowloris).
+  // Node's default 5-minute limit on a whole request would cut a 2 GiB release upload on a slow link, and it
+  // cannot tell routes apart. No server-wide limit; instead headers must arrive within their deadline
+  // (slowloris), a body within BODY_TIMEOUT_MS unless it is an admin's upload (createRequestListener), and a
+  // connection that sends nothing for 2 minutes is dropped (docs/decisions/0027-transport-limits.md).
   server.requestTimeout = 0;
   server.timeout = 120_000;
   server.headersTimeout = headersTimeout;
+  capConnectionsPerClient(server, options.maxConnectionsPerClient ?? 0);
   return server;
 }

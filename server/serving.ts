@@ -11,6 +11,7 @@ import { closeServer, ensurePortFree, listen } from './process/listen.ts';
 import { startWorkerPool, type WorkerPool } from './process/worker-pool.ts';
 import { findCurrentBuild } from './publish/build-dirs.ts';
 import { strictTransportSecurity } from './http/security-headers.ts';
+import { connectionCap } from './http/connection-cap.ts';
 import { createHttpServer, type HttpServerOptions } from './server.ts';
 import { createOpsEndpoints } from './ops/endpoints.ts';
 import { createReadinessCheck } from './ops/health.ts';
@@ -62,6 +63,8 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
     log,
     servedBy: config.servedByHeader ? 'main' : undefined,
     headersTimeoutMs: config.headersTimeoutMs,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    maxConnectionsPerClient: connectionCap(config),
     strictTransportSecurity: strictTransportSecurity(config),
     trustProxy: config.trustProxy,
     ops: createOpsEndpoints({

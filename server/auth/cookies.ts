@@ -51,3 +51,23 @@ export function clearSessionCookies(c: Context, config: Pick<Config, 'secureCook
   deleteCookie(c, sessionCookieName(config), { ...baseOptions(config), httpOnly: true });
   deleteCookie(c, SIGNED_IN_HINT_COOKIE, baseOptions(config));
 }
+
+/**
+ * The pending two-factor login (server/features/accounts/two-factor-login.ts): HttpOnly, host-only over https
+ * like the session cookie, and gone with the step it belongs to.
+ */
+export function twoFactorCookieName(config: Pick<Config, 'secureCookies'>): string {
+  return config.secureCookies ? '__Host-two_factor' : 'two_factor';
+}
+
+export function setTwoFactorCookie(c: Context, config: Pick<Config, 'secureCookies'>, token: string, maxAgeSeconds: number): void {
+  setCookie(c, twoFactorCookieName(config), token, { ...baseOptions(config), maxAge: maxAgeSeconds, httpOnly: true });
+}
+
+export function readTwoFactorCookie(c: Context, config: Pick<Config, 'secureCookies'>): string | undefined {
+  return getCookie(c, twoFactorCookieName(config));
+}
+
+export function clearTwoFactorCookie(c: Context, config: Pick<Config, 'secureCookies'>): void {
+  deleteCookie(c, twoFactorCookieName(config), { ...baseOptions(config), httpOnly: true });
+}

@@ -26,10 +26,7 @@ export function verificationLink(ctx: Pick<AppContext, 'config' | 'db' | 'now'>,
 }
 
 /** Mails a fresh link to the user's current address; false (logged) when the mail could not be sent. */
-export function sendVerificationEmail(
-  ctx: Pick<AppContext, 'config' | 'db' | 'now' | 'mailer' | 'log'>,
-  user: Pick<User, 'id' | 'email' | 'name'>,
-): Promise<boolean> {
-  const content = verificationEmail(ctx.config, { name: user.name, link: verificationLink(ctx, user) });
+export function sendVerificationEmail(ctx: Pick<AppContext, 'config' | 'db' | 'now' | 'mailer' | 'log'>, user: Pick<User, 'id' | 'email'>): Promise<boolean> {
+  const content = verificationEmail(ctx.config, { link: verificationLink(ctx, user) });
   return sendSafely(ctx.mailer, { to: user.email, ...content }, ctx.log);
 }

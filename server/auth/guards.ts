@@ -5,6 +5,7 @@ import type { AppEnv } from '../context.ts';
 import { errorResponse } from '../http/errors.ts';
 
 export const UNAUTHENTICATED_MESSAGE = 'Unauthenticated.';
+export const ADMIN_TWO_FACTOR_REQUIRED_MESSAGE = 'Two-factor sign-in is required for administrators. Turn it on in your dashboard.';
 
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.get('user')) return errorResponse(c, 401, UNAUTHENTICATED_MESSAGE);
@@ -21,6 +22,9 @@ export const requireVerifiedUser = createMiddleware<AppEnv>(async (c, next) => {
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   const user = c.get('user');
   if (!user) return errorResponse(c, 401, UNAUTHENTICATED_MESSAGE);
+  // docs/product/accounts.md#two-factor-sign-in: an admin who must enrol first (the session middleware holds
+  // their role back) is told what to do rather than that they are no admin.
+  if (c.get('twoFactorEnrollmentRequired')) return errorResponse(c, 403, ADMIN_TWO_FACTOR_REQUIRED_MESSAGE);
   if (user.role !== 'admin') return errorResponse(c, 403, 'This action is unauthorized.');
   await next();
 });

@@ -13,6 +13,7 @@ const ECHOABLE_FIELDS = [
   'license_granted',
   'email',
   'unsubscribed_at',
+  'two_factor_enabled_at',
 ] as const satisfies readonly (keyof User)[];
 /** Fields never part of the public user object: sending them at all is an attempt. */
 const SECRET_FIELDS = ['password', 'password_hash', 'password_confirmation'] as const;

@@ -5,6 +5,10 @@
 // never passes the session's absolute end (SESSION_REMEMBER_DAYS / SESSION_BROWSER_HOURS, see
 // docs/decisions/0004-auth-core.md), so a stolen or forgotten session that keeps being used still ends
 // and the user signs in again.
+//
+// Each session also records where it was started (IP, User-Agent) and when it was last used, for the user's
+// list of sessions (docs/product/accounts.md#sessions); that list names sessions by a random public id, never
+// by anything derived from the token (docs/decisions/0024-session-control.md).
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Session, User } from '../db/schema.ts';
@@ -12,9 +16,10 @@ import {
   deleteExpiredSessionsOfUser,
   deleteSession,
   deleteSessionsOfUser,
+  deleteSessionsOfUserExcept,
   getSessionWithUser,
   insertSession,
-  updateSessionExpiry,
+  updateSessionActivity,
 } from '../db/queries/sessions.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -28,6 +33,21 @@ export const SESSION_LIFETIME_MS = {
   persistent: 30 * DAY_MS,
   browser: 2 * 60 * 60 * 1000,
 } as const;
+
+/**
+ * last_active_at is refreshed at most this often. A write per request would queue every signed-in request
+ * behind SQLite's one writer (docs/architecture.md#speed); "last active" to the minute is all the list needs.
+ */
+export const LAST_ACTIVE_RESOLUTION_MS = 60_000;
+
+/** User-Agent headers are kept to this length: enough to name browser and system, bounded against abuse. */
+export const SESSION_USER_AGENT_MAX = 512;
+
+/** Where a session was started from: the client's address (server/http/client-ip.ts) and User-Agent. */
+export interface SessionClient {
+  ip: string | null;
+  userAgent: string | null;
+}
 
 export interface SessionValidation {
   session: Session;
@@ -46,6 +66,11 @@ export function sessionIdFromToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** The id the session list shows: 96 random bits, unrelated to the token (16 base64url characters). */
+export function generatePublicSessionId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
 export function lifetimeOf(session: Pick<Session, 'persistent'>): number {
   return session.persistent ? SESSION_LIFETIME_MS.persistent : SESSION_LIFETIME_MS.browser;
 }
@@ -53,7 +78,7 @@ export function lifetimeOf(session: Pick<Session, 'persistent'>): number {
 export function createSession(
   ctx: Pick<AppContext, 'db' | 'now' | 'config'>,
   userId: number,
-  options: { persistent: boolean },
+  options: { persistent: boolean; client?: SessionClient },
 ): { token: string; session: Session } {
   const token = generateSessionToken();
   const now = ctx.now();
@@ -61,10 +86,15 @@ export function createSession(
   const absoluteExpiresAt = now + (options.persistent ? ctx.config.sessionAbsoluteLifetimeMs.persistent : ctx.config.sessionAbsoluteLifetimeMs.browser);
   const session = insertSession(ctx.db, {
     id: sessionIdFromToken(token),
+    public_id: generatePublicSessionId(),
     user_id: userId,
     expires_at: Math.min(now + (options.persistent ? SESSION_LIFETIME_MS.persistent : SESSION_LIFETIME_MS.browser), absoluteExpiresAt),
     absolute_expires_at: absoluteExpiresAt,
     persistent: options.persistent,
+    ip: options.client?.ip ?? null,
+    user_agent: options.client?.userAgent?.slice(0, SESSION_USER_AGENT_MAX) ?? null,
+    last_active_at: now,
+    created_at: new Date(now).toISOString(),
   });
   return { token, session };
 }
@@ -87,11 +117,18 @@ export function validateSessionToken(ctx: Pick<AppContext, 'db' | 'now'>, token:
   const lifetime = lifetimeOf(session);
   const expiresAt = Math.min(now + lifetime, session.absolute_expires_at);
   // Near the absolute end there is nothing left to extend: no write, no re-sent cookie.
-  if (session.expires_at - now < lifetime / 2 && expiresAt > session.expires_at) {
-    updateSessionExpiry(ctx.db, id, expiresAt);
-    return { session: { ...session, expires_at: expiresAt }, user, renewed: true };
-  }
-  return { session, user, renewed: false };
+  const renewed = session.expires_at - now < lifetime / 2 && expiresAt > session.expires_at;
+  const touched = now - session.last_active_at >= LAST_ACTIVE_RESOLUTION_MS;
+  // A row made before public ids existed gets one on its next use, so it can be listed and signed out.
+  const needsPublicId = session.public_id === '';
+  if (!renewed && !touched && !needsPublicId) return { session, user, renewed: false };
+  const activity = {
+    expires_at: renewed ? expiresAt : session.expires_at,
+    last_active_at: touched ? now : session.last_active_at,
+    public_id: needsPublicId ? generatePublicSessionId() : session.public_id,
+  };
+  updateSessionActivity(ctx.db, id, activity);
+  return { session: { ...session, ...activity }, user, renewed };
 }
 
 export function invalidateSession(ctx: Pick<AppContext, 'db'>, sessionId: string): void {
@@ -101,4 +138,9 @@ export function invalidateSession(ctx: Pick<AppContext, 'db'>, sessionId: string
 /** Signs a user out everywhere: used at ban, password reset and account deletion. Returns how many ended. */
 export function invalidateUserSessions(ctx: Pick<AppContext, 'db'>, userId: number): number {
   return deleteSessionsOfUser(ctx.db, userId);
+}
+
+/** Signs a user out everywhere but `keepSessionId` (password and e-mail change). Returns how many ended. */
+export function invalidateOtherSessions(ctx: Pick<AppContext, 'db'>, userId: number, keepSessionId: string | null): number {
+  return keepSessionId ? deleteSessionsOfUserExcept(ctx.db, userId, keepSessionId) : deleteSessionsOfUser(ctx.db, userId);
 }

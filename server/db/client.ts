@@ -5,13 +5,18 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.ts';
+import { ensurePrivateFile } from '../storage/data-dir.ts';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
 
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // SQLite would create the file 0644; made 0600 first, its -wal and -shm inherit that mode from it.
+    ensurePrivateFile(file);
+  }
   const sqlite = new Database(file);
   reportFailedCommitsOfSingleRowWrites(sqlite);
   sqlite.pragma('journal_mode = WAL');

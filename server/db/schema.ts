@@ -37,6 +37,9 @@ export const users = sqliteTable(
     is_banned: integer('is_banned').notNull().default(0),
     role: text('role').notNull().default('user'),
     unsubscribed_at: text('unsubscribed_at'),
+    // When two-factor sign-in was turned on; null while it is off (docs/product/accounts.md#two-factor-sign-in).
+    // On the user row so the session's user says it without another query; the secret is elsewhere.
+    two_factor_enabled_at: text('two_factor_enabled_at'),
     ...timestamps,
   },
   (table) => [uniqueIndex('users_email_unique').on(sql`${table.email} COLLATE NOCASE`)],
@@ -55,8 +58,67 @@ export const sessions = sqliteTable(
     absolute_expires_at: integer('absolute_expires_at').notNull().default(0),
     persistent: integer('persistent').notNull().default(0),
     created_at: text('created_at').notNull().default(nowIso),
+    // The id the session list shows and takes back (docs/decisions/0024-session-control.md): random, unrelated
+    // to the token, so no answer ever carries anything derived from a sign-in secret. '' only on rows made
+    // before the column existed; they get one on their next request (server/auth/sessions.ts).
+    public_id: text('public_id').notNull().default(''),
+    // Where and with what the session was started, for "Where you're signed in" (docs/product/accounts.md#sessions).
+    ip: text('ip'),
+    // Truncated (SESSION_USER_AGENT_MAX); parsed into browser and system only when listed.
+    user_agent: text('user_agent'),
+    // Epoch ms, refreshed at most once a minute (LAST_ACTIVE_RESOLUTION_MS): no write per request.
+    last_active_at: integer('last_active_at').notNull().default(0),
   },
   (table) => [index('sessions_user_idx').on(table.user_id)],
+);
+
+/**
+ * A user's authenticator secret (docs/product/accounts.md#two-factor-sign-in), AES-256-GCM encrypted with a key
+ * outside the database (server/auth/two-factor-key.ts). `pending_secret` is the one being set up, until a
+ * code confirms it; `last_used_step` is the TOTP time step last accepted, so no code works twice.
+ */
+export const twoFactorCredentials = sqliteTable('two_factor_credentials', {
+  user_id: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret'),
+  pending_secret: text('pending_secret'),
+  last_used_step: integer('last_used_step'),
+  ...timestamps,
+});
+
+/** One-time recovery codes: only the SHA-256 of each (they carry 80 random bits), spent by setting used_at. */
+export const twoFactorRecoveryCodes = sqliteTable(
+  'two_factor_recovery_codes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    code_hash: text('code_hash').notNull(),
+    used_at: text('used_at'),
+    created_at: text('created_at').notNull().default(nowIso),
+  },
+  (table) => [uniqueIndex('two_factor_recovery_codes_hash_unique').on(table.user_id, table.code_hash)],
+);
+
+/**
+ * The password step of a login with two-factor on: never a session, only this row, bound to one browser by
+ * a cookie whose token is stored as its SHA-256 like session tokens (server/features/accounts/two-factor-login.ts).
+ */
+export const twoFactorPendingLogins = sqliteTable(
+  'two_factor_pending_logins',
+  {
+    id: text('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** remember_me of the password step, carried to the session the second step creates. */
+    persistent: integer('persistent').notNull().default(0),
+    /** Epoch milliseconds. */
+    expires_at: integer('expires_at').notNull(),
+  },
+  (table) => [index('two_factor_pending_logins_user_idx').on(table.user_id)],
 );
 
 export const passwordResetTokens = sqliteTable('password_reset_tokens', {
@@ -327,6 +389,18 @@ export const mailingRecipients = sqliteTable(
   (table) => [primaryKey({ columns: [table.mailing_id, table.user_id] }), index('mailing_recipients_due_idx').on(table.status, table.next_attempt_at)],
 );
 
+/**
+ * The admin inbox's state (docs/product/admin.md#inbox) is shared by all admins, like a team mailbox: read_at when any admin
+ * first opened the item, handled_at/handled_by while it counts as handled (cleared again by Reopen).
+ */
+const inboxState = {
+  read_at: text('read_at'),
+  handled_at: text('handled_at'),
+  // No foreign key: SQLite adds a referencing column to an existing table only without ON DELETE, and a
+  // plain reference would then refuse to delete an admin who handled something. A deleted admin reads as null.
+  handled_by: integer('handled_by'),
+};
+
 export const contactMessages = sqliteTable('contact_messages', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull(),
@@ -334,7 +408,43 @@ export const contactMessages = sqliteTable('contact_messages', {
   message: text('message').notNull(),
   ip: text('ip'),
   created_at: text('created_at').notNull().default(nowIso),
+  ...inboxState,
 });
+
+/**
+ * One row per Request License that waits for an admin (users.license_request is the user's flag; this is the
+ * inbox item, so a second request after a decline is a new item). Closed by a grant (outcome 'granted',
+ * server/db/queries/users.ts syncLicenseFlags) or a decline with its reason.
+ */
+export const licenseRequests = sqliteTable(
+  'license_requests',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: text('created_at').notNull().default(nowIso),
+    ...inboxState,
+    outcome: text('outcome', { enum: ['granted', 'declined'] }),
+    decline_reason: text('decline_reason'),
+  },
+  (table) => [index('license_requests_user_idx').on(table.user_id)],
+);
+
+/** Replies an admin sent from the inbox: the text as mailed, who sent it and when. */
+export const inboxReplies = sqliteTable(
+  'inbox_replies',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    contact_message_id: integer('contact_message_id').references(() => contactMessages.id, { onDelete: 'cascade' }),
+    license_request_id: integer('license_request_id').references(() => licenseRequests.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    sent_by: integer('sent_by').references(() => users.id, { onDelete: 'set null' }),
+    created_at: text('created_at').notNull().default(nowIso),
+  },
+  (table) => [index('inbox_replies_contact_idx').on(table.contact_message_id), index('inbox_replies_license_request_idx').on(table.license_request_id)],
+);
 
 /** Single-row key/value settings the server keeps (bot-check secret, seed marker). */
 export const settings = sqliteTable('settings', {
@@ -344,6 +454,8 @@ export const settings = sqliteTable('settings', {
 
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
+export type TwoFactorCredential = typeof twoFactorCredentials.$inferSelect;
+export type TwoFactorPendingLogin = typeof twoFactorPendingLogins.$inferSelect;
 export type License = typeof licenses.$inferSelect;
 export type LicenseType = typeof licenseTypes.$inferSelect;
 export type Section = typeof sections.$inferSelect;
@@ -353,6 +465,9 @@ export type HomeImage = typeof homeImages.$inferSelect;
 export type DownloadItem = typeof downloadItems.$inferSelect;
 export type UploadedFile = typeof uploadedFiles.$inferSelect;
 export type UploadedImage = typeof uploadedImages.$inferSelect;
+export type ContactMessage = typeof contactMessages.$inferSelect;
+export type LicenseRequest = typeof licenseRequests.$inferSelect;
+export type InboxReply = typeof inboxReplies.$inferSelect;
 
 /**
  * Bot-check challenges already spent (issue 3: each g_token works once). Keyed by the challenge's random

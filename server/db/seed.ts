@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../env.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/data-dir.ts';
 import type { Logger } from '../log.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { writeTransaction, type Db } from './client.ts';
@@ -96,11 +97,11 @@ async function drawDemoImages(config: Config): Promise<GeneratedImage[][]> {
 
 function writeDemoDownloadFiles(config: Config): DemoFile[] {
   const dir = path.join(config.privateFilesDir, 'downloads');
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   return DEMO_DOWNLOADS.map((item) => {
     const content = Buffer.from(`${item.title}\nRelease ${item.release}\n\nThis demo file stands in for the installer.\n`);
     const storedName = crypto.randomBytes(16).toString('hex');
-    fs.writeFileSync(path.join(dir, storedName), content);
+    fs.writeFileSync(path.join(dir, storedName), content, { mode: PRIVATE_FILE_MODE });
     return { storedName, size: content.length, sha256: crypto.createHash('sha256').update(content).digest('hex') };
   });
 }

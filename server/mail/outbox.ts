@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/data-dir.ts';
 
 let sequence = 0;
 
@@ -12,13 +13,14 @@ let sequence = 0;
  * reads half a message.
  */
 export async function writeOutboxFile(outboxDir: string, message: Buffer): Promise<string> {
-  await fs.mkdir(outboxDir, { recursive: true });
+  // Messages carry working sign-in links: for the server's user only (server/storage/data-dir.ts).
+  await fs.mkdir(outboxDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   sequence += 1;
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const name = `${stamp}-${String(sequence).padStart(6, '0')}-${randomBytes(3).toString('hex')}.eml`;
   const file = path.join(outboxDir, name);
   const temporary = `${file}.tmp`;
-  await fs.writeFile(temporary, message);
+  await fs.writeFile(temporary, message, { mode: PRIVATE_FILE_MODE });
   await fs.rename(temporary, file);
   return file;
 }

@@ -1,7 +1,8 @@
 // The messages the accounts flows and the admin console send. Each builder returns subject, text and
 // HTML (the caller adds the recipient: `sendSafely(mailer, { to, ...verificationEmail(config, …) }, log)`,
-// or `sendToAdmin` for the admin notices). Subjects start with the site name so they sort together.
+// or `notifyAdmins` of server/features/inbox/notify.ts for the admin notices). Subjects start with the site name so they sort together.
 import type { MailContent } from './transport.ts';
+import { greeting } from './greeting.ts';
 import { renderHtml, renderText, type MailBody, type MailSite } from './layout.ts';
 
 /** Signed links and reset tokens live this long (issue 3, items 4 and 5); the mails say so. */
@@ -17,15 +18,14 @@ function inSubject(value: string): string {
   return oneLine.length > 60 ? `${oneLine.slice(0, 57)}...` : oneLine;
 }
 
-function greeting(name: string): string {
-  const trimmed = name.trim();
-  return trimmed ? `Hello ${trimmed},` : 'Hello,';
-}
-
-export function verificationEmail(site: MailSite, input: { name: string; link: string }): MailContent {
+/**
+ * No name: the address is not proven yet, so whoever registered may not own it, and the name is theirs
+ * (issue 17, item 3). The greeting helper neutralises names in every other mail.
+ */
+export function verificationEmail(site: MailSite, input: { link: string }): MailContent {
   return compose(site, 'Verify your e-mail address', {
     heading: 'Verify your e-mail address',
-    paragraphs: [greeting(input.name), `Thank you for registering with ${site.siteName}. Please confirm that this e-mail address is yours.`],
+    paragraphs: ['Hello,', `Thank you for registering with ${site.siteName}. Please confirm that this e-mail address is yours.`],
     action: { label: 'Verify e-mail address', url: input.link },
     closing: [
       `The link expires in ${LINK_LIFETIME_MINUTES} minutes. You can ask for a new one from your dashboard.`,
@@ -75,12 +75,18 @@ export function licenseRequestedAdminEmail(site: MailSite, input: { user: Licens
   ];
   if (user.companyName) details.push(['Company', user.companyName]);
   details.push(['User ID', String(user.id)]);
-  return compose(site, `License request from ${inSubject(fullName)}`, {
-    heading: 'New license request',
-    paragraphs: ['A user has requested a free trial license.'],
-    details,
-    action: { label: 'Review in the admin area', url: `${site.siteUrl}/admin` },
-  });
+  return compose(
+    site,
+    `License request from ${inSubject(fullName)}`,
+    {
+      heading: 'New license request',
+      paragraphs: ['A user has requested a free trial license. Grant or decline it in the inbox of the admin screen.'],
+      details,
+      action: { label: 'Open the inbox', url: `${site.siteUrl}/admin#inbox` },
+    },
+    // A reply to the notice reaches the user who asked.
+    user.email,
+  );
 }
 
 export function contactAdminEmail(site: MailSite, input: { name: string; email: string; message: string }): MailContent {
@@ -117,4 +123,126 @@ export function loginLockoutEmail(site: MailSite, input: { name: string; minutes
     action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
     closing: ['If it was you, you can ignore this message and try again later.'],
   });
+}
+
+/**
+ * After a password change from the dashboard (docs/product/accounts.md#change-password): no secret, only the
+ * way to the reset form, which works even when whoever changed it has signed the owner out.
+ */
+export function passwordChangedEmail(site: MailSite, input: { name: string }): MailContent {
+  return compose(site, 'Your password was changed', {
+    heading: 'Your password was changed',
+    paragraphs: [
+      greeting(input.name),
+      `The password of your ${site.siteName} account was just changed, and every other session of the account was signed out.`,
+      "If this wasn't you, reset your password now.",
+    ],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If it was you, you can ignore this message.'],
+  });
+}
+
+/** The link that makes a new address the account's (docs/product/accounts.md#change-e-mail), sent to the new address. */
+export function emailChangeVerificationEmail(site: MailSite, input: { name: string; link: string }): MailContent {
+  return compose(site, 'Confirm your new e-mail address', {
+    heading: 'Confirm your new e-mail address',
+    paragraphs: [greeting(input.name), `You asked to use this address for your ${site.siteName} account. Nothing changes until you confirm it.`],
+    action: { label: 'Use this e-mail address', url: input.link },
+    closing: [`The link expires in ${LINK_LIFETIME_MINUTES} minutes.`, 'If you did not ask for this, you can ignore this message.'],
+  });
+}
+
+/** Sent to the current address when a change to another one is asked for: the owner can still stop it. */
+export function emailChangeNoticeEmail(site: MailSite, input: { name: string; newEmail: string }): MailContent {
+  return compose(site, 'A change of your e-mail address was requested', {
+    heading: 'E-mail change requested',
+    paragraphs: [
+      greeting(input.name),
+      `Someone signed in to your ${site.siteName} account asked to change its e-mail address to ${input.newEmail}. The change takes effect only when the link sent to that address is followed.`,
+      "If this wasn't you, reset your password now: that ends every session of the account.",
+    ],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If it was you, you can ignore this message.'],
+  });
+}
+
+/**
+ * Security notices for two-factor sign-in (issue 13, item 6): each says what changed, when nothing was asked
+ * of the owner, and what to do if it was not them. No codes and no links with tokens.
+ */
+export function twoFactorEnabledEmail(site: MailSite, input: { name: string }): MailContent {
+  return compose(site, 'Two-factor sign-in turned on', {
+    heading: 'Two-factor sign-in is on',
+    paragraphs: [
+      greeting(input.name),
+      `Two-factor sign-in was turned on for your ${site.siteName} account. From now on signing in asks for a code from your authenticator app after your password.`,
+      'Keep your recovery codes somewhere safe: each one signs you in once if you lose your phone.',
+    ],
+    closing: ['If this was not you, reset your password at once and contact us.'],
+  });
+}
+
+export function twoFactorDisabledEmail(site: MailSite, input: { name: string }): MailContent {
+  return compose(site, 'Two-factor sign-in turned off', {
+    heading: 'Two-factor sign-in is off',
+    paragraphs: [greeting(input.name), `Two-factor sign-in was turned off for your ${site.siteName} account. Signing in now needs only your password.`],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If this was not you, reset your password at once and turn two-factor sign-in on again from your dashboard.'],
+  });
+}
+
+export function recoveryCodeUsedEmail(site: MailSite, input: { name: string; remaining: number }): MailContent {
+  const left = input.remaining === 1 ? '1 recovery code is left' : `${input.remaining} recovery codes are left`;
+  return compose(site, 'A recovery code was used to sign in', {
+    heading: 'A recovery code was used',
+    paragraphs: [
+      greeting(input.name),
+      `Someone signed in to your ${site.siteName} account with one of your recovery codes instead of a code from your authenticator app. ${left}.`,
+      'You can make a new set of recovery codes in your dashboard; the old ones then stop working.',
+    ],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If this was not you, reset your password at once and make new recovery codes.'],
+  });
+}
+
+/** Where an inbox mail says the conversation started: the visitor's own words, quoted below the answer. */
+export interface InboxOriginal {
+  createdAt: string;
+  text: string;
+}
+
+function quoted(original: InboxOriginal | null): string[] {
+  if (!original) return [];
+  return [`On ${original.createdAt.slice(0, 10)} you wrote:\n${original.text.replace(/^/gm, '> ')}`];
+}
+
+/**
+ * An admin's reply from the inbox (docs/product/admin.md#inbox): the admin's subject and text as typed, the visitor's message
+ * quoted. Reply-To is the admin who answered, so the conversation can go on by mail.
+ */
+export function inboxReplyEmail(
+  site: MailSite,
+  input: { name: string; subject: string; message: string; original: InboxOriginal | null; replyTo: string },
+): MailContent {
+  return compose(
+    site,
+    inSubject(input.subject),
+    { heading: input.subject, paragraphs: [greeting(input.name), input.message], closing: quoted(input.original) },
+    input.replyTo,
+  );
+}
+
+/** A license request declined from the inbox, with the admin's reason; the user may ask again from the dashboard. */
+export function licenseRequestDeclinedEmail(site: MailSite, input: { name: string; reason: string; replyTo: string }): MailContent {
+  return compose(
+    site,
+    'Your license request was declined',
+    {
+      heading: 'License request declined',
+      paragraphs: [greeting(input.name), 'Your request for a free trial license was declined, for this reason:', input.reason],
+      action: { label: 'Open your dashboard', url: `${site.siteUrl}/dashboard` },
+      closing: ['If you have questions, reply to this e-mail.'],
+    },
+    input.replyTo,
+  );
 }

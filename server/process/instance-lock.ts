@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ensurePrivateFile, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/data-dir.ts';
 
 export const LOCK_FILE = 'server.lock';
 /** Beside the lock: who holds it, for the refusal message (the locked database itself cannot be read). */
@@ -23,7 +24,8 @@ export interface InstanceLock {
 /** Takes the data directory's lock, or throws InstanceLockedError naming the data directory and, when known, the holder's pid. */
 export function acquireInstanceLock(dataDir: string): InstanceLock {
   const runDir = path.join(dataDir, 'run');
-  fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(runDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  ensurePrivateFile(path.join(runDir, LOCK_FILE));
   const connection = new Database(path.join(runDir, LOCK_FILE), { timeout: 0 });
   try {
     connection.pragma('locking_mode = EXCLUSIVE');
@@ -38,7 +40,7 @@ export function acquireInstanceLock(dataDir: string): InstanceLock {
     );
   }
   held.add(connection);
-  fs.writeFileSync(path.join(runDir, HOLDER_FILE), `${process.pid}\n`);
+  fs.writeFileSync(path.join(runDir, HOLDER_FILE), `${process.pid}\n`, { mode: PRIVATE_FILE_MODE });
   return {
     release() {
       fs.rmSync(path.join(runDir, HOLDER_FILE), { force: true });

@@ -12,6 +12,7 @@ import { createLogger, loggerOptions, withPrefix } from '../log.ts';
 import { createMailer } from '../mail/transport.ts';
 import { createRemotePublisher } from '../publish/shared-publisher.ts';
 import { strictTransportSecurity } from '../http/security-headers.ts';
+import { connectionCap } from '../http/connection-cap.ts';
 import { createHttpServer } from '../server.ts';
 import { loadStaticSite, type StaticSite } from '../static/static-site.ts';
 import { closeServer, listen } from './listen.ts';
@@ -39,7 +40,7 @@ export function runWorker(): void {
     db,
     log,
     publisher: createRemotePublisher({ db, log, notifyPrimary: (reason) => tell({ type: 'publish', reason }) }),
-    mailer: createMailer({ config, log }),
+    mailer: createMailer({ config, log, db, now: () => Date.now() }),
     now: () => Date.now(),
     keyring: createKeyringSource(config),
   };
@@ -103,6 +104,8 @@ export function runWorker(): void {
       log,
       servedBy: config.servedByHeader ? `worker-${index}` : undefined,
       headersTimeoutMs: config.headersTimeoutMs,
+      bodyTimeoutMs: config.bodyTimeoutMs,
+      maxConnectionsPerClient: connectionCap(config),
       strictTransportSecurity: strictTransportSecurity(config),
       trustProxy: config.trustProxy,
       ops: createOpsEndpoints({ ready: createReadinessCheck({ config, db, getSite }), metrics: joinedMetrics, metricsToken: config.metricsToken, log }),

@@ -60,9 +60,9 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
       const { peakRssBytes } = astro;
       if (!astro.ok || !pagefind) return { ok: astro.ok, log, peakRssBytes };
       const pagefindStarted = performance.now();
-      // KaTeX writes each formula twice: as HTML and as MathML carrying the TeX source. Search shows the
-      // HTML reading; indexing the TeX too would put '\lVert p - q \rVert' into result excerpts.
-      const pagefindArgs = ['--site', job.outDir, '--exclude-selectors', '.katex-mathml'];
+      // KaTeX's rendered spans and MathML presentation carry data-pagefind-ignore, so each formula is indexed
+      // once, as its TeX source (src/lib/markdown/search-hints.ts, docs/decisions/0030-search-indexes-tex.md).
+      const pagefindArgs = ['--site', job.outDir];
       const index = await runChild(process.execPath, [path.join(projectRoot, 'node_modules', 'pagefind', 'lib', 'runner', 'bin.cjs'), ...pagefindArgs], {
         cwd: workDir,
         env,

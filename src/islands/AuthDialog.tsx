@@ -1,18 +1,21 @@
 // The login / registration modal of docs/product/routes.md#navigation-bar: one dialog titled 'Login Form' or 'Registration Form',
 // cleared on every opening, submitted through the invisible bot check. After a login the modal closes and
 // admins go to /admin, everyone else to /dashboard (or the opener's continuation runs instead). After a
-// registration the fields are cleared and the server's message shows in the success colour.
+// registration the fields are cleared, the server's message shows in the success colour, and a Log in
+// button switches to the login form with the new address filled in (issue 14). With two-factor on, the
+// password step answers `{ two_factor: true }` and the dialog asks for the code (TwoFactorLoginStep).
 import { useEffect, useRef, useState } from 'react';
-import { login, register } from '../lib/api/account.ts';
+import { login, register, type SessionAnswer } from '../lib/api/account.ts';
 import { fetchCsrfCookie } from '../lib/api/request.ts';
 import { preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { closeAccountDialog, showAccountDialog, type AccountDialogState } from '../stores/account-dialog.ts';
-import { isAdminUser, setSession } from '../stores/session.ts';
+import { accountHomePath, setSession } from '../stores/session.ts';
 import { Dialog } from './ui/Dialog.tsx';
 import { Checkbox, Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
 import { SubmitButton } from './ui/SubmitButton.tsx';
-import { serverErrorFor5xx } from './ui/form-errors.ts';
+import { serverErrorFor5xx, type FormMessage } from './ui/form-errors.ts';
+import { TwoFactorLoginStep } from './TwoFactorLoginStep.tsx';
 import { STAY_BUSY, useFormSubmit } from './ui/use-form-submit.ts';
 
 const FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
@@ -28,15 +31,22 @@ interface Credentials {
 
 const EMPTY: Credentials = { name: '', email: '', password: '', confirmation: '' };
 
+/** The end of a login, after the password or after the code: the same for both. */
+function finishLogin(answer: SessionAnswer, state: AuthState) {
+  setSession(answer);
+  closeAccountDialog();
+  if (state.onLoggedIn) return state.onLoggedIn(answer.user);
+  window.location.assign(accountHomePath(answer.user));
+  return STAY_BUSY;
+}
+
+/** The password step; 'two-factor' when the account asks for a code next. */
 async function logIn({ email, password }: Credentials, remember: boolean, g_token: string, state: AuthState) {
   // The anti-forgery cookie is fetched before every login (docs/decisions/0004-auth-core.md).
   await fetchCsrfCookie();
   const answer = await login({ email, password, remember_me: remember, g_token });
-  setSession(answer);
-  closeAccountDialog();
-  if (state.onLoggedIn) return state.onLoggedIn(answer.user);
-  window.location.assign(isAdminUser(answer.user) ? '/admin' : '/dashboard');
-  return STAY_BUSY;
+  if ('two_factor' in answer) return 'two-factor' as const;
+  return finishLogin(answer, state);
 }
 
 function LoginOptions({ email, remember, onRemember }: { email: string; remember: boolean; onRemember: (value: boolean) => void }) {
@@ -64,6 +74,9 @@ function AuthForm({ state }: { state: AuthState }) {
   const isLogin = state.mode === 'login';
   const [credentials, setCredentials] = useState<Credentials>({ ...EMPTY, email: state.email ?? '' });
   const [remember, setRemember] = useState(false);
+  const [codeStep, setCodeStep] = useState(false);
+  // After a registration: the address, so the success message can offer to log in with it (issue 14).
+  const [registered, setRegistered] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const form = useFormSubmit(formRef, { fields: FIELDS, statusMessage: serverErrorFor5xx, busyLabel: 'Checking…' });
   const set = (name: keyof Credentials) => (value: string) => setCredentials((current) => ({ ...current, [name]: value }));
@@ -74,15 +87,30 @@ function AuthForm({ state }: { state: AuthState }) {
   const send = form.onSubmit(async (progress) => {
     const g_token = await solveBotCheck();
     progress(isLogin ? 'Logging in…' : 'Registering…');
-    if (isLogin) return logIn(credentials, remember, g_token, state);
+    if (isLogin) {
+      const outcome = await logIn(credentials, remember, g_token, state);
+      if (outcome !== 'two-factor') return outcome;
+      setCodeStep(true);
+      return undefined;
+    }
     const { name, email, password, confirmation } = credentials;
     const answer = await register({ name, email, password, password_confirmation: confirmation, g_token });
     setCredentials(EMPTY);
+    setRegistered(email.trim());
     return { text: answer.message, tone: 'success' };
   });
 
+  if (codeStep) {
+    const restart = (message: FormMessage) => {
+      setCodeStep(false);
+      form.setMessage(message);
+    };
+    return <TwoFactorLoginStep onSignedIn={(answer) => finishLogin(answer, state)} onRestart={restart} />;
+  }
+
   return (
     <form ref={formRef} className="form" noValidate onSubmit={send} aria-busy={form.busy}>
+      {state.note && <p className="form__note">{state.note}</p>}
       {!isLogin && (
         <Field label="User name" name="name" value={credentials.name} onChange={set('name')} error={form.errors.name} autoComplete="name" autoFocusOnOpen />
       )}
@@ -118,10 +146,17 @@ function AuthForm({ state }: { state: AuthState }) {
       )}
       {isLogin && <LoginOptions email={credentials.email} remember={remember} onRemember={setRemember} />}
       <Message message={form.message} />
+      {registered !== null && (
+        <p className="form__switch">
+          <button type="button" className="button" onClick={() => showAccountDialog('login', { email: registered })}>
+            Log in
+          </button>
+        </p>
+      )}
       <div className="form__actions">
         <SubmitButton label={isLogin ? 'Login' : 'Register'} busyLabel={form.busyLabel} />
       </div>
-      <ModeSwitch isLogin={isLogin} />
+      {registered === null && <ModeSwitch isLogin={isLogin} />}
     </form>
   );
 }

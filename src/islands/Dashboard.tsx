@@ -1,7 +1,9 @@
 // /dashboard (docs/product/accounts.md#dashboard): the user card with Edit, the Request License button (only while nothing is
 // requested and no license is active), the license cards (key, status, machines, license file; issue 12,
 // item 6), 'License requested – awaiting approval' while a request waits, and the 'Request Sent' /
-// 'Request Failed!' alerts, and the "Your data" card (download it, delete the account). The nav bar's
+// 'Request Failed!' alerts. Below, the account's security (issue 13): the two-factor sign-in card
+// (users/TwoFactorCard.tsx), where the user is signed in, change password, change e-mail
+// (src/islands/account/), and last the "Your data" card (download it, delete the account). The nav bar's
 // script loads the user into $user; this island reads it and reloads it after a machine changed.
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
@@ -9,17 +11,22 @@ import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
 import { ApiError } from '../lib/api/request.ts';
 import { loadCurrentUser } from '../lib/api/session.ts';
 import { openAccountDialog } from '../scripts/account-root.ts';
-import { $licenses, $user, setSession, type CurrentUser, type LicenseView } from '../stores/session.ts';
+import { $licenses, $supportEmail, $user, setSession, type CurrentUser, type LicenseView } from '../stores/session.ts';
+import { AccountSessions } from './account/AccountSessions.tsx';
+import { ChangeEmailForm } from './account/ChangeEmailForm.tsx';
+import { ChangePasswordForm } from './account/ChangePasswordForm.tsx';
 import { Alert } from './ui/Alert.tsx';
 import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
 import { LicenseCard } from './users/LicenseCard.tsx';
 import { OwnDataCard } from './users/OwnDataCard.tsx';
+import { TwoFactorCard } from './users/TwoFactorCard.tsx';
 import { UserCard } from './users/UserCard.tsx';
 import { UserFormDialog } from './users/UserFormDialog.tsx';
 
 type RequestResult = { kind: 'sent'; email: string } | { kind: 'granted'; email: string } | { kind: 'failed'; reason: string | undefined };
 
-function RequestAlert({ result, onDismiss }: { result: RequestResult; onDismiss: () => void }) {
+/** `supportEmail`: SUPPORT_EMAIL or the first admin's address, from the session answer (docs/product/accounts.md#dashboard). */
+function RequestAlert({ result, supportEmail, onDismiss }: { result: RequestResult; supportEmail: string | null; onDismiss: () => void }) {
   if (result.kind === 'granted') {
     // Trials granted automatically (docs/admin-api.md#trials-granted-automatically-auto_grant_trials).
     return (
@@ -44,7 +51,16 @@ function RequestAlert({ result, onDismiss }: { result: RequestResult; onDismiss:
     <Alert title="Request Failed!" tone="error" onDismiss={onDismiss}>
       {result.reason && <p>{result.reason}</p>}
       <p>
-        There was a problem sending your request. Please try again later, or contact the administrator through the <a href="/contact">Contact Us</a> page.
+        There was a problem sending your request. Please try again later, or contact the administrator{' '}
+        {supportEmail ? (
+          <>
+            at <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+          </>
+        ) : (
+          <>
+            through the <a href="/contact">Contact Us</a> page.
+          </>
+        )}
       </p>
     </Alert>
   );
@@ -89,11 +105,14 @@ function LicenseList({ user, licenses, confirm }: LicenseListProps) {
 
 function LoggedInDashboard({ user }: { user: CurrentUser }) {
   const licenses = useStore($licenses);
+  const supportEmail = useStore($supportEmail);
   const { confirm, dialog: confirmDialog } = useConfirm();
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   const [requesting, setRequesting] = useState(false);
   const [result, setResult] = useState<RequestResult | null>(null);
+  // Bumped after a password change, which ends the other sessions: the list is read again.
+  const [sessionsVersion, setSessionsVersion] = useState(0);
   const canRequest = !user.license_request && !licenses.some((license) => Boolean(license.active));
 
   const requestLicense = async () => {
@@ -116,7 +135,7 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
 
   return (
     <div className="dashboard">
-      {result && <RequestAlert result={result} onDismiss={() => setResult(null)} />}
+      {result && <RequestAlert result={result} supportEmail={supportEmail} onDismiss={() => setResult(null)} />}
       <UserCard user={user}>
         <div className="dashboard__actions">
           <button
@@ -141,7 +160,15 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
         </div>
       </UserCard>
 
+      <TwoFactorCard user={user} />
+
       <LicenseList user={user} licenses={licenses} confirm={confirm} />
+
+      <AccountSessions confirm={confirm} reloadKey={sessionsVersion} />
+      <div className="account-forms">
+        <ChangePasswordForm onChanged={() => setSessionsVersion((version) => version + 1)} />
+        <ChangeEmailForm currentEmail={user.email} />
+      </div>
 
       <OwnDataCard user={user} licenses={licenses} />
 

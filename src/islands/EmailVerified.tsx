@@ -1,7 +1,9 @@
 // /email/verified (docs/product/accounts.md#e-mail-verification), where the verification link lands with validation (0 or 1), message
 // and email in the query. Without `validation` the visitor is sent to /. Success: the message and 'Go To
 // Dashboard'. Failure: the message and 'Re-Send Validation Link', which needs a session: a visitor who
-// is not logged in gets the login modal first and the link is sent right after logging in.
+// is not logged in gets the login modal first and the link is sent right after logging in. The e-mail
+// change link (docs/product/accounts.md#change-e-mail) lands here too, with kind=email-change: a failure then
+// offers the dashboard, where a new change can be asked for, instead of a verification mail.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { resendVerificationMail } from '../lib/api/account.ts';
@@ -20,13 +22,19 @@ interface VerificationResult {
   validated: boolean;
   message: string;
   email: string;
+  emailChange: boolean;
 }
 
 function readResult(search: string): VerificationResult | null {
   const query = new URLSearchParams(search);
   const validation = query.get('validation');
   if (validation === null) return null;
-  return { validated: validation === '1', message: query.get('message') ?? '', email: query.get('email') ?? '' };
+  return {
+    validated: validation === '1',
+    message: query.get('message') ?? '',
+    email: query.get('email') ?? '',
+    emailChange: query.get('kind') === 'email-change',
+  };
 }
 
 export default function EmailVerified() {
@@ -78,7 +86,7 @@ export default function EmailVerified() {
     <div className="result-panel">
       {result.email && <p className="result-panel__email">{result.email}</p>}
       <p className={`form-message__text form-message__text--${result.validated ? 'success' : 'error'}`}>{result.message}</p>
-      {result.validated ? (
+      {result.validated || result.emailChange ? (
         <button type="button" className="button" onClick={onGoToDashboard}>
           Go To Dashboard
         </button>

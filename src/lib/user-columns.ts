@@ -10,6 +10,7 @@ const LABELS: Readonly<Record<string, string>> = {
   companyName: 'Company Name',
   email: 'Email',
   email_verified_at: 'Email Verified',
+  two_factor_enabled_at: 'Two-Factor Since',
   address: 'Address',
   postcode: 'Post Code',
   county: 'County',

@@ -55,3 +55,15 @@ export async function openAccountDialog(mode: AccountDialogMode, options: Accoun
     window.alert('The login form could not be loaded. Please check your connection and try again.');
   }
 }
+
+/**
+ * Makes a button open the login or registration dialog (the nav bar's and the downloads warning's): hover
+ * or focus is the first sign of interest, so the chunk starts downloading then and the click opens at once.
+ */
+export function bindAccountDialogButton(element: HTMLButtonElement, mode: 'login' | 'register', options: AccountDialogOptions = {}): HTMLButtonElement {
+  element.setAttribute('aria-haspopup', 'dialog');
+  element.addEventListener('pointerenter', preloadAccountRoot, { once: true });
+  element.addEventListener('focus', preloadAccountRoot, { once: true });
+  element.addEventListener('click', () => void openAccountDialog(mode, options));
+  return element;
+}

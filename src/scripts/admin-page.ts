@@ -4,7 +4,7 @@
 // open (logged out elsewhere, banned, expired: any 401), the console goes and a login button takes its
 // place; logging in again as an admin brings the console back.
 import { openAccountDialog } from './account-root.ts';
-import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
+import { $user, isAdminUser, mustEnrollTwoFactor, type CurrentUser } from '../stores/session.ts';
 import { loadStylesheet } from './load-stylesheet.ts';
 // Only the URLs: a sheet imported from the console's modules would be linked from every public page.
 import islandStylesUrl from '../styles/islands.css?url';
@@ -51,6 +51,12 @@ function mountConsole(target: HTMLElement): void {
 function show(target: HTMLElement, user: CurrentUser | null | undefined): void {
   if (user === undefined) {
     if (!target.firstChild) target.replaceChildren(note('Loading the admin screen…'));
+    return;
+  }
+  // The navigation guard sends an admin who must turn two-factor on first to the dashboard
+  // (docs/product/accounts.md#two-factor-sign-in); the console, whose every call would be refused, is not loaded.
+  if (mustEnrollTwoFactor(user)) {
+    target.replaceChildren(note('Two-factor sign-in is required for administrators. Turn it on in your dashboard.'));
     return;
   }
   if (isAdminUser(user)) {

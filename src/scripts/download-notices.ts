@@ -4,12 +4,14 @@
 // [data-download-action] container next to it. The user comes from the shared session store that the
 // nav bar's account script fills, so this asks the API nothing.
 import { downloadNotice } from '../lib/download-notice';
+import { NAMESPACE_LIST } from '../lib/snapshot-types';
 import { $user, type CurrentUser } from '../stores/session';
 import { onEveryPage } from './page-lifecycle';
 
 function render(user: CurrentUser | null | undefined): void {
-  const text = downloadNotice(user);
   for (const notice of document.querySelectorAll<HTMLElement>('[data-post-download] [data-download-notice]')) {
+    const namespace = NAMESPACE_LIST.find((name) => name === notice.closest<HTMLElement>('[data-post-download]')?.dataset.namespace) ?? 'tutorials';
+    const text = downloadNotice(user, namespace);
     notice.hidden = text === null;
     if (text !== null && notice.textContent !== text) notice.textContent = text;
   }

@@ -1,19 +1,23 @@
 // The downloads page's behaviour (docs/product/downloads.md#downloads-page, issue 6 item 4) without React for readers: the static
 // page is what an anonymous visitor needs, so this only adapts it to whoever is signed in, using the
 // user the nav bar's account script already loaded (no extra API call):
-// - the warning stays for anonymous visitors, gains 'Only verified user can use download!' for
-//   unverified users, and goes for verified ones;
+// - the warning says where the visitor stands (issue 14): anonymous visitors keep the static text with its
+//   Login and Register buttons, unverified users read 'Only verified user can use download!' with the
+//   resend link, verified ones see none;
 // - verified users get a Download button (or, for very large files, a native link) on each card;
 // - admins get the admin island (its own chunk, loaded only for them), which takes over the list.
 // The copy buttons of the SHA-256 values work for everyone.
 import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
+import { bindAccountDialogButton } from './account-root.ts';
 import { enableCopyButtons } from './copy-buttons.ts';
 import { downloadRelease, fileUrl, prefersNativeDownload, type DownloadTarget } from './release-download.ts';
 import { downloadButton, downloadErrorElement } from './download-button.ts';
+import { verificationResendButton } from './verification-resend.ts';
 
 export const DOWNLOAD_WARNINGS = {
   anonymous: 'You must login to download software!',
   unverified: 'Only verified user can use download!',
+  verify: 'Verify your e-mail: follow the link we sent you, or ask for a new one.',
 } as const;
 
 type Reader = 'checking' | 'anonymous' | 'unverified' | 'verified';
@@ -24,22 +28,38 @@ function readerOf(user: CurrentUser | null | undefined): Reader {
   return user.email_verified_at ? 'verified' : 'unverified';
 }
 
-function renderWarning(page: HTMLElement, reader: Reader): void {
+/** The static Login and Register buttons open the dialog (bound once; the markup is the anonymous view). */
+function bindDialogButtons(warning: HTMLElement): void {
+  for (const button of warning.querySelectorAll<HTMLButtonElement>('[data-account-dialog]')) {
+    const mode = button.dataset.accountDialog === 'register' ? 'register' : 'login';
+    bindAccountDialogButton(button, mode);
+  }
+}
+
+/** The unverified view: why there is no download, and the resend link (docs/product/downloads.md#downloads-page). */
+function unverifiedContent(): HTMLElement[] {
+  const text = document.createElement('p');
+  text.className = 'download-warning__text';
+  text.textContent = DOWNLOAD_WARNINGS.unverified;
+  const verify = document.createElement('p');
+  verify.className = 'download-warning__verify';
+  const status = document.createElement('p');
+  status.className = 'download-warning__status';
+  status.setAttribute('role', 'status');
+  verify.append(`${DOWNLOAD_WARNINGS.verify} `, verificationResendButton(document, { status }));
+  return [text, verify, status];
+}
+
+function renderWarning(page: HTMLElement, reader: Reader, anonymousView: Node[]): void {
   const warning = page.querySelector<HTMLElement>('[data-download-warning]');
   if (!warning) return;
-  // While the check runs the static (anonymous) text stays: most visitors are anonymous.
+  // While the check runs the static (anonymous) view stays: most visitors are anonymous.
   if (reader === 'checking') return;
   warning.hidden = reader === 'verified';
-  const detail = reader === 'unverified' ? DOWNLOAD_WARNINGS.unverified : '';
-  if (warning.dataset.detail === detail) return;
-  warning.dataset.detail = detail;
-  warning.replaceChildren(DOWNLOAD_WARNINGS.anonymous);
-  if (detail) {
-    const span = document.createElement('span');
-    span.className = 'download-warning__detail';
-    span.textContent = detail;
-    warning.append(' ', span);
-  }
+  const view = reader === 'unverified' ? 'unverified' : 'anonymous';
+  if ((warning.dataset.view ?? 'anonymous') === view) return;
+  warning.dataset.view = view;
+  warning.replaceChildren(...(view === 'unverified' ? unverifiedContent() : anonymousView));
 }
 
 function targetOf(container: HTMLElement): DownloadTarget | null {
@@ -112,10 +132,13 @@ function renderAdmin(page: HTMLElement, admin: boolean): void {
 const page = document.querySelector<HTMLElement>('[data-downloads-page]');
 if (page) {
   enableCopyButtons(page);
+  const warning = page.querySelector<HTMLElement>('[data-download-warning]');
+  if (warning) bindDialogButtons(warning);
+  const anonymousView = warning ? [...warning.childNodes] : [];
   $user.subscribe((user) => {
     const reader = readerOf(user);
     const admin = isAdminUser(user);
-    renderWarning(page, reader);
+    renderWarning(page, reader, anonymousView);
     renderDownloadButtons(page, reader, admin);
     renderAdmin(page, admin);
   });

@@ -96,8 +96,9 @@ function enhance(root: HTMLElement): () => void {
 
   const render = () => {
     items.forEach((item, index) => item.toggleAttribute('data-active', index === current));
-    // Seen as "2 / 3", heard as "Image 2 of 3".
-    status.replaceChildren(span('Image ', 'sr-only'), `${current + 1}`, span(' of ', 'sr-only'), span(' / ', undefined, true), `${items.length}`);
+    // Seen as "2 / 3", heard as "Image 2 of 3": one whole phrase for screen readers, one for the eyes
+    // (issue 14: interleaved pieces were read as "Image 1 of / 3").
+    status.replaceChildren(span(`Image ${current + 1} of ${items.length}`, 'sr-only'), span(`${current + 1} / ${items.length}`, undefined, true));
     const playing = !userPaused;
     toggle.setAttribute('aria-label', playing ? 'Pause slideshow' : 'Play slideshow');
     toggleGlyph.textContent = playing ? '❚❚' : '▶';

@@ -1,5 +1,6 @@
 // The hamburger's scripted behaviour: a real toggle button (aria-expanded) instead of the no-JS
-// `:target` links, closing when a link or button in the menu is chosen, or on Escape.
+// `:target` links, closing when a link or button in the menu is chosen, on a tap outside the bar, or on
+// Escape.
 
 export function enhanceNavMenu(root: Document): void {
   const nav = root.querySelector<HTMLElement>('[data-nav]');
@@ -27,7 +28,17 @@ export function enhanceNavMenu(root: Document): void {
 
   button.addEventListener('click', () => setOpen(!isOpen()));
   menu.addEventListener('click', (event) => {
-    if (event.target instanceof Element && event.target.closest('a, button')) setOpen(false);
+    const chosen = event.target instanceof Element ? event.target.closest('a, button') : null;
+    if (!chosen) return;
+    // The magnifier with nothing typed only puts the cursor in the search field (nav-search.ts): keep the menu for typing.
+    const search = chosen.closest('form.site-search')?.querySelector<HTMLInputElement>('input[name="q"]');
+    if (search && search.value.trim() === '') return;
+    setOpen(false);
+  });
+  // A tap or click anywhere outside the bar closes the open menu, as people expect of a drop-down (issue 14).
+  root.addEventListener('pointerdown', (event) => {
+    if (!isOpen() || (event.target instanceof Node && nav.contains(event.target))) return;
+    setOpen(false);
   });
   root.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape' || !isOpen()) return;

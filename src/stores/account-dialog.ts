@@ -14,6 +14,8 @@ export interface AccountDialogOptions {
    * needed a login first and carry on afterwards (re-sending the validation link).
    */
   onLoggedIn?: (user: CurrentUser) => void;
+  /** Why the login opened, shown above the form ('Log in to see your dashboard'). */
+  note?: string;
 }
 
 export interface AccountDialogState extends AccountDialogOptions {

@@ -45,7 +45,7 @@ export function pathOf(link: string): string {
   return url.pathname + url.search;
 }
 
-async function xsrfHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+export async function xsrfHeaders(request: APIRequestContext): Promise<Record<string, string>> {
   await request.get('/sanctum/csrf-cookie');
   const xsrf = (await request.storageState()).cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
   return { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), 'X-Requested-With': 'XMLHttpRequest' };

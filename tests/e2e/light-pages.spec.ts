@@ -20,6 +20,8 @@ test('a news page loads no React before the reader interacts, and Login loads th
 
   expect(scripts.length).toBeGreaterThan(0);
   expect(scripts.filter((url) => REACT_SIDE.test(url))).toEqual([]);
+  // Nor the admins' inbox badge (docs/product/admin.md#inbox): only an admin's nav bar fetches it.
+  expect(scripts.filter((url) => /\/_astro\/inbox-badge\./.test(url))).toEqual([]);
   // Nor did anything ask the API who is logged in: the reader has no signed_in hint.
   expect(apiCalls).toEqual([]);
 

@@ -37,7 +37,8 @@ test.describe('home', () => {
     const images = show.locator('img');
     await expect(images).toHaveCount(3);
     // Seen as "1 / 3", read as "Image 1 of 3".
-    await expect(show.locator('.slideshow__status')).toHaveText(/^Image 1 of\s*\/\s*3$/);
+    await expect(show.locator('.slideshow__status .sr-only')).toHaveText('Image 1 of 3');
+    await expect(show.locator('.slideshow__status [aria-hidden="true"]')).toHaveText('1 / 3');
     expect(await shownImage(page)).toBe(0);
     // The next images are not downloaded before their turn.
     expect(await images.nth(1).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(false);

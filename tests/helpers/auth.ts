@@ -128,16 +128,17 @@ export async function login(
   app: App,
   email: string,
   password: string = DEFAULT_TEST_PASSWORD,
-  options: { rememberMe?: boolean } = {},
+  options: { rememberMe?: boolean; userAgent?: string } = {},
 ): Promise<LoggedInClient> {
   const client = createClient(app);
   await client.fetchCsrfCookie();
-  const response = await client.request('POST', '/api/auth/login', {
-    email,
-    password,
-    remember_me: options.rememberMe ?? false,
-    g_token: await solveBotChallenge(app),
-  });
+  const response = await client.request(
+    'POST',
+    '/api/auth/login',
+    { email, password, remember_me: options.rememberMe ?? false, g_token: await solveBotChallenge(app) },
+    // The browser the session list names (docs/product/accounts.md#sessions).
+    options.userAgent ? { headers: { 'User-Agent': options.userAgent } } : {},
+  );
   if (response.status !== 200) throw new Error(`login of ${email} answered ${response.status}: ${await response.text()}`);
   const answer = (await response.json()) as { user: LoggedInClient['user']; licenses: unknown[] };
   return Object.assign(client, { user: answer.user, licenses: answer.licenses });

@@ -9,6 +9,8 @@ describe('loadConfig', () => {
     expect(config.siteUrl).toBe('http://localhost:4321');
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(config.secureCookies).toBe(false);
+    expect(config.bodyTimeoutMs).toBe(30_000);
+    expect(config.maxConnectionsPerClient).toBe(64);
   });
 
   it('reads WEB_WORKERS as a count, auto meaning one per core beyond the first (at most 8)', () => {
@@ -24,6 +26,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ SITE_URL: 'https://www.example.com/' }).secureCookies).toBe(true);
   });
 
+  it('reads NOTIFY_EMAIL (lower-cased, compared as admins are) and SUPPORT_EMAIL, both optional', () => {
+    expect(loadConfig({ NOTIFY_EMAIL: ' Sales@Example.com ', SUPPORT_EMAIL: 'Help@Example.com' })).toMatchObject({
+      notifyEmail: 'sales@example.com',
+      supportEmail: 'Help@Example.com',
+    });
+    expect(loadConfig({ NOTIFY_EMAIL: '', SUPPORT_EMAIL: '' })).toMatchObject({ notifyEmail: undefined, supportEmail: undefined });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -32,8 +42,12 @@ describe('loadConfig', () => {
     [{ ADMIN_EMAIL: 'a@example.com', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
     [{ ADMIN_EMAIL: 'a@example.com' }, 'ADMIN_EMAIL/ADMIN_PASSWORD'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ NOTIFY_EMAIL: 'sales at example' }, 'NOTIFY_EMAIL'],
+    [{ SUPPORT_EMAIL: 'help' }, 'SUPPORT_EMAIL'],
     [{ WEB_WORKERS: '9' }, 'WEB_WORKERS'],
     [{ WEB_WORKERS: 'many' }, 'WEB_WORKERS'],
+    [{ BODY_TIMEOUT_MS: '10' }, 'BODY_TIMEOUT_MS'],
+    [{ MAX_CONNECTIONS_PER_CLIENT: '-1' }, 'MAX_CONNECTIONS_PER_CLIENT'],
   ])('stops with a message naming the variable for %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name.replace('/', '\\/')}:`));

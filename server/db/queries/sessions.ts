@@ -1,10 +1,24 @@
-// Named queries for sessions. `id` is the SHA-256 of the cookie token (server/auth/sessions.ts).
-import { and, eq, lte, sql } from 'drizzle-orm';
+// Named queries for sessions. `id` is the SHA-256 of the cookie token (server/auth/sessions.ts); `public_id`
+// is the random id the session lists show (docs/decisions/0024-session-control.md).
+import { and, desc, eq, gt, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { preparedFor } from '../prepared.ts';
 import { sessions, users, type Session, type User } from '../schema.ts';
 
-export function insertSession(db: Db, session: { id: string; user_id: number; expires_at: number; absolute_expires_at: number; persistent: boolean }): Session {
+export interface NewSession {
+  id: string;
+  public_id: string;
+  user_id: number;
+  expires_at: number;
+  absolute_expires_at: number;
+  persistent: boolean;
+  ip: string | null;
+  user_agent: string | null;
+  last_active_at: number;
+  created_at: string;
+}
+
+export function insertSession(db: Db, session: NewSession): Session {
   return db
     .insert(sessions)
     .values({ ...session, persistent: session.persistent ? 1 : 0 })
@@ -25,8 +39,37 @@ export function getSessionWithUser(db: Db, id: string): { session: Session; user
   return preparedFor(db, sessionWithUserStatement, sessionWithUserStatement).get({ id });
 }
 
-export function updateSessionExpiry(db: Db, id: string, expiresAt: number): void {
-  db.update(sessions).set({ expires_at: expiresAt }).where(eq(sessions.id, id)).run();
+/** One write for whatever validation changed: the sliding expiry, the last use, a missing public id. */
+export function updateSessionActivity(db: Db, id: string, activity: Pick<Session, 'expires_at' | 'last_active_at' | 'public_id'>): void {
+  db.update(sessions).set(activity).where(eq(sessions.id, id)).run();
+}
+
+/** The user's live sessions (not expired, with a public id), most recently used first. */
+export function listLiveSessionsOfUser(db: Db, userId: number, now: number): Session[] {
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.user_id, userId), gt(sessions.expires_at, now), gt(sessions.absolute_expires_at, now), ne(sessions.public_id, '')))
+    .orderBy(desc(sessions.last_active_at))
+    .all();
+}
+
+/** Ends one session of the user by its public id; false when the user has none by that id. */
+export function deleteSessionOfUserByPublicId(db: Db, userId: number, publicId: string): boolean {
+  if (publicId === '') return false;
+  return (
+    db
+      .delete(sessions)
+      .where(and(eq(sessions.user_id, userId), eq(sessions.public_id, publicId)))
+      .run().changes > 0
+  );
+}
+
+export function deleteSessionsOfUserExcept(db: Db, userId: number, keepId: string): number {
+  return db
+    .delete(sessions)
+    .where(and(eq(sessions.user_id, userId), ne(sessions.id, keepId)))
+    .run().changes;
 }
 
 export function deleteSession(db: Db, id: string): void {

@@ -1,6 +1,7 @@
 // Named queries for users (docs/product/data-model.md#user). E-mails compare case-insensitively, like the unique index.
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { closeOpenLicenseRequests } from './license-requests.ts';
 import { posts, users, type User } from '../schema.ts';
 
 export type NewUser = typeof users.$inferInsert;
@@ -148,9 +149,11 @@ export function deleteUserById(db: Db, id: number): boolean {
 
 /**
  * Keeps the user's license flags in step with their licenses: `license_granted` is 1 while the user holds
- * an active license, else 0; a grant (`clearRequest`) also answers the pending request.
+ * an active license, else 0; a grant (`clearRequest`) also answers the pending request, the inbox item
+ * included (handled by `by`, the granting admin; null for an automatic trial).
  */
-export function syncLicenseFlags(db: Db, id: number, options: { clearRequest: boolean }, atIso: string): User | undefined {
+export function syncLicenseFlags(db: Db, id: number, options: { clearRequest: boolean; by?: number | null }, atIso: string): User | undefined {
+  if (options.clearRequest) closeOpenLicenseRequests(db, id, { outcome: 'granted', by: options.by ?? null, atIso });
   return db
     .update(users)
     .set({
@@ -180,4 +183,31 @@ export function isPostAuthor(db: Db, id: number): boolean {
 /** Id and address of every user: what matching users against banned domains needs, and no more. */
 export function listUserEmails(db: Db): Array<Pick<User, 'id' | 'email'>> {
   return db.select({ id: users.id, email: users.email }).from(users).orderBy(users.id).all();
+}
+
+/** A confirmed change of address (docs/product/accounts.md#change-e-mail): the new address is proven, so verified now. */
+export function changeEmail(db: Db, id: number, email: string, atIso: string): void {
+  db.update(users).set({ email, email_verified_at: atIso, updated_at: atIso }).where(eq(users.id, id)).run();
+}
+
+/** The addresses of the admins who can sign in, oldest account first: who hears of contact messages and license requests. */
+export function listAdminEmails(db: Db): string[] {
+  return db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.is_banned, 0)))
+    .orderBy(users.id)
+    .all()
+    .map((row) => row.email);
+}
+
+/** The oldest admin account's address that can still sign in (the seeded one, usually id 1: the scan stops at once). */
+export function firstAdminEmail(db: Db): string | undefined {
+  return db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.is_banned, 0)))
+    .orderBy(users.id)
+    .limit(1)
+    .get()?.email;
 }

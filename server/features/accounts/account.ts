@@ -13,7 +13,9 @@ import { writeTransaction } from '../../db/client.ts';
 import { getLicensesOfUser, hasActiveLicense } from '../../db/queries/licenses.ts';
 import { getUserById, setLicenseRequest, updateProfile } from '../../db/queries/users.ts';
 import type { User } from '../../db/schema.ts';
-import { sendSafely, sendToAdmin } from '../../mail/transport.ts';
+import { sendSafely } from '../../mail/transport.ts';
+import { insertLicenseRequest } from '../../db/queries/license-requests.ts';
+import { notifyAdmins } from '../inbox/notify.ts';
 import { licenseRequestedAdminEmail, licenseRequestedUserEmail } from '../../mail/templates.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse } from '../../http/errors.ts';
@@ -106,7 +108,10 @@ export function accountRoutes(ctx: AppContext) {
         if (trial) return { kind: 'granted', ...trial } as const;
         // Asking again is harmless and sends no second round of mails.
         if (user.license_request) return { kind: 'unchanged', user } as const;
-        setLicenseRequest(ctx.db, actor.id, true, new Date(ctx.now()).toISOString());
+        const at = new Date(ctx.now()).toISOString();
+        setLicenseRequest(ctx.db, actor.id, true, at);
+        // The admins' inbox item (docs/product/admin.md#inbox): in the same transaction as the flag, so neither exists without the other.
+        insertLicenseRequest(ctx.db, actor.id, at);
         return { kind: 'requested', user: { ...user, license_request: 1 } } as const;
       });
       if (outcome.kind === 'active') return errorResponse(c, 422, ACCOUNT_MESSAGES.activeLicense);
@@ -115,7 +120,7 @@ export function accountRoutes(ctx: AppContext) {
         const { user } = outcome;
         // The request is stored already; a failed mail is logged and loses nothing.
         await Promise.all([
-          sendToAdmin(ctx.mailer, ctx.config, licenseRequestedAdminEmail(ctx.config, { user }), ctx.log),
+          notifyAdmins(ctx, licenseRequestedAdminEmail(ctx.config, { user })),
           sendSafely(ctx.mailer, { to: user.email, ...licenseRequestedUserEmail(ctx.config, { name: user.name }) }, ctx.log),
         ]);
       }

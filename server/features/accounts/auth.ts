@@ -4,12 +4,11 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
-import { clearSessionCookies, setSessionCookies } from '../../auth/cookies.ts';
+import { clearSessionCookies } from '../../auth/cookies.ts';
 import { rotateXsrfToken } from '../../auth/csrf.ts';
 import { verifyAgainstDummyHash, verifyPassword } from '../../auth/passwords.ts';
-import { accountPayload } from '../../auth/public-user.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
-import { createSession, invalidateSession } from '../../auth/sessions.ts';
+import { invalidateSession } from '../../auth/sessions.ts';
 import { requireBotToken } from '../../auth/botcheck.ts';
 import { getUserByEmail } from '../../db/queries/users.ts';
 import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
@@ -18,6 +17,8 @@ import { validate } from '../../http/validate.ts';
 import { flagFieldOr } from '../../http/fields.ts';
 import { sendSafely } from '../../mail/transport.ts';
 import { loginLockoutEmail } from '../../mail/templates.ts';
+import { completeLogin } from './complete-login.ts';
+import { startTwoFactorLogin } from './two-factor-login.ts';
 
 export const BAD_CREDENTIALS_MESSAGE = 'These credentials do not match our records.';
 export const BANNED_MESSAGE = 'Your account has been suspended. Please contact the administrator.';
@@ -108,20 +109,15 @@ export function authRoutes(ctx: AppContext) {
       if (user.is_banned) return errorResponse(c, 403, BANNED_MESSAGE);
 
       loginThrottle.reset(throttleKey);
-      // A new token at every login; the session this browser had before ends (no session fixation).
-      const previous = c.get('sessionId');
-      if (previous) invalidateSession(ctx, previous);
-      const { token, session } = createSession(ctx, user.id, { persistent: remember_me });
-      setSessionCookies(c, ctx.config, token, session, ctx.now());
-      rotateXsrfToken(c, ctx.config);
-      c.set('user', user);
-      c.set('sessionId', session.id);
-      return c.json(accountPayload(ctx.db, user, ctx.now()), 200);
+      // Two-factor on: no session yet, only the pending second step (two-factor-login.ts).
+      if (user.two_factor_enabled_at) return startTwoFactorLogin(c, ctx, user, { persistent: remember_me });
+      return completeLogin(c, ctx, user, { persistent: remember_me });
     })
     .post('/logout', (c) => {
       const sessionId = c.get('sessionId');
       if (sessionId) invalidateSession(ctx, sessionId);
       clearSessionCookies(c, ctx.config);
+      rotateXsrfToken(c, ctx, null);
       c.set('user', null);
       c.set('sessionId', null);
       return c.body(null, 204);

@@ -6,9 +6,12 @@ import type { AppContext } from '../../context.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
 import type { User } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { acceptSecondFactor } from './second-factor.ts';
 
 export const CONFIRM_IDENTITY_MESSAGES = {
   wrongPassword: 'The password is incorrect.',
+  codeRequired: 'Enter the code from your authenticator app or a recovery code.',
+  wrongCode: 'The code is not valid.',
 } as const;
 
 export interface IdentityProof {
@@ -22,11 +25,14 @@ export interface IdentityProof {
  * otherwise. Callers throttle the attempts themselves (createRateLimiter) before calling, so parallel
  * guesses cannot slip past the limit.
  */
-export async function confirmIdentity(_ctx: Pick<AppContext, 'db' | 'now'>, user: User, proof: IdentityProof): Promise<void> {
+export async function confirmIdentity(ctx: Pick<AppContext, 'db' | 'now' | 'config' | 'mailer' | 'log'>, user: User, proof: IdentityProof): Promise<void> {
   if (!(await verifyPassword(user.password_hash, proof.password))) {
     throw new HttpError(422, CONFIRM_IDENTITY_MESSAGES.wrongPassword, { password: [CONFIRM_IDENTITY_MESSAGES.wrongPassword] });
   }
-  // TWO-FACTOR PLUGS IN HERE (issue 13, item 1): when the user has two-factor sign-in on, verify
-  // `proof.code` against their TOTP secret (no replay; a recovery code is not accepted here) and throw
-  // HttpError(422, …, { code: [...] }) when it is missing or wrong. `ctx` (db, now) is passed for that check.
+  if (!user.two_factor_enabled_at) return;
+  // The same check as the dashboard's disable call: a code from the app (accepted once) or a recovery
+  // code, so whoever lost the phone can still leave.
+  const code = proof.code?.trim();
+  if (!code) throw new HttpError(422, CONFIRM_IDENTITY_MESSAGES.codeRequired, { code: [CONFIRM_IDENTITY_MESSAGES.codeRequired] });
+  if (!acceptSecondFactor(ctx, user, code)) throw new HttpError(422, CONFIRM_IDENTITY_MESSAGES.wrongCode, { code: [CONFIRM_IDENTITY_MESSAGES.wrongCode] });
 }

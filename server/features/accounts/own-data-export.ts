@@ -1,8 +1,10 @@
 // The document of GET /api/user/export: everything the product keeps about the signed-in user, as one
 // JSON file (docs/product/accounts.md#your-data describes the format; docs/decisions/0025-own-data.md why).
 // Never in it: the password hash or any other secret, session ids or tokens, another person's data.
+import { describeUserAgent } from './session-list.ts';
 import type { AppContext } from '../../context.ts';
 import { getLicensesOfUser } from '../../db/queries/licenses.ts';
+import { listLicenseRequestsOfUser } from '../../db/queries/license-requests.ts';
 import type { User } from '../../db/schema.ts';
 import { listContactMessagesFrom } from '../contact/queries.ts';
 import { presentLicenseEvents, presentLicenses } from '../licensing/present.ts';
@@ -37,6 +39,7 @@ const USER_FIELD_EXPORT = {
   is_banned: 'export',
   role: 'export',
   unsubscribed_at: 'export',
+  two_factor_enabled_at: 'export',
   created_at: 'export',
   updated_at: 'export',
 } as const satisfies Record<keyof User, 'export' | 'secret'>;
@@ -66,13 +69,16 @@ export function buildAccountExport(ctx: Pick<AppContext, 'db' | 'now'>, user: Us
     version: EXPORT_VERSION,
     exported_at: iso(now),
     profile: profileOf(user),
-    // The product keeps whether a request is waiting, not a history of requests.
-    license_request: { pending: user.license_request === 1 },
+    // Whether a request waits now, and every request with its answer (the admin inbox keeps them).
+    license_request: { pending: user.license_request === 1, requests: listLicenseRequestsOfUser(ctx.db, user.id) },
     licenses,
     sessions: listOwnSessions(ctx.db, user.id).map((session) => ({
       current: session.id === currentSessionId,
       persistent: session.persistent === 1,
+      ...describeUserAgent(session.user_agent),
+      ip: session.ip,
       created_at: session.created_at,
+      last_active_at: session.last_active_at ? iso(session.last_active_at) : null,
       expires_at: iso(session.expires_at),
       ends_at: iso(session.absolute_expires_at),
     })),

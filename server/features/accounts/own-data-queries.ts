@@ -11,6 +11,9 @@ export interface OwnSessionRow {
   created_at: string;
   expires_at: number;
   absolute_expires_at: number;
+  ip: string | null;
+  user_agent: string | null;
+  last_active_at: number;
 }
 
 export function listOwnSessions(db: Db, userId: number): OwnSessionRow[] {
@@ -21,6 +24,9 @@ export function listOwnSessions(db: Db, userId: number): OwnSessionRow[] {
       created_at: sessions.created_at,
       expires_at: sessions.expires_at,
       absolute_expires_at: sessions.absolute_expires_at,
+      ip: sessions.ip,
+      user_agent: sessions.user_agent,
+      last_active_at: sessions.last_active_at,
     })
     .from(sessions)
     .where(eq(sessions.user_id, userId))

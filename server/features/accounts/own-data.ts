@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { clearSessionCookies } from '../../auth/cookies.ts';
+import { rotateXsrfToken } from '../../auth/csrf.ts';
 import { requireUser } from '../../auth/guards.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
 import type { User } from '../../db/schema.ts';
@@ -68,6 +69,8 @@ export function ownDataRoutes(ctx: AppContext) {
       });
       // The sessions are gone with the account; the browser forgets its cookie now.
       clearSessionCookies(c, ctx.config);
+      // Its token was bound to the session that ended (docs/decisions/0027-transport-limits.md).
+      rotateXsrfToken(c, ctx, null);
       c.set('user', null);
       c.set('sessionId', null);
       return c.body(null, 204);

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { clearSessionCookies } from '../../auth/cookies.ts';
+import { rotateXsrfToken } from '../../auth/csrf.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { passwordConfirmationField, passwordField, withPasswordConfirmation } from '../../auth/password-rules.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
@@ -122,7 +123,10 @@ export function passwordResetRoutes(ctx: AppContext) {
         return true;
       });
       if (!done) return invalid();
-      if (c.get('user')?.id === user.id) clearSessionCookies(c, ctx.config);
+      if (c.get('user')?.id === user.id) {
+        clearSessionCookies(c, ctx.config);
+        rotateXsrfToken(c, ctx, null);
+      }
       return c.json({ message: RESET_MESSAGES.done }, 200);
     });
 }

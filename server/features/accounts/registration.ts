@@ -9,8 +9,7 @@ import { sendVerificationEmail } from '../../auth/email-verification.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { passwordConfirmationField, passwordField, withPasswordConfirmation } from '../../auth/password-rules.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
-import { emailDomain, isDomainBanned } from '../../db/queries/banned-domains.ts';
-import { getUserByEmail, insertUser } from '../../db/queries/users.ts';
+import { insertUser } from '../../db/queries/users.ts';
 import type { User } from '../../db/schema.ts';
 import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
@@ -18,6 +17,7 @@ import { validationFailed } from '../../http/errors.ts';
 import { emailField, requiredText } from '../../http/fields.ts';
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
 import { validate } from '../../http/validate.ts';
+import { emailRefusal } from './email-availability.ts';
 
 export const REGISTRATION_MESSAGES = {
   success: 'Registration successful. Please check your email and follow the link to verify your address.',
@@ -73,9 +73,8 @@ export function registrationRoutes(ctx: AppContext) {
       const decision = throttle.consume(ipOf(c));
       if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds, 'email');
 
-      if (isDomainBanned(ctx.db, emailDomain(email))) return validationFailed(c, { email: [REGISTRATION_MESSAGES.bannedDomain] });
-      // A cheap early answer; the unique index below is what really guarantees one account per address.
-      if (getUserByEmail(ctx.db, email)) return validationFailed(c, { email: [REGISTRATION_MESSAGES.taken] });
+      const refusal = emailRefusal(ctx.db, email);
+      if (refusal) return validationFailed(c, { email: [refusal === 'taken' ? REGISTRATION_MESSAGES.taken : REGISTRATION_MESSAGES.bannedDomain] });
 
       const passwordHash = await hashPassword(password);
       let user: User;

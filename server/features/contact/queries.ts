@@ -5,7 +5,7 @@ import { contactMessages } from '../../db/schema.ts';
 
 export type ContactMessage = typeof contactMessages.$inferSelect;
 
-export function insertContactMessage(db: Db, message: { name: string; email: string; message: string; ip: string | null }): ContactMessage {
+export function insertContactMessage(db: Db, message: { name: string; email: string; message: string; ip: string | null; created_at: string }): ContactMessage {
   return db.insert(contactMessages).values(message).returning().get();
 }
 

@@ -1,5 +1,6 @@
-// The contact form (docs/product/accounts.md#contact-form, docs/product/api.md, docs/product/messages.md#error-catalogue; issue 3, item 6): POST /api/contact. The message is stored first,
-// then mailed to the admin with Reply-To set to the visitor; a failed mail loses nothing.
+// The contact form (docs/product/accounts.md#contact-form, docs/product/api.md, docs/product/messages.md#error-catalogue; issue 3, item 6): POST /api/contact. The message is stored first
+// (it is an item of the admin inbox, docs/product/admin.md#inbox), then mailed to every admin and NOTIFY_EMAIL with Reply-To
+// set to the visitor; a failed mail loses nothing.
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -12,7 +13,7 @@ import { clientIp, rateLimitAddress, UNKNOWN_IP } from '../../http/client-ip.ts'
 import { fieldErrorsFromZod, validationFailed } from '../../http/errors.ts';
 import { emailField, requiredText } from '../../http/fields.ts';
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
-import { sendToAdmin } from '../../mail/transport.ts';
+import { notifyAdmins } from '../inbox/notify.ts';
 import { contactAdminEmail } from '../../mail/templates.ts';
 
 export const CONTACT_MESSAGES = { sent: 'Message sent.' } as const;
@@ -51,8 +52,8 @@ export function contactRoutes(ctx: AppContext) {
     const decision = throttle.consume(limitKeyOf(c));
     if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds);
     const ip = ipOf(c);
-    insertContactMessage(ctx.db, { name, email, message, ip: ip === UNKNOWN_IP ? null : ip });
-    await sendToAdmin(ctx.mailer, ctx.config, contactAdminEmail(ctx.config, { name, email, message }), ctx.log);
+    insertContactMessage(ctx.db, { name, email, message, ip: ip === UNKNOWN_IP ? null : ip, created_at: new Date(ctx.now()).toISOString() });
+    await notifyAdmins(ctx, contactAdminEmail(ctx.config, { name, email, message }));
     return c.json({ message: CONTACT_MESSAGES.sent }, 200);
   });
 }

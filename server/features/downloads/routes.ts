@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { isAdmin, requireAdmin, requireVerifiedUser } from '../../auth/guards.ts';
+import { allowSlowBody } from '../../http/body-deadline.ts';
 import { writeTransaction } from '../../db/client.ts';
 import {
   clearCurrentDownloadItems,
@@ -71,7 +72,7 @@ export function downloadsRoutes(ctx: AppContext) {
         return c.json({ sections: listDownloadItems(db).map((item) => presentRelease(item, counts ? (counts.get(item.id) ?? 0) : undefined)) });
       })
 
-      .post('/store', requireAdmin, async (c) => {
+      .post('/store', requireAdmin, allowSlowBody, async (c) => {
         const form = await readForm(c);
         try {
           const parsed = parseStoreFields(form);
@@ -98,7 +99,7 @@ export function downloadsRoutes(ctx: AppContext) {
         }
       })
 
-      .post('/update/:id{[0-9]+}', requireAdmin, async (c) => {
+      .post('/update/:id{[0-9]+}', requireAdmin, allowSlowBody, async (c) => {
         const id = idOf(c);
         // Checked before reading a body that may be gigabytes long, and again in the transaction.
         if (!findItem(id)) return errorResponse(c, 404, DOWNLOAD_MESSAGES.notFound);

@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { isAdmin, requireAdmin } from '../../auth/guards.ts';
+import { allowSlowBody } from '../../http/body-deadline.ts';
 import { writeTransaction } from '../../db/client.ts';
 import { isFileAttachedToPublishedPost, listPostsAttachedToFiles } from '../../db/queries/posts.ts';
 import { deleteUploadedFiles, getUploadedFile, getUploadedFiles, insertUploadedFile, listUploadedFiles } from '../../db/queries/uploaded-files.ts';
@@ -69,7 +70,7 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
 
       // multipart: file, description. No bodyLimit middleware: it would buffer a chunked body in
       // memory; readExtraFileForm checks Content-Length first and counts the streamed bytes itself.
-      .post('/', requireAdmin, async (c) => {
+      .post('/', requireAdmin, allowSlowBody, async (c) => {
         const form = await readExtraFileForm(c.req.raw, { tmpDir: uploadTempDir(config), maxFileBytes: config.uploadMaxBytes });
         const received = form.file;
         try {

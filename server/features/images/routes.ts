@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { requireAdmin } from '../../auth/guards.ts';
+import { allowSlowBody } from '../../http/body-deadline.ts';
 import { writeTransaction } from '../../db/client.ts';
 import { deleteUploadedImages, getUploadedImage, getUploadedImages, insertUploadedImage, listUploadedImages, updateUploadedImage } from './queries.ts';
 import type { Namespace, UploadedImage } from '../../db/schema.ts';
@@ -100,7 +101,7 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
       .get('/images', requireAdmin, (c) => c.json({ images: listUploadedImages(db, namespace).map(present) }))
 
       // multipart `file` (+ title, alt), or `video_url` (form or JSON) for a YouTube video item.
-      .post('/images', requireAdmin, imageBodyLimit(ctx), async (c) => {
+      .post('/images', requireAdmin, allowSlowBody, imageBodyLimit(ctx), async (c) => {
         const form = await readImageForm(c);
         const input = parseFields(uploadSchema, form.fields);
         if (!form.file && input.video_url !== undefined && input.video_url.trim() !== '') {
@@ -136,7 +137,7 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
       })
 
       // Replaces the file (server/features/images/image-replace.ts); videos have none.
-      .post('/image/update-image/:id{[0-9]+}', requireAdmin, imageBodyLimit(ctx), async (c) => {
+      .post('/image/update-image/:id{[0-9]+}', requireAdmin, allowSlowBody, imageBodyLimit(ctx), async (c) => {
         const id = pathId(c.req.param('id'));
         const existing = getUploadedImage(db, namespace, id);
         if (!existing) return errorResponse(c, 404, 'This image does not exist.');

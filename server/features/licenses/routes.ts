@@ -8,35 +8,33 @@ import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { requireAdmin } from '../../auth/guards.ts';
 import { writeTransaction } from '../../db/client.ts';
-import { getLicenseTypeById, listLicenseTypes } from './license-types-queries.ts';
-import { deleteLicense, getLicenseWithType, insertLicense, listAllLicenses, updateLicense } from '../../db/queries/licenses.ts';
-import { getUserById, listAllUsers, syncLicenseFlags } from '../../db/queries/users.ts';
+import { listLicenseTypes } from './license-types-queries.ts';
+import { deleteLicense, getLicenseWithType, listAllLicenses, updateLicense } from '../../db/queries/licenses.ts';
+import { listAllUsers, syncLicenseFlags } from '../../db/queries/users.ts';
 import type { License, User } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
-import { errorResponse, HttpError, type FieldErrors } from '../../http/errors.ts';
+import { errorResponse, HttpError } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
 import { idField, optionalFlagField, optionalIdField, parseId } from '../../http/fields.ts';
 import { licenseKind, resolveLicenseDates } from './license-dates.ts';
+import {
+  answerLicenseWrite,
+  checkLicenseReferences,
+  factsOf,
+  LICENSE_MESSAGES,
+  recordLicenseChanges,
+  storeLicenseAsAdmin,
+  type LicenseWrite,
+} from './license-writes.ts';
 import { toAdminUser } from '../users/admin-user.ts';
-import { describeLicenseChange, recordLicenseEvent, type LicenseFacts } from '../licensing/events.ts';
-import { sendLicenseGrantedMail } from '../licensing/license-mails.ts';
-import { presentLicense, presentLicenses, type LicenseViewer } from '../licensing/present.ts';
-import { defaultMaxMachines, getLicensingSettings, machineLimitField } from '../licensing/settings.ts';
+import type { LicenseFacts } from '../licensing/events.ts';
+import { presentLicenses, type LicenseViewer } from '../licensing/present.ts';
+import { machineLimitField } from '../licensing/settings.ts';
 
-export const LICENSE_MESSAGES = {
-  saved: 'License saved.',
-  granted: 'License granted; the user was e-mailed.',
-  grantedMailFailed: 'License granted, but the e-mail to the user could not be sent.',
-  deleted: 'License deleted.',
-  notFound: 'License not found.',
-  typeInvalid: 'The selected license type is invalid.',
-  userInvalid: 'The selected user is invalid.',
-  userFixed: 'A license cannot be moved to another user.',
-  trialNeedsDays: 'A trial license needs an expiry of at least 1 day.',
-} as const;
+export { LICENSE_MESSAGES };
 
 /** Longer than any license anyone would grant; keeps date arithmetic far from overflow. */
-const MAX_EXPIRE_DAYS = 36_500;
+export const MAX_EXPIRE_DAYS = 36_500;
 
 /** Empty form values ('' or null) mean "not sent". */
 const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
@@ -75,18 +73,6 @@ const updateSchema = z.object({
   suspended: optionalFlagField('suspended'),
 });
 
-interface LicenseWrite {
-  license: License;
-  user: User;
-  typeName: string;
-  granted: boolean;
-}
-
-function factsOf(license: License, typeName: string): LicenseFacts {
-  const { active, expire, activated_at, expire_date, max_machines, suspended } = license;
-  return { type: typeName, active, expire, activated_at, expire_date, max_machines, suspended };
-}
-
 /** The acting admin (requireAdmin ran before). */
 function adminOf(user: User | null): LicenseViewer {
   if (!user) throw new Error('requireAdmin let an anonymous request through');
@@ -96,44 +82,10 @@ function adminOf(user: User | null): LicenseViewer {
 export function licenseRoutes(ctx: AppContext) {
   const nowIso = () => new Date(ctx.now()).toISOString();
 
-  /** Type and user must exist; a trial needs days. All problems are reported together. */
-  const checkReferences = (typeId: number, userId: number, expire: number) => {
-    const type = getLicenseTypeById(ctx.db, typeId);
-    const user = getUserById(ctx.db, userId);
-    const errors: FieldErrors = {};
-    if (!type) errors.license_type_id = [LICENSE_MESSAGES.typeInvalid];
-    if (!user) errors.user_id = [LICENSE_MESSAGES.userInvalid];
-    if (type && licenseKind(type.name) === 'trial' && expire < 1) errors.expire = [LICENSE_MESSAGES.trialNeedsDays];
-    if (!type || !user || Object.keys(errors).length > 0) throw new HttpError(422, Object.values(errors)[0]?.[0] ?? LICENSE_MESSAGES.typeInvalid, errors);
-    return { type, user };
-  };
-
-  /** Every change an admin's save made, as license events, inside its transaction. */
-  const recordChanges = (adminId: number, before: LicenseFacts | null, license: License, typeName: string) => {
-    for (const event of describeLicenseChange(before, factsOf(license, typeName)))
-      recordLicenseEvent(ctx.db, { licenseId: license.id, actorKind: 'admin', actorUserId: adminId, ...event, at: nowIso() });
-  };
-
-  /** After the write: on a grant, mail the user the key; answer with the license, the user's new flags and the outcome. */
-  const answer = async (write: LicenseWrite, viewer: LicenseViewer) => {
-    let mailSent: boolean | null = null;
-    const { license } = write;
-    if (write.granted) {
-      mailSent = await sendLicenseGrantedMail(ctx, write.user, {
-        key: license.key,
-        typeName: write.typeName,
-        expireDate: license.expire_date,
-        maxMachines: license.max_machines,
-      });
-    }
-    return {
-      message: write.granted ? (mailSent ? LICENSE_MESSAGES.granted : LICENSE_MESSAGES.grantedMailFailed) : LICENSE_MESSAGES.saved,
-      license: presentLicense(ctx.db, { ...license, license_type: { name: write.typeName } }, { viewer, now: ctx.now() }),
-      user: toAdminUser(write.user),
-      granted: write.granted,
-      mail_sent: mailSent,
-    };
-  };
+  const checkReferences = (typeId: number, userId: number, expire: number) => checkLicenseReferences(ctx, typeId, userId, expire);
+  const recordChanges = (adminId: number, before: LicenseFacts | null, license: License, typeName: string) =>
+    recordLicenseChanges(ctx, adminId, before, license, typeName);
+  const answer = (write: LicenseWrite, viewer: LicenseViewer) => answerLicenseWrite(ctx, write, viewer);
 
   return new Hono<AppEnv>()
     .get('/getAll', requireAdmin, (c) =>
@@ -147,33 +99,7 @@ export function licenseRoutes(ctx: AppContext) {
     .post('/store', requireAdmin, smallJsonBody(), validate('json', storeSchema), async (c) => {
       const admin = adminOf(c.get('user'));
       const input = c.req.valid('json');
-      const expire = input.expire ?? 0;
-      const write = writeTransaction(ctx.db, (): LicenseWrite => {
-        const { type } = checkReferences(input.license_type_id, input.user_id, expire);
-        const kind = licenseKind(type.name);
-        const now = ctx.now();
-        const { dates, activatedNow } = resolveLicenseDates({
-          kind,
-          active: input.active === undefined ? undefined : input.active === 1,
-          expireDays: expire,
-          previous: null,
-          now,
-        });
-        const license = insertLicense(ctx.db, {
-          license_type_id: type.id,
-          user_id: input.user_id,
-          ...dates,
-          // Left out: the admin's setting for this type (issue 12, item 5).
-          max_machines: input.max_machines ?? defaultMaxMachines(getLicensingSettings(ctx.db), kind),
-          suspended: input.suspended ?? 0,
-          created_at: nowIso(),
-          updated_at: nowIso(),
-        });
-        const user = syncLicenseFlags(ctx.db, input.user_id, { clearRequest: activatedNow }, nowIso());
-        if (!user) throw new Error(`user ${input.user_id} vanished inside the transaction`);
-        recordChanges(admin.id, null, license, type.name);
-        return { license, user, typeName: type.name, granted: activatedNow };
-      });
+      const write = writeTransaction(ctx.db, () => storeLicenseAsAdmin(ctx, admin.id, input));
       return c.json(await answer(write, admin), 201);
     })
     .put('/update/:id', requireAdmin, smallJsonBody(), validate('json', updateSchema), async (c) => {
@@ -204,7 +130,7 @@ export function licenseRoutes(ctx: AppContext) {
           suspended: input.suspended ?? stored.suspended,
           updated_at: nowIso(),
         });
-        const user = syncLicenseFlags(ctx.db, stored.user_id, { clearRequest: activatedNow }, nowIso());
+        const user = syncLicenseFlags(ctx.db, stored.user_id, { clearRequest: activatedNow, by: admin.id }, nowIso());
         if (!license || !user) throw new Error(`license ${id} or its user vanished inside the transaction`);
         recordChanges(admin.id, factsOf(stored, stored.license_type.name), license, type.name);
         return { license, user, typeName: type.name, granted: activatedNow };

@@ -3,6 +3,7 @@
 // subjects and links are written to the logs (server/mail/transport.ts), keys never are (docs/licensing.md).
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
+import { greeting } from '../../mail/greeting.ts';
 import { renderHtml, renderText, type MailSite } from '../../mail/layout.ts';
 import { sendSafely, type MailContent } from '../../mail/transport.ts';
 
@@ -21,7 +22,6 @@ export function mailDate(iso: string): string {
 
 export function licenseGrantedWithKeyEmail(site: MailSite, input: { name: string; license: GrantedLicense }): MailContent {
   const { license } = input;
-  const name = input.name.trim();
   const expiry = license.expireDate ? `It is valid until ${mailDate(license.expireDate)}.` : 'It does not expire.';
   const details: Array<[string, string]> = [];
   if (license.key) details.push(['License key', license.key]);
@@ -29,7 +29,7 @@ export function licenseGrantedWithKeyEmail(site: MailSite, input: { name: string
   const body = {
     heading: 'Your license is active',
     paragraphs: [
-      name ? `Hello ${name},` : 'Hello,',
+      greeting(input.name),
       `Your ${license.typeName} license for ${site.siteName} has been activated. ${expiry}`,
       'Enter this license key in the software to activate it on your machine:',
     ],

@@ -1,6 +1,7 @@
 // The trial expiry reminders (issue 12, item 8; docs/licensing-reminders.md): 7 days and 1 day before a
 // trial expires, and once it has expired. Each carries the key (the owner may need to type it in again),
 // the expiry and the way to the downloads page, in the one mail layout (server/mail/layout.ts).
+import { greeting } from '../../mail/greeting.ts';
 import { renderHtml, renderText, type MailBody, type MailSite } from '../../mail/layout.ts';
 import type { MailContent } from '../../mail/transport.ts';
 import type { ReminderKind } from './reminder-queries.ts';
@@ -20,11 +21,6 @@ export interface ReminderMailInput {
 /** As the other license mails write times: `2026-01-31 14:05 UTC`. */
 export function reminderDate(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
-
-function greeting(name: string): string {
-  const trimmed = name.trim();
-  return trimmed ? `Hello ${trimmed},` : 'Hello,';
 }
 
 function headline(kind: ReminderKind, expireDate: string, now: number): string {

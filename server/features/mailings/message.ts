@@ -1,13 +1,17 @@
 // The message of a mailing (issue 7, item 4): the admin's markdown rendered by the site's own pipeline
-// (sanitised, so embedded HTML cannot smuggle scripts into mail clients), the markdown itself as the
-// plain-text part (markdown reads well as text), and in both an unsubscribe link signed for the recipient.
+// (sanitised, so embedded HTML cannot smuggle scripts into mail clients; no image from another site, so
+// no tracking pixel: src/lib/markdown/mailing-html.ts), the same markdown as readable plain text for the
+// text part (src/lib/markdown/plain-text.ts), and in both an unsubscribe link signed for the recipient,
+// which the List-Unsubscribe headers carry too (RFC 2369, RFC 8058).
 import type { AppContext } from '../../context.ts';
+import { ONE_CLICK_UNSUBSCRIBE_PATH } from '../../auth/csrf.ts';
 import { signUrl } from '../../auth/signed-urls.ts';
-import { renderMarkdown } from '../../../src/lib/markdown/index.ts';
+import { renderMailingHtml, renderPlainText } from '../../../src/lib/markdown/index.ts';
 import { escapeHtml } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/transport.ts';
 
-export const UNSUBSCRIBE_PATH = '/api/mailing/unsubscribe';
+/** The one path exempt from the XSRF check for RFC 8058's one-click POST (server/auth/csrf.ts). */
+export const UNSUBSCRIBE_PATH = ONE_CLICK_UNSUBSCRIBE_PATH;
 /**
  * Signed URLs must expire; an unsubscribe link should work for as long as the mail sits in an inbox, so
  * ten years. The signature covers the user id: a changed id is refused.
@@ -16,11 +20,6 @@ export const UNSUBSCRIBE_LINK_LIFETIME_MS = 10 * 365 * 24 * 60 * 60 * 1000;
 
 export function unsubscribeLink(ctx: Pick<AppContext, 'config' | 'db' | 'now'>, userId: number): string {
   return `${ctx.config.siteUrl}${signUrl(ctx, UNSUBSCRIBE_PATH, { expiresAt: ctx.now() + UNSUBSCRIBE_LINK_LIFETIME_MS, params: { user: String(userId) } })}`;
-}
-
-/** Links and images written as site paths (`/news/…`, `/media/…`) must become absolute in a mail client. */
-export function absolutizeSitePaths(html: string, siteUrl: string): string {
-  return html.replace(/\b(href|src)="\/(?!\/)/g, (_match, attribute: string) => `${attribute}="${siteUrl}/`);
 }
 
 export interface MailingContent {
@@ -39,8 +38,8 @@ export function renderMailing(siteUrl: string, mailing: MailingContent): Rendere
   return {
     // The admin's title is the subject, on one line (header values cannot hold line breaks).
     subject: mailing.title.replace(/\s+/g, ' ').trim(),
-    text: mailing.body.trim(),
-    htmlBody: absolutizeSitePaths(renderMarkdown(mailing.body), siteUrl),
+    text: renderPlainText(mailing.body, { siteUrl }),
+    htmlBody: renderMailingHtml(mailing.body, siteUrl),
   };
 }
 
@@ -72,7 +71,8 @@ export function mailingMessage(
     subject: rendered.subject,
     text: `${rendered.subject}\n\n${rendered.text}\n\n-- \n${footerText}\n`,
     html,
-    // RFC 2369: mail clients show their own "unsubscribe" button for it.
-    headers: { 'List-Unsubscribe': `<${recipient.unsubscribeUrl}>` },
+    // RFC 2369: mail clients show their own "unsubscribe" button for it; RFC 8058: with the second header,
+    // the provider unsubscribes by POSTing `List-Unsubscribe=One-Click` to the link, no page visit needed.
+    headers: { 'List-Unsubscribe': `<${recipient.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };
 }

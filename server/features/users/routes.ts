@@ -8,7 +8,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
-import { isAdmin, requireAdmin } from '../../auth/guards.ts';
+import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE, isAdmin, requireAdmin } from '../../auth/guards.ts';
 import { sendVerificationEmail } from '../../auth/email-verification.ts';
 import { invalidateUserSessions } from '../../auth/sessions.ts';
 import { writeTransaction } from '../../db/client.ts';
@@ -54,6 +54,8 @@ export function adminUserRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .put('/update/:id', smallJsonBody(), async (c, next) => {
+      // An admin route like every other: refused while the admin must enrol (docs/product/accounts.md#two-factor-sign-in).
+      if (c.get('twoFactorEnrollmentRequired')) return errorResponse(c, 403, ADMIN_TWO_FACTOR_REQUIRED_MESSAGE);
       const actor = c.get('user');
       if (!actor || !isAdmin(actor)) return next();
       const id = parseId(c.req.param('id'));

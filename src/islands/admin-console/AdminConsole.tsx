@@ -1,5 +1,5 @@
-// /admin (docs/product/admin.md#admin-screen; issue 7): the tool buttons (Send Mail, Table Display Filter, Create XML Map,
-// Manage Domains, and Licensing Settings from issue 12), the users table with each user's card and licenses, the sitemap, the site's publish
+// /admin (docs/product/admin.md#admin-screen; issue 7): the inbox (issue 14), the tool buttons (Send Mail, Table Display Filter, Create XML Map,
+// Manage Domains, Licensing Settings from issue 12 and Security Settings from issue 13), the users table with each user's card and licenses, the sitemap, the site's publish
 // status and the mailings. Loaded only for admins, as its own chunk, by src/scripts/admin-page.ts.
 import { useStore } from '@nanostores/react';
 import { StrictMode, useMemo, useState } from 'react';
@@ -7,8 +7,10 @@ import { createRoot } from 'react-dom/client';
 import { columnsFromUser, readHiddenColumns, visibleColumns, writeHiddenColumns } from '../../lib/user-columns.ts';
 import { $user } from '../../stores/session.ts';
 import { BannedDomainsDialog } from './BannedDomainsDialog.tsx';
+import { InboxPanel } from './InboxPanel.tsx';
 import { ColumnsDialog } from './ColumnsDialog.tsx';
 import { LicensingSettingsDialog } from './LicensingSettingsDialog.tsx';
+import { SecuritySettingsDialog } from './SecuritySettingsDialog.tsx';
 import { useConfirm } from '../ui/use-confirm.tsx';
 import { MailingsPanel } from './MailingsPanel.tsx';
 import { PublishPanel } from './PublishPanel.tsx';
@@ -18,7 +20,7 @@ import { UsersSection } from './UsersSection.tsx';
 import { useAdminData } from './use-admin-data.ts';
 import { useSitemap } from './use-sitemap.ts';
 
-type OpenDialog = 'mail' | 'columns' | 'domains' | 'licensing' | null;
+type OpenDialog = 'mail' | 'columns' | 'domains' | 'licensing' | 'security' | null;
 
 /** localStorage, or nothing where the browser refuses it (some privacy modes throw on access). */
 function browserStorage(): Storage | undefined {
@@ -66,9 +68,19 @@ export function AdminConsole() {
         <button type="button" className="button" aria-haspopup="dialog" onClick={() => setDialog('licensing')}>
           Licensing Settings
         </button>
+        <button type="button" className="button" aria-haspopup="dialog" onClick={() => setDialog('security')}>
+          Security Settings
+        </button>
       </div>
 
       <SitemapPanel run={sitemap.run} onClose={sitemap.close} />
+
+      <InboxPanel
+        onUserChanged={(user, license) => {
+          data.putUser(user);
+          if (license) data.putLicense(license);
+        }}
+      />
 
       <UsersSection
         data={data}
@@ -89,6 +101,7 @@ export function AdminConsole() {
       <ColumnsDialog open={dialog === 'columns'} columns={columns} hidden={hidden} onChange={changeHidden} onClose={() => setDialog(null)} />
       <BannedDomainsDialog open={dialog === 'domains'} onClose={() => setDialog(null)} confirm={confirm} />
       <LicensingSettingsDialog open={dialog === 'licensing'} onClose={() => setDialog(null)} />
+      <SecuritySettingsDialog open={dialog === 'security'} onClose={() => setDialog(null)} />
       {confirmDialog}
     </div>
   );

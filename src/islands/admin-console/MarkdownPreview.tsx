@@ -1,5 +1,6 @@
 // The mailing body's preview through the site's own markdown pipeline (src/lib/markdown): the server
-// renders the mail with the same pipeline, so what the admin sees is what recipients get. The pipeline is
+// renders the mail with the same function (renderMailingHtml: site paths absolute, images from other
+// sites left out), so what the admin sees is what recipients get. The pipeline is
 // a sizeable chunk (KaTeX), loaded when the preview first shows; rendering waits for a pause in typing.
 // Its output is sanitised by the pipeline itself (rehype-sanitize last), so it is safe to insert.
 import { useEffect, useState } from 'react';
@@ -20,9 +21,10 @@ export function MarkdownPreview({ markdown, id }: { markdown: string; id?: strin
     let current = true;
     const timer = setTimeout(() => {
       loadMarkdown()
-        .then(({ renderMarkdown }) => {
+        .then(({ renderMailingHtml }) => {
           if (!current) return;
-          setHtml(renderMarkdown(markdown));
+          // The admin is on the site, so this page's origin is the site's.
+          setHtml(renderMailingHtml(markdown, window.location.origin));
           setFailed(false);
         })
         .catch((error: unknown) => {

@@ -39,16 +39,19 @@ interface PaginationProps {
   page: Page<unknown>;
   pageSize: number;
   onPage: (page: number) => void;
-  onPageSize: (size: number) => void;
+  /** Left out where the page size is the server's (the inbox): no size choice then. */
+  onPageSize?: (size: number) => void;
+  /** The navigation landmark's name, unique on the page. */
+  label?: string;
 }
 
-export function Pagination({ page, pageSize, onPage, onPageSize }: PaginationProps) {
+export function Pagination({ page, pageSize, onPage, onPageSize, label = 'Users table pages' }: PaginationProps) {
   const id = useId();
   const atStart = page.page <= 1;
   const atEnd = page.page >= page.pageCount;
 
   return (
-    <nav className="admin-pagination" aria-label="Users table pages">
+    <nav className="admin-pagination" aria-label={label}>
       <div className="admin-pagination__pages">
         <button type="button" className="button button--secondary button--small" onClick={() => onPage(1)} disabled={atStart}>
           <span aria-hidden="true">«</span> First
@@ -65,21 +68,23 @@ export function Pagination({ page, pageSize, onPage, onPageSize }: PaginationPro
           Last <span aria-hidden="true">»</span>
         </button>
       </div>
-      <div className="admin-pagination__size">
-        <label htmlFor={`${id}-size`}>Rows per page</label>
-        <select
-          id={`${id}-size`}
-          className="field__control admin-pagination__select"
-          value={pageSize}
-          onChange={(event) => onPageSize(Number(event.target.value))}
-        >
-          {PAGE_SIZES.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </select>
-      </div>
+      {onPageSize && (
+        <div className="admin-pagination__size">
+          <label htmlFor={`${id}-size`}>Rows per page</label>
+          <select
+            id={`${id}-size`}
+            className="field__control admin-pagination__select"
+            value={pageSize}
+            onChange={(event) => onPageSize(Number(event.target.value))}
+          >
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
     </nav>
   );
 }

@@ -111,6 +111,7 @@ function MailingBody({ body, onChange, error }: { body: string; onChange: (body:
         <h3 className="field__label admin-markdown-preview__title" id={`${id}-preview`}>
           Preview
         </h3>
+        <p className="field__hint">Images from other sites are left out of mailings: they would tell those sites who opened the mail.</p>
         <MarkdownPreview markdown={body} />
       </section>
     </div>

@@ -9,6 +9,7 @@ import type { FormMessage } from '../ui/form-errors.ts';
 import { $user } from '../../stores/session.ts';
 import type { AdminUser } from '../../lib/api/admin.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
+import { UserSessions } from './UserSessions.tsx';
 import { LicensePanel } from './LicensePanel.tsx';
 import { Pagination } from './Pagination.tsx';
 import { UserEditDialog } from './UserEditDialog.tsx';
@@ -134,6 +135,7 @@ function UserDetails({ user, data, confirm }: { user: AdminUser; data: AdminData
         onLicenseRemoved={data.removeLicense}
         onUser={data.putUser}
       />
+      <UserSessions user={user} confirm={confirm} />
     </div>
   );
 }

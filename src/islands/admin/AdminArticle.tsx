@@ -4,7 +4,7 @@
 import { formatBytes } from '../../lib/format.ts';
 import type { Post } from '../../lib/api/posts.ts';
 import { PostAdminBar } from './PostAdminBar.tsx';
-import { useRenderedMarkdown } from './use-markdown.ts';
+import { useRenderedMarkdown, useTypographicText } from './use-markdown.ts';
 
 interface AdminArticleProps {
   post: Post;
@@ -14,12 +14,13 @@ interface AdminArticleProps {
 
 export function AdminArticle({ post, onEdit, onDelete }: AdminArticleProps) {
   const html = useRenderedMarkdown(post.body);
+  const title = useTypographicText(post.title);
   const file = post.uploaded_file;
   return (
     <>
       <PostAdminBar post={post} onEdit={onEdit} onDelete={onDelete} />
       <h2 id={`${post.title_slug}-title`} className="post__title">
-        {post.title}
+        {title}
       </h2>
       {html === null ? <div className="prose md-editor__plain">{post.body}</div> : <div className="prose" dangerouslySetInnerHTML={{ __html: html }} />}
       {file && (

@@ -45,3 +45,20 @@ export function useRenderedMarkdown(markdown: string, delayMs = 0): string | nul
   if (rendered === null) return null;
   return delayMs > 0 || rendered.source === markdown ? rendered.html : null;
 }
+
+/** `text` with the body's typographic punctuation (as the static page shows titles), plain until the renderer has loaded. */
+export function useTypographicText(text: string): string {
+  const [result, setResult] = useState<{ source: string; text: string } | null>(null);
+  useEffect(() => {
+    let current = true;
+    loadMarkdown()
+      .then(({ typographicText }) => {
+        if (current) setResult({ source: text, text: typographicText(text) });
+      })
+      .catch((error: unknown) => console.error('Could not load the markdown renderer', error));
+    return () => {
+      current = false;
+    };
+  }, [text]);
+  return result?.source === text ? result.text : text;
+}

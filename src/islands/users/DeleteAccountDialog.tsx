@@ -16,12 +16,9 @@ export const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted. Thank you 
 
 const FIELDS = ['password', 'code'] as const;
 
-/**
- * Whether the user must give a two-factor code: read from the user payload's `two_factor_enabled` when the
- * server sends it (two-factor sign-in, issue 13 item 1); without it, no code field.
- */
+/** Whether the user must give a two-factor code: two-factor sign-in is on (docs/product/accounts.md#your-data). */
 export function hasTwoFactor(user: CurrentUser): boolean {
-  return (user as CurrentUser & { two_factor_enabled?: unknown }).two_factor_enabled === true;
+  return user.two_factor_enabled_at !== null && user.two_factor_enabled_at !== undefined;
 }
 
 function licensesText(count: number): string {

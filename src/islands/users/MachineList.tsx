@@ -3,8 +3,7 @@
 // dashboard's license card (the owner) and the admin's license panel (any machine); the caller asks for
 // confirmation and makes the call.
 import type { MachineView } from '../../../server/features/licensing/machine-list.ts';
-import { formatDate } from '../../lib/format.ts';
-import { formatRelativeTime } from '../../lib/relative-time.ts';
+import { When } from '../ui/When.tsx';
 
 /** A machine as license objects carry it: the server's own type (docs/decisions/0021-typed-api-client.md). */
 export type MachineItem = MachineView;
@@ -14,16 +13,6 @@ export function machineLabel(machine: Pick<MachineItem, 'name' | 'fingerprint'>)
   if (machine.name) return machine.name;
   const fingerprint = machine.fingerprint.length > 16 ? `${machine.fingerprint.slice(0, 16)}…` : machine.fingerprint;
   return `Machine ${fingerprint}`;
-}
-
-function When({ value }: { value: string }) {
-  const exact = formatDate(value, true);
-  const relative = formatRelativeTime(new Date(value), new Date());
-  return (
-    <time dateTime={value} title={exact}>
-      {relative ?? exact ?? value}
-    </time>
-  );
 }
 
 interface MachineListProps {

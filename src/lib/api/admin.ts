@@ -5,6 +5,7 @@ import type { bannedDomainRoutes } from '../../../server/features/banned-domains
 import type { licenseRoutes } from '../../../server/features/licenses/routes.ts';
 import type { adminMachineRoutes } from '../../../server/features/licensing/machine-routes.ts';
 import type { licensingSettingsRoutes } from '../../../server/features/licensing/settings-routes.ts';
+import type { securitySettingsRoutes } from '../../../server/features/accounts/security-settings-routes.ts';
 import type { mailingRoutes, ALL_VERIFIED as SERVER_ALL_VERIFIED } from '../../../server/features/mailings/routes.ts';
 import type { sitemapRoutes } from '../../../server/features/sitemap/routes.ts';
 import { api } from './request.ts';
@@ -17,6 +18,7 @@ export type LicenseType = AdminData['license_types'][number];
 export type LicenseMachine = License['machines'][number];
 export type LicenseEvent = Answer<typeof adminMachineRoutes, '/:licenseId/events', '$get'>['events'][number];
 export type LicensingSettings = Answer<typeof licensingSettingsRoutes, '/', '$get'>;
+export type SecuritySettings = Answer<typeof securitySettingsRoutes, '/', '$get'>;
 export type LicenseAnswer = WithDefined<Answer<typeof licenseRoutes, '/store', '$post'>, 'license'>;
 export type BannedDomain = Answer<typeof bannedDomainRoutes, '/', '$get'>[number];
 export type MailingSummary = Answer<typeof mailingRoutes, '/mailings', '$get'>['mailings'][number];
@@ -71,6 +73,11 @@ export interface LicensingSettingsInput {
 }
 export const saveLicensingSettings = (data: LicensingSettingsInput) =>
   api.put<Answer<typeof licensingSettingsRoutes, '/', '$put'>>('/api/admin/licensing-settings', data);
+
+// Security settings (docs/admin-api.md#security-settings)
+export const loadSecuritySettings = () => api.get<SecuritySettings>('/api/admin/security-settings', { loading: false });
+export const saveSecuritySettings = (data: SecuritySettings) =>
+  api.put<Answer<typeof securitySettingsRoutes, '/', '$put'>>('/api/admin/security-settings', data);
 
 // Banned domains
 export const listBannedDomains = () => api.get<BannedDomain[]>('/api/admin/banned-domains', { loading: false });

@@ -78,11 +78,21 @@ function encodeBody(body: unknown, headers: Record<string, string>): BodyInit | 
 
 export async function apiRequest<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
   await ensureXsrfCookie(method);
-  const headers = baseHeaders();
-  const payload = encodeBody(body, headers);
+  const send = () => {
+    const headers = baseHeaders();
+    const payload = encodeBody(body, headers);
+    return fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: options.signal });
+  };
   if (options.loading !== false) startLoading();
   try {
-    const response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: options.signal });
+    let response = await send();
+    // The token is bound to the browser's session (server/auth/xsrf-token.ts): when the session ended
+    // without the server seeing it (the browser dropped its cookie), the token no longer fits. A 419 changed
+    // nothing, so fetch a token for the browser as it is now and send once more.
+    if (response.status === 419 && UNSAFE_METHODS.has(method.toUpperCase())) {
+      await fetchCsrfCookie();
+      response = await send();
+    }
     const data = parseAnswerText(await response.text());
     if (!response.ok) throw failedAnswer(response.status, data);
     return data as T;

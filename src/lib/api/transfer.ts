@@ -44,7 +44,8 @@ async function readWithProgress(response: Response, filename: string): Promise<B
   return new Blob(chunks);
 }
 
-function saveBlob(blob: Blob, filename: string): void {
+/** Hands a blob made in the page to the browser as a download named `filename`. */
+export function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

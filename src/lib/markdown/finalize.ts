@@ -7,6 +7,7 @@ import rehypeStringify from 'rehype-stringify';
 import { unified } from 'unified';
 import { limitHastDepth } from './depth.ts';
 import { enforcePolicies, normalizeUrls } from './policies.ts';
+import { hideRenderedMathFromSearch } from './search-hints.ts';
 import { SANITIZE_SCHEMA } from './schema.ts';
 
 const htmlParser = unified().use(rehypeRaw).freeze();
@@ -48,6 +49,7 @@ function sanitizeOnce(tree: Root): string {
   normalizeUrls(tree);
   const clean = sanitize(tree, SANITIZE_SCHEMA) as Root;
   enforcePolicies(clean);
+  hideRenderedMathFromSearch(clean);
   return escapeBracketsInAttributes(serializer.stringify(clean));
 }
 

@@ -17,6 +17,7 @@ import { limitContainerPrefixes, limitMdastDepth } from './depth.ts';
 import { finalizeToHtml, isStackOverflow, plainTextTree } from './finalize.ts';
 import remarkMark from './remark-mark.ts';
 import remarkMathGuard from './remark-math-guard.ts';
+import { SMARTYPANTS_OPTIONS } from './typography.ts';
 
 /** docs/product/constants.md: math macro expansion limit. */
 export const MATH_MAX_EXPAND = 1000;
@@ -42,14 +43,15 @@ function remarkHtmlAsText() {
   };
 }
 
-const markdownPlugins = unified()
+/** Markdown to mdast with every syntax extension: shared by the HTML renderings and the plain-text one (plain-text.ts). */
+export const markdownPlugins = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkMath)
   .use(remarkLimitDepth) // first, so every later (recursive) step sees a shallow tree
   .use(remarkMathGuard)
   .use(remarkEmoji)
-  .use(remarkSmartypants, { dashes: 'oldschool' }) // -- en dash, --- em dash, as typographers expect
+  .use(remarkSmartypants, SMARTYPANTS_OPTIONS) // shared with typographicText (titles)
   .use(remarkMark)
   .freeze();
 

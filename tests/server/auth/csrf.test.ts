@@ -1,4 +1,4 @@
-// The XSRF double submit and the Origin check: a forged write answers 419/403 and changes nothing.
+// The XSRF signed double submit and the Origin check: a forged write answers 419/403 and changes nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isSoftwareApiPath } from '../../../server/auth/csrf.ts';
 import { sessions } from '../../../server/db/schema.ts';
@@ -23,7 +23,7 @@ describe('GET /sanctum/csrf-cookie', () => {
     expect(response.status).toBe(204);
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith('XSRF-TOKEN='));
     expect(cookie).toBeDefined();
-    expect(cookie).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43};/);
     expect(cookie).toMatch(/; Path=\//);
     expect(cookie).toMatch(/; SameSite=Lax/);
     expect(cookie).not.toMatch(/HttpOnly/i);
@@ -33,8 +33,10 @@ describe('GET /sanctum/csrf-cookie', () => {
   it('marks the cookie Secure when the site is served over https', async () => {
     const secure = createTestContext({ env: { SITE_URL: 'https://www.example.test' } });
     try {
-      const cookie = (await secure.app.request('/sanctum/csrf-cookie')).headers.getSetCookie().find((line) => line.startsWith('XSRF-TOKEN='));
-      expect(cookie).toMatch(/; Secure/);
+      const cookies = (await secure.app.request('/sanctum/csrf-cookie')).headers.getSetCookie();
+      expect(cookies.find((line) => line.startsWith('XSRF-TOKEN='))).toMatch(/; Secure/);
+      // The visitor value the token is bound to cannot be planted by a sibling subdomain: __Host- prefix.
+      expect(cookies.find((line) => line.startsWith('__Host-xsrf_visitor='))).toMatch(/; Path=\/.*; HttpOnly; Secure/);
     } finally {
       secure.cleanup();
     }
@@ -101,18 +103,103 @@ describe('csrfProtection', () => {
     expect((await ctx.app.request('/api/user')).status).toBe(401);
   });
 
-  it('accepts the URL-encoded form of the cookie value', async () => {
-    // A cookie value with characters that encode differently, as other token formats (Laravel's) have.
-    const response = await ctx.app.request('/api/auth/logout', {
-      method: 'POST',
-      headers: { Cookie: 'XSRF-TOKEN=abc%2Bdef%3D', 'X-XSRF-TOKEN': 'abc%2Bdef%3D' },
+  it('refuses an equal cookie and header the server did not mint, signed in or not', async () => {
+    const made = ['x'.repeat(43), `${'a'.repeat(22)}.${'b'.repeat(43)}`];
+    for (const token of made) {
+      const anonymous = await ctx.app.request('/api/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: `XSRF-TOKEN=${token}`, 'X-XSRF-TOKEN': token },
+        body: JSON.stringify(await withBotToken()),
+      });
+      expect(anonymous.status, token).toBe(419);
+    }
+    expect(sessionCount()).toBe(0);
+    const client = await login(ctx.app, credentials.email);
+    for (const token of made) {
+      const forged = await client.request('POST', '/api/auth/logout', undefined, {
+        headers: { Cookie: replaceXsrf(client.cookieHeader, token), 'X-XSRF-TOKEN': token },
+      });
+      expect(forged.status, token).toBe(419);
+    }
+    expect(sessionCount()).toBe(1);
+  });
+
+  it('refuses a token minted for another session', async () => {
+    await createUser(ctx, { email: 'other@example.test' });
+    const victim = await login(ctx.app, credentials.email);
+    const attacker = await login(ctx.app, 'other@example.test');
+    const token = attacker.xsrf ?? '';
+    // The attacker's own, valid token planted in the victim's browser, echoed in the header.
+    const forged = await victim.request('POST', '/api/auth/logout', undefined, {
+      headers: { Cookie: replaceXsrf(victim.cookieHeader, token), 'X-XSRF-TOKEN': token },
     });
-    expect(response.status).toBe(204);
-    const raw = await ctx.app.request('/api/auth/logout', {
-      method: 'POST',
-      headers: { Cookie: 'XSRF-TOKEN=abc%2Bdef%3D', 'X-XSRF-TOKEN': 'abc+def=' },
+    expect(forged.status).toBe(419);
+    expect(sessionCount()).toBe(2);
+    expect((await victim.request('POST', '/api/auth/logout')).status).toBe(204);
+  });
+
+  it('refuses a token minted for another visitor before sign-in (a planted cookie)', async () => {
+    const victim = createClient(ctx.app);
+    const attacker = createClient(ctx.app);
+    await victim.fetchCsrfCookie();
+    await attacker.fetchCsrfCookie();
+    const token = attacker.xsrf ?? '';
+    const planted = await victim.request('POST', '/api/auth/login', await withBotToken(), {
+      headers: { Cookie: replaceXsrf(victim.cookieHeader, token), 'X-XSRF-TOKEN': token },
     });
-    expect(raw.status).toBe(204);
+    expect(planted.status).toBe(419);
+    // Without the visitor cookie it was bound to, a token is worth nothing either.
+    const bare = await ctx.app.request('/api/auth/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: `XSRF-TOKEN=${token}`, 'X-XSRF-TOKEN': token },
+      body: JSON.stringify(await withBotToken()),
+    });
+    expect(bare.status).toBe(419);
+    expect(sessionCount()).toBe(0);
+  });
+
+  it('binds a new token to the session at login and to a fresh visitor at logout, so each next step works', async () => {
+    const client = createClient(ctx.app);
+    await client.fetchCsrfCookie();
+    const beforeLogin = client.xsrf ?? '';
+    expect((await client.request('POST', '/api/auth/login', await withBotToken())).status).toBe(200);
+    expect(client.xsrf).not.toBe(beforeLogin);
+    // The token seen before sign-in is no good after it.
+    const stale = await client.request('POST', '/api/auth/logout', undefined, {
+      headers: { Cookie: replaceXsrf(client.cookieHeader, beforeLogin), 'X-XSRF-TOKEN': beforeLogin },
+    });
+    expect(stale.status).toBe(419);
+    const signedIn = client.xsrf ?? '';
+    expect((await client.request('POST', '/api/auth/logout')).status).toBe(204);
+    expect(client.xsrf).not.toBe(signedIn);
+    // Signed out, the next sign-in goes through with the token logout gave, without a new csrf-cookie call.
+    expect((await client.request('POST', '/api/auth/login', await withBotToken())).status).toBe(200);
+  });
+
+  it('gives a browser whose session ended server-side a visitor token on its next request', async () => {
+    const client = await login(ctx.app, credentials.email);
+    ctx.db.delete(sessions).run();
+    expect((await client.request('GET', '/api/user')).status).toBe(401);
+    expect(client.cookies.has('session')).toBe(false);
+    expect((await client.request('POST', '/api/auth/login', await withBotToken())).status).toBe(200);
+  });
+
+  it('gives a browser whose session ended server-side a working token from /sanctum/csrf-cookie itself', async () => {
+    const client = await login(ctx.app, credentials.email);
+    ctx.db.delete(sessions).run();
+    await client.fetchCsrfCookie();
+    expect(client.cookies.has('session')).toBe(false);
+    expect((await client.request('POST', '/api/auth/login', await withBotToken())).status).toBe(200);
+  });
+
+  it('re-mints at /sanctum/csrf-cookie a token that no longer fits the browser (its session cookie went away)', async () => {
+    const client = await login(ctx.app, credentials.email);
+    // The browser dropped the session cookie at its close; the token (bound to that session) stayed.
+    client.cookies.delete('session');
+    client.cookies.delete('signed_in');
+    expect((await client.request('POST', '/api/auth/login', await withBotToken())).status).toBe(419);
+    await client.fetchCsrfCookie();
+    expect((await client.request('POST', '/api/auth/login', await withBotToken())).status).toBe(200);
   });
 
   it('lets the real client through', async () => {
@@ -122,6 +209,11 @@ describe('csrfProtection', () => {
     expect(response.status).toBe(200);
   });
 });
+
+/** A Cookie header with the XSRF-TOKEN value swapped for `token`. */
+function replaceXsrf(cookieHeader: string, token: string): string {
+  return cookieHeader.replace(/XSRF-TOKEN=[^;]*/, `XSRF-TOKEN=${token}`);
+}
 
 describe('originCheck', () => {
   beforeEach(async () => {

@@ -34,6 +34,7 @@ describe('public user', () => {
       'license_granted',
       'is_banned',
       'role',
+      'two_factor_enabled_at',
       'created_at',
       'updated_at',
     ];

@@ -5,9 +5,12 @@ import {
   contactAdminEmail,
   licenseRequestedAdminEmail,
   licenseRequestedUserEmail,
+  loginLockoutEmail,
   passwordResetEmail,
   verificationEmail,
 } from '../../../server/mail/templates.ts';
+import { GREETING_NAME_MAX, greeting, greetingName } from '../../../server/mail/greeting.ts';
+import { licenseReminderEmail } from '../../../server/features/licensing/reminder-mails.ts';
 import type { MailContent } from '../../../server/mail/transport.ts';
 import { licenseGrantedWithKeyEmail } from '../../../server/features/licensing/license-mails.ts';
 
@@ -16,7 +19,7 @@ const link = 'https://www.example.com/reset-pasword/form?token=abc&email=ann%40e
 const hostile = '<script>alert("x")</script> & <b>bold</b>';
 
 const all: Array<[string, MailContent]> = [
-  ['verification', verificationEmail(site, { name: 'Ann', link })],
+  ['verification', verificationEmail(site, { link })],
   ['password reset', passwordResetEmail(site, { name: 'Ann', link })],
   ['license requested (user)', licenseRequestedUserEmail(site, { name: 'Ann' })],
   [
@@ -42,7 +45,7 @@ describe('message builders', () => {
   });
 
   it('verification and reset mails carry the link in both parts (attribute-escaped in HTML) and say how long it lasts', () => {
-    for (const mail of [verificationEmail(site, { name: 'Ann', link }), passwordResetEmail(site, { name: 'Ann', link })]) {
+    for (const mail of [verificationEmail(site, { link }), passwordResetEmail(site, { name: 'Ann', link })]) {
       expect(mail.text).toContain(`\n${link}\n`);
       expect(mail.html).toContain(`href="${link.replace(/&/g, '&amp;')}"`);
       expect(mail.text).toContain('60 minutes');
@@ -84,5 +87,45 @@ describe('message builders', () => {
     expect(perpetual.text).toContain('does not expire');
     expect(perpetual.text).toContain('Machines: up to 3');
     expect(perpetual.html).not.toContain('<script>');
+  });
+});
+
+describe('names in greetings (issue 17, item 3)', () => {
+  const license = { key: 'DCTL-00000-11111-22222-33333-44444-55555', typeName: 'trial', expireDate: '2026-02-01T00:00:00.000Z', maxMachines: 1 };
+  const greetedBy = (name: string): Array<[string, MailContent]> => [
+    ['password reset', passwordResetEmail(site, { name, link })],
+    ['license requested', licenseRequestedUserEmail(site, { name })],
+    ['lockout notice', loginLockoutEmail(site, { name, minutes: 15 })],
+    ['license granted', licenseGrantedWithKeyEmail(site, { name, license })],
+    ['trial reminder', licenseReminderEmail(site, { kind: 'expired', name, key: license.key, expireDate: license.expireDate, now: Date.UTC(2026, 1, 2) })],
+  ];
+
+  it('the verification mail greets nobody by name: its address is not proven yet', () => {
+    const mail = verificationEmail(site, { link });
+    expect(mail.text).toContain('\nHello,\n');
+  });
+
+  it.each(greetedBy('Visit http://evil.example, www.spam.example, win.example or mail me@evil.example Ann'))(
+    '%s: a name advertising links greets without them, in text and HTML',
+    (_name, mail) => {
+      expect(mail.text).toContain('Hello Visit or mail Ann,');
+      for (const part of [mail.text, mail.html]) expect(part).not.toMatch(/evil|spam|win\.example/);
+    },
+  );
+
+  it.each(greetedBy(`Ann ${'Longname '.repeat(30)}`))('%s: a long name is cut to 40 characters', (_name, mail) => {
+    const line = mail.text.split('\n').find((text) => text.startsWith('Hello'));
+    expect(line).toBeDefined();
+    expect(line!.length).toBeLessThanOrEqual('Hello ,'.length + GREETING_NAME_MAX);
+  });
+
+  it('keeps ordinary names, drops disguised links, and falls back to "Hello,"', () => {
+    expect(greeting('Jürgen Müller')).toBe('Hello Jürgen Müller,');
+    expect(greeting("J. R. O'Neil-Smith")).toBe("Hello J. R. O'Neil-Smith,");
+    // Fullwidth and ideographic dots, a zero-width space inside "evil", a bidi override, line breaks.
+    expect(greetingName('Ann evil\uFF0Eexample evil\u3002example e\u200Bvil.example\u202E\r\nBob')).toBe('Ann Bob');
+    expect(greeting('   ')).toBe('Hello,');
+    expect(greeting('https://evil.example')).toBe('Hello,');
+    expect(greetingName('x'.repeat(255))).toHaveLength(GREETING_NAME_MAX);
   });
 });

@@ -2,12 +2,13 @@
 // real SMTP server (smtp-server) receives it, and the test reads it back as a mail client would.
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../server/env.ts';
 import type { Logger } from '../../../server/log.ts';
-import { createMailer, sendSafely, sendToAdmin, type Mailer } from '../../../server/mail/transport.ts';
-import { contactAdminEmail, verificationEmail } from '../../../server/mail/templates.ts';
+import { openDatabase } from '../../../server/db/client.ts';
+import { createMailer, describeMailDelivery, deliverSafely, sendSafely, type Mailer } from '../../../server/mail/transport.ts';
+import { recipientKey } from '../../../server/mail/recipient-cap.ts';
+import { contactAdminEmail, passwordResetEmail, verificationEmail } from '../../../server/mail/templates.ts';
 import { linksIn, parseMail, readOutbox, startSmtpCapture, type SmtpCapture } from '../../helpers/mail.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
 
@@ -30,14 +31,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function setup(env: Record<string, string> = {}): { config: Config; log: RecordingLogger; mailer: Mailer } {
+function setup(env: Record<string, string> = {}): { config: Config; log: RecordingLogger; mailer: Mailer; advance: (ms: number) => void } {
   const dataDir = makeTempDir('mail-test-');
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SITE_URL: 'http://localhost:4321', MAIL_FROM: FROM, ...env });
   const log = recordingLogger();
-  const mailer = createMailer({ config, log });
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const db = openDatabase(config.databaseFile);
+  cleanups.push(() => db.$client.close());
+  let clock = Date.UTC(2026, 0, 1);
+  const mailer = createMailer({ config, log, db, now: () => clock });
   cleanups.push(() => mailer.close());
-  return { config, log, mailer };
+  return { config, log, mailer, advance: (ms) => void (clock += ms) };
 }
 
 async function closedPort(): Promise<number> {
@@ -53,7 +58,7 @@ describe('outbox mode (no SMTP_URL)', () => {
     const { config, mailer } = setup();
     expect(mailer.mode).toBe('outbox');
 
-    await mailer.send({ to: 'Jürgen Müller <jurgen@example.com>', ...verificationEmail(config, { name: 'Jürgen', link: LINK }) });
+    await mailer.send({ to: 'Jürgen Müller <jurgen@example.com>', ...passwordResetEmail(config, { name: 'Jürgen', link: LINK }) });
 
     const files = fs.readdirSync(config.outboxDir);
     expect(files).toHaveLength(1);
@@ -62,7 +67,7 @@ describe('outbox mode (no SMTP_URL)', () => {
     expect(mail).toBeDefined();
     expect(mail?.from).toBe(FROM);
     expect(mail?.to).toBe('Jürgen Müller <jurgen@example.com>');
-    expect(mail?.subject).toBe('Dimensional Control: Verify your e-mail address');
+    expect(mail?.subject).toBe('Dimensional Control: Reset your password');
     expect(mail?.headers.get('content-type')).toMatch(/^multipart\/alternative/);
     expect(mail?.partTypes).toEqual(['text/plain', 'text/html']);
     expect(mail?.text).toContain('Hello Jürgen,');
@@ -74,13 +79,39 @@ describe('outbox mode (no SMTP_URL)', () => {
     expect(raw).not.toContain(LINK);
   });
 
-  it('logs the links of the text part at info level so a developer can follow them', async () => {
-    const { config, log, mailer } = setup();
-    await mailer.send({ to: 'user@example.com', ...verificationEmail(config, { name: 'Ann', link: LINK }) });
+  it('logs the links of the text part only with NODE_ENV=development, so a developer can follow them', async () => {
+    const { config, log, mailer } = setup({ NODE_ENV: 'development' });
+    await mailer.send({ to: 'user@example.com', ...verificationEmail(config, { link: LINK }) });
 
     const info = log.lines.filter((line) => line.level === 'info').map((line) => line.message);
     expect(info[0]).toContain(config.outboxDir);
     expect(info).toContain(`  link: ${LINK}`);
+    expect(describeMailDelivery(config)).toBe(
+      `Mail is not sent (no SMTP_URL): messages are written to ${config.outboxDir}; their links are logged (NODE_ENV=development).`,
+    );
+  });
+
+  it('logs no working link otherwise: not in production, not in tests, not when NODE_ENV is unset (issue 17, item 9)', async () => {
+    for (const env of [{ NODE_ENV: 'production' }, { NODE_ENV: 'test' }]) {
+      const { config, log, mailer } = setup(env);
+      await mailer.send({ to: 'user@example.com', ...passwordResetEmail(config, { name: 'Ann', link: LINK }) });
+      const logged = log.lines.map((line) => line.message).join('\n');
+      expect(logged).toContain(config.outboxDir);
+      expect(logged).not.toContain('signature=');
+      expect(describeMailDelivery(config)).toBe(
+        `Mail is not sent (no SMTP_URL): messages are written to ${config.outboxDir}; their links are not logged (NODE_ENV=development logs them).`,
+      );
+    }
+    // Unset, NODE_ENV means development for everything else (the demo admin), but logs no links.
+    const unset = loadConfig({});
+    expect(unset.nodeEnv).toBe('development');
+    expect(unset.logMailLinks).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development' }).logMailLinks).toBe(true);
+  });
+
+  it('names the SMTP server at start without the credentials of SMTP_URL', () => {
+    const config = loadConfig({ NODE_ENV: 'test', SMTP_URL: 'smtps://mailer:s3cret@mail.example.com:465' });
+    expect(describeMailDelivery(config)).toBe('Mail is sent through the SMTP server mail.example.com:465 (SMTP_URL).');
   });
 
   it('names files so that they sort in sending order', async () => {
@@ -123,7 +154,7 @@ describe('SMTP mode (SMTP_URL set)', () => {
   it('sendSafely logs a refused connection and returns false instead of throwing', async () => {
     const { config, log, mailer } = setup({ SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` });
 
-    const sent = await sendSafely(mailer, { to: 'user@example.com', ...verificationEmail(config, { name: 'Ann', link: LINK }) }, log);
+    const sent = await sendSafely(mailer, { to: 'user@example.com', ...verificationEmail(config, { link: LINK }) }, log);
 
     expect(sent).toBe(false);
     const errors = log.lines.filter((line) => line.level === 'error');
@@ -138,25 +169,54 @@ describe('SMTP mode (SMTP_URL set)', () => {
   });
 });
 
-describe('sendSafely and sendToAdmin', () => {
+// Admin notices go through notifyAdmins (every admin and NOTIFY_EMAIL): tests/server/features/inbox/notify.test.ts.
+describe('sendSafely', () => {
   it('sendSafely returns true once the message is handed over', async () => {
     const { config, log, mailer } = setup();
     expect(await sendSafely(mailer, { to: 'user@example.com', subject: 'Hi', text: 'Hi', html: '<p>Hi</p>' }, log)).toBe(true);
     expect(readOutbox(config.outboxDir)).toHaveLength(1);
   });
+});
 
-  it('sendToAdmin sends to ADMIN_EMAIL', async () => {
-    const { config, log, mailer } = setup({ ADMIN_EMAIL: 'Boss@Example.com', ADMIN_PASSWORD: 'a-long-password' });
-    const sent = await sendToAdmin(mailer, config, contactAdminEmail(config, { name: 'Eve', email: 'eve@example.org', message: 'Hi' }), log);
-    expect(sent).toBe(true);
-    expect(readOutbox(config.outboxDir)[0]?.to).toBe('boss@example.com');
+describe('the daily cap per recipient (issue 17, item 3)', () => {
+  const mail = (to: string) => ({ to, subject: 'Hi', text: 'Hi', html: '<p>Hi</p>' });
+
+  it('sendSafely sends ACCOUNT_MAILS_PER_DAY mails to one mailbox a day, then drops the rest, says true and logs it', async () => {
+    const { config, log, mailer, advance } = setup({ ACCOUNT_MAILS_PER_DAY: '3' });
+    // Case and "+tags" reach the same mailbox: they count together.
+    const addresses = ['ann@example.com', 'Ann@Example.com', 'ann+1@example.com', 'ann+2@example.com', 'Ann Lee <ann@example.com>'];
+    const answers = [];
+    for (const to of addresses) answers.push(await sendSafely(mailer, mail(to), log));
+    expect(answers).toEqual([true, true, true, true, true]);
+    expect(readOutbox(config.outboxDir)).toHaveLength(3);
+    const warnings = log.lines.filter((line) => line.level === 'warn').map((line) => line.message);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain('not sent: the address has had its account mails for today (ACCOUNT_MAILS_PER_DAY)');
+    // Another mailbox is not affected; the capped one gets mail again a day later.
+    expect(await sendSafely(mailer, mail('bob@example.com'), log)).toBe(true);
+    expect(readOutbox(config.outboxDir)).toHaveLength(4);
+    advance(24 * 60 * 60 * 1000);
+    await sendSafely(mailer, mail('ann@example.com'), log);
+    expect(readOutbox(config.outboxDir)).toHaveLength(5);
   });
 
-  it('sendToAdmin without ADMIN_EMAIL warns and returns false, sending nothing', async () => {
-    const { config, log, mailer } = setup();
-    const sent = await sendToAdmin(mailer, config, contactAdminEmail(config, { name: 'Eve', email: 'eve@example.org', message: 'Hi' }), log);
-    expect(sent).toBe(false);
-    expect(log.lines.some((line) => line.level === 'warn' && line.message.includes('ADMIN_EMAIL'))).toBe(true);
-    expect(fs.existsSync(path.join(config.outboxDir))).toBe(false);
+  it('admin notices and raw sends (mailings, reminders) do not count and are not capped', async () => {
+    const { config, log, mailer } = setup({ ACCOUNT_MAILS_PER_DAY: '1', ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'a-long-password' });
+    for (let index = 0; index < 3; index += 1) {
+      // How notifyAdmins (server/features/inbox/notify.ts) hands each admin's copy over.
+      expect(
+        await deliverSafely(mailer, { to: 'boss@example.com', ...contactAdminEmail(config, { name: 'Eve', email: 'eve@example.org', message: 'Hi' }) }, log),
+      ).toBe(true);
+      await mailer.send(mail('ann@example.com'));
+    }
+    expect(readOutbox(config.outboxDir)).toHaveLength(6);
+    await sendSafely(mailer, mail('ann@example.com'), log);
+    expect(readOutbox(config.outboxDir)).toHaveLength(7);
+  });
+
+  it('keys an address by its mailbox', () => {
+    expect(recipientKey(' Ann+News@Example.COM ')).toBe('ann@example.com');
+    expect(recipientKey('Ann Lee <ann+x@example.com>')).toBe('ann@example.com');
+    expect(recipientKey('+only@example.com')).toBe('+only@example.com');
   });
 });

@@ -96,6 +96,9 @@ describe('backup and restore', () => {
     expect(fs.readdirSync(path.dirname(backupDir))).toEqual(['nightly']);
     expect(integrity(path.join(backupDir, 'site.db'))).toBe('ok');
     expect(fs.existsSync(path.join(backupDir, 'private', '.tmp'))).toBe(false);
+    // The backup holds password hashes and gated files: for its owner only (issue 17, item 9).
+    expect(modeOf(backupDir)).toBe(0o700);
+    expect(modeOf(path.join(backupDir, 'site.db'))).toBe(0o600);
 
     const restoredDir = tempDir('site-restored-');
     const restoredConfig = loadConfig({ NODE_ENV: 'test', DATA_DIR: restoredDir, LOG_LEVEL: 'silent' });
@@ -103,6 +106,9 @@ describe('backup and restore', () => {
     expect(integrity(restoredConfig.databaseFile)).toBe('ok');
     expect(filesUnder(restoredConfig.uploadsDir)).toEqual(sourceFiles.uploads);
     expect(filesUnder(restoredConfig.privateFilesDir)).toEqual(sourceFiles.private);
+    expect(modeOf(restoredConfig.databaseFile)).toBe(0o600);
+    expect(modesUnder(restoredConfig.privateFilesDir).files.every((mode) => mode === 0o600)).toBe(true);
+    expect(modesUnder(restoredConfig.privateFilesDir).dirs.every((mode) => mode === 0o700)).toBe(true);
 
     // A second restore over a live DATA_DIR needs --force.
     await expect(restoreData(restoredConfig, backupDir)).rejects.toThrow(/--force/);

@@ -210,7 +210,7 @@ describe('what is counted', () => {
     reportMailQueueDepth(() => countPendingRecipients(ctx.db));
     const before = await scrape();
     expect(sample(before, 'site_mail_queue_depth')).toBe(1);
-    const broken = { mode: 'smtp' as const, send: () => Promise.reject(new Error('connection refused')), close: () => {} };
+    const broken = { mode: 'smtp' as const, send: () => Promise.reject(new Error('connection refused')), close: () => {}, admitAccountMail: () => true };
     expect(await sendSafely(broken, { to: 'someone@example.com', subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' }, ctx.log)).toBe(false);
     const after = await scrape();
     expect(sample(after, 'site_mail_send_failures_total', { kind: 'message' }) - sample(before, 'site_mail_send_failures_total', { kind: 'message' })).toBe(1);

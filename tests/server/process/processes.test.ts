@@ -7,6 +7,7 @@
 // in the primary, reads 'building' at once from both, and is live in both when the publish says so.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPrimaryPublisher } from '../../../server/publish/shared-publisher.ts';
@@ -24,6 +25,7 @@ const projectRoot = path.resolve(import.meta.dirname, '../../..');
 const ADMIN = { email: 'processes-admin@example.com', password: 'processes-admin-password' };
 const BUILD_ID = '20260101T000000000Z-000';
 const HEADERS_TIMEOUT_MS = 1000;
+const BODY_TIMEOUT_MS = 2000;
 const PROCESSES = ['main', 'worker-1'];
 
 function isAlive(pid: number): boolean {
@@ -51,6 +53,24 @@ function sendHalfRequest(connection: PinnedConnection): Promise<{ answer: string
     socket.once('close', () => resolve({ answer, closedAfterMs: Date.now() - started }));
     socket.write('GET /news/ HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
   });
+}
+
+/** A plain socket to the process `name` (found by its X-Served-By), with what it receives from now on. */
+async function rawSocketTo(port: number, name: string): Promise<{ socket: net.Socket; received: () => string }> {
+  for (let attempt = 0; attempt < 64; attempt++) {
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('error', () => {});
+    socket.write('HEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await vi.waitFor(() => expect(text).toMatch(/\r\n\r\n/), { timeout: 5_000, interval: 10 });
+    if (new RegExp(`^x-served-by: ${name}\\r$`, 'im').test(text)) {
+      text = '';
+      return { socket, received: () => text };
+    }
+    socket.destroy();
+  }
+  throw new Error(`no connection to port ${port} was answered by ${name}`);
 }
 
 describe('the product with WEB_WORKERS=1', () => {
@@ -91,6 +111,7 @@ describe('the product with WEB_WORKERS=1', () => {
         WEB_WORKERS: '1',
         SERVED_BY_HEADER: 'true',
         HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+        BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
         LOG_LEVEL: 'info',
       },
     });
@@ -183,6 +204,32 @@ describe('the product with WEB_WORKERS=1', () => {
       expect(closedAfterMs, name).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS * 0.9);
       expect(closedAfterMs, name).toBeLessThan(HEADERS_TIMEOUT_MS * 3);
       connection.close();
+    }
+  });
+
+  it('answers a login body that trickles in 408 within the body deadline on every process (decision 0027)', async () => {
+    for (const name of PROCESSES) {
+      // The XSRF cookie and header of a browser, fetched on a connection to that process.
+      const browser = await connectTo(port, name);
+      await browser.api('GET', '/sanctum/csrf-cookie');
+      const headers = Object.entries({ ...browser.browserHeaders(), 'Content-Type': 'application/json', 'Content-Length': '200' })
+        .map(([header, value]) => `${header}: ${value}\r\n`)
+        .join('');
+      browser.close();
+      const { socket, received } = await rawSocketTo(port, name);
+      const started = Date.now();
+      const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)));
+      socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n{"email":`);
+      const trickle = setInterval(() => socket.write(' '), 200);
+      try {
+        const closedAfterMs = await closed;
+        expect(received(), name).toMatch(/^HTTP\/1\.1 408 /);
+        expect(closedAfterMs, name).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS * 0.9);
+        expect(closedAfterMs, name).toBeLessThan(BODY_TIMEOUT_MS * 3);
+      } finally {
+        clearInterval(trickle);
+        socket.destroy();
+      }
     }
   });
 

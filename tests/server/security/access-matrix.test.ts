@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { listDownloadItems, updateDownloadItem } from '../../../server/features/downloads/queries.ts';
 import { newStoredName, releaseFilePath } from '../../../server/storage/release-files.ts';
+import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE } from '../../../server/auth/guards.ts';
+import { saveSecuritySettings } from '../../../server/features/accounts/two-factor-settings.ts';
 
 type Role = 'anon' | 'unverified' | 'verified' | 'banned' | 'admin';
 const ROLES: readonly Role[] = ['anon', 'unverified', 'verified', 'banned', 'admin'];
@@ -52,10 +54,18 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/auth/email/resend': SIGNED_IN,
   'POST /api/auth/reset-password': PUBLIC,
   'POST /api/auth/new-password': PUBLIC,
+  // The login's second step: open like the first; what binds it is the pending step's cookie
+  // (tests/server/features/accounts/two-factor-login.test.ts).
+  'POST /api/auth/two-factor': PUBLIC,
 
   // The user's own account. The :id / :userId used is another user's, so only an admin may act on it,
   // and nobody may request a license for someone else (not even an admin).
   'GET /api/user': SIGNED_IN,
+  // Two-factor enrolment: every signed-in user, admins who must enrol included (docs/product/accounts.md#two-factor-sign-in).
+  'POST /api/user/two-factor/setup': SIGNED_IN,
+  'POST /api/user/two-factor/enable': SIGNED_IN,
+  'POST /api/user/two-factor/disable': SIGNED_IN,
+  'POST /api/user/two-factor/recovery-codes': SIGNED_IN,
   'PUT /api/user/update/:id': { anon: 401, unverified: 403, verified: 403, banned: 401, admin: 'pass' },
   'DELETE /api/user/delete/:id': ADMIN,
   'PUT /api/user/suspend/:id': ADMIN,
@@ -66,6 +76,14 @@ const EXPECTED: Record<string, Row> = {
   // Own data (issue 13, item 5): the caller's own, so any signed-in user; the delete's empty body answers 422.
   'GET /api/user/export': SIGNED_IN,
   'DELETE /api/user/account': SIGNED_IN,
+  // Sessions, password and e-mail change (issue 13): the caller's own; another user's session id answers 404.
+  'GET /api/user/sessions': SIGNED_IN,
+  'POST /api/user/sessions/revoke-others': SIGNED_IN,
+  'DELETE /api/user/sessions/:id': SIGNED_IN,
+  'PUT /api/user/password': SIGNED_IN,
+  'PUT /api/user/email': SIGNED_IN,
+  // The e-mail change link is opened from a mail client: its signature, not a session, proves it.
+  'GET /api/user/email/confirm/:id': PUBLIC,
 
   'POST /api/contact': PUBLIC,
 
@@ -128,12 +146,17 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/publish': ADMIN,
   'POST /api/admin/publish': ADMIN,
   'GET /api/admin/users': ADMIN,
+  'GET /api/admin/users/:id/sessions': ADMIN,
+  'DELETE /api/admin/users/:id/sessions': ADMIN,
+  'DELETE /api/admin/users/:id/sessions/:sessionId': ADMIN,
   'GET /api/license/getAll': ADMIN,
   'POST /api/license/store': ADMIN,
   'PUT /api/license/update/:id': ADMIN,
   'DELETE /api/license/delete/:id': ADMIN,
   'GET /api/admin/licensing-settings': ADMIN,
   'PUT /api/admin/licensing-settings': ADMIN,
+  'GET /api/admin/security-settings': ADMIN,
+  'PUT /api/admin/security-settings': ADMIN,
   'DELETE /api/license/:licenseId/machines/:machineId': ADMIN,
   'GET /api/license/:licenseId/events': ADMIN,
   'GET /api/admin/banned-domains': ADMIN,
@@ -144,10 +167,21 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/mailings/:id': ADMIN,
   'GET /api/admin/sitemap': ADMIN,
   'POST /api/admin/sitemap': ADMIN,
+  // The admin inbox (issue 14): a kind the route does not know answers 404, past nothing.
+  'GET /api/admin/inbox': ADMIN,
+  'GET /api/admin/inbox/unread-count': ADMIN,
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/read': ADMIN,
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/handled': ADMIN,
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/reopen': ADMIN,
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/reply': ADMIN,
+  'POST /api/admin/inbox/license-request/:id/grant': ADMIN,
+  'POST /api/admin/inbox/license-request/:id/decline': ADMIN,
 
   // The link in a mailing works signed out; without a valid signed token the handler refuses everyone
   // alike (403), which is not a role check.
   'GET /api/mailing/unsubscribe': { anon: 403, unverified: 403, verified: 403, banned: 403, admin: 403 },
+  // Its RFC 8058 one-click POST: the same, and no XSRF token needed (server/auth/csrf.ts).
+  'POST /api/mailing/unsubscribe': { anon: 403, unverified: 403, verified: 403, banned: 403, admin: 403 },
 
   // The company's software (docs/licensing.md): no session, authenticated by the license key in the body.
   'GET /api/licensing/v1/keys': PUBLIC,
@@ -158,6 +192,8 @@ const EXPECTED: Record<string, Row> = {
 
 /** The one prefix exempt from the XSRF and Origin checks (server/auth/csrf.ts). */
 const SOFTWARE_API = '/api/licensing/v1/';
+/** The one path exempt from the XSRF check only: the mail provider's one-click unsubscribe. */
+const ONE_CLICK_UNSUBSCRIBE = '/api/mailing/unsubscribe';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -202,11 +238,13 @@ describe('access matrix', () => {
   /** Real values for the path parameters: ids that exist where it matters. */
   function concretePath(path: string): string {
     return path.replace(/\{[^}]*\}/g, '').replace(/:(\w+)/g, (_match, name: string) => {
-      if (name === 'userId' || (name === 'id' && path.startsWith('/api/user/'))) return String(victimId);
+      // The victim, not a caller: ending user 1's sessions would sign out a role of this test.
+      if (name === 'userId' || (name === 'id' && (path.startsWith('/api/user/') || path.startsWith('/api/admin/users/')))) return String(victimId);
       if (name === 'sectionId') return String(sectionId);
       if (name === 'id' && path.startsWith('/api/downloads/')) return String(downloadableId);
       if (name === 'slug') return 'releases';
       if (name === 'hash') return 'not-a-real-hash';
+      if (name === 'kind') return 'contact';
       return '1';
     });
   }
@@ -300,7 +338,28 @@ describe('access matrix', () => {
     expect(mismatches).toEqual([]);
   }, 120_000);
 
-  test('every unsafe method under /api but the software API answers 419 without the X-XSRF-TOKEN header', async () => {
+  test('while admins must use two-factor, an admin without it is refused by every admin route', async () => {
+    // A fresh session: the walk above ended with a logout.
+    const admin = await loginAs('admin');
+    saveSecuritySettings(t.db, { require_two_factor_for_admins: 1 });
+    try {
+      const adminRoutes = routes.filter((route) => EXPECTED[route.key] === ADMIN || route.key === 'PUT /api/user/update/:id');
+      expect(adminRoutes.length).toBeGreaterThan(30);
+      const mismatches: string[] = [];
+      for (const route of adminRoutes) {
+        const response = await admin.request(route.method, concretePath(route.path), bodyFor(route.key));
+        const body = (await response.json().catch(() => ({}))) as { message?: string };
+        if (response.status !== 403 || body.message !== ADMIN_TWO_FACTOR_REQUIRED_MESSAGE) mismatches.push(`${route.key}: ${response.status} ${body.message}`);
+      }
+      expect(mismatches).toEqual([]);
+      // Enrolment stays open to them.
+      expect((await admin.request('POST', '/api/user/two-factor/setup')).status).toBe(200);
+    } finally {
+      saveSecuritySettings(t.db, { require_two_factor_for_admins: 0 });
+    }
+  }, 60_000);
+
+  test('every unsafe method under /api but the software API and the one-click unsubscribe answers 419 without the X-XSRF-TOKEN header', async () => {
     const admin = await loginAs('admin');
     const failures: string[] = [];
     const unsafe = routes.filter((candidate) => UNSAFE.has(candidate.method) && candidate.path.startsWith('/api/'));
@@ -310,7 +369,15 @@ describe('access matrix', () => {
       'POST /api/licensing/v1/deactivate',
       'POST /api/licensing/v1/validate',
     ]);
-    for (const route of unsafe.filter((candidate) => !exempt.includes(candidate))) {
+    const oneClick = unsafe.filter((route) => route.path === ONE_CLICK_UNSUBSCRIBE);
+    expect(oneClick.map((route) => route.key)).toEqual(['POST /api/mailing/unsubscribe']);
+    // Reached without the header (its 403: no signed link), but the Origin check still refuses a foreign page.
+    expect((await clients.anon.request('POST', ONE_CLICK_UNSUBSCRIBE, undefined, { headers: { 'X-XSRF-TOKEN': null } })).status).toBe(403);
+    const foreign = await clients.anon.request('POST', ONE_CLICK_UNSUBSCRIBE, undefined, {
+      headers: { 'X-XSRF-TOKEN': null, Origin: 'https://elsewhere.example' },
+    });
+    expect(await foreign.json()).toEqual({ message: 'Cross-origin request refused.' });
+    for (const route of unsafe.filter((candidate) => !exempt.includes(candidate) && !oneClick.includes(candidate))) {
       const url = concretePath(route.path);
       const response = await admin.request(route.method, url, {}, { headers: { 'X-XSRF-TOKEN': null } });
       await response.arrayBuffer();

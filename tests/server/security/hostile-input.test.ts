@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
 import { createClient, createUser, login, type LoggedInClient, type TestClient } from '../../helpers/auth.ts';
 import { solveBotChallenge } from '../../helpers/botcheck.ts';
-import { rateLimitHits } from '../../../server/db/schema.ts';
+import { rateLimitHits, users } from '../../../server/db/schema.ts';
+import { insertContactMessage } from '../../../server/features/contact/queries.ts';
+import { insertLicenseRequest } from '../../../server/db/queries/license-requests.ts';
 
 type Role = 'anonymous' | 'user' | 'admin';
 
@@ -34,6 +36,8 @@ let admin: LoggedInClient;
 let user: LoggedInClient;
 let otherUserId: number;
 let sectionId: number;
+let contactMessageId: number;
+let licenseRequestId: number;
 
 const PASSWORD = 'a long enough password 42';
 const endpoints = (): Endpoint[] => [
@@ -63,6 +67,33 @@ const endpoints = (): Endpoint[] => [
     valid: () => ({ name: 'Visitor', email: 'visitor@example.com', message: 'Hello' }),
     botcheck: true,
     limit: 64 * KIB,
+  },
+  // Without a pending login (no password step in this client) the second step answers 401 past validation.
+  { method: 'POST', path: '/api/auth/two-factor', role: 'anonymous', fields: ['code', 'recovery_code'], valid: () => ({ code: '123456' }), limit: 32 * KIB },
+  { method: 'POST', path: '/api/user/two-factor/enable', role: 'user', fields: ['code'], valid: () => ({ code: '123456' }), limit: 32 * KIB },
+  {
+    method: 'POST',
+    path: '/api/user/two-factor/disable',
+    role: 'user',
+    fields: ['password', 'code'],
+    valid: () => ({ password: PASSWORD, code: '123456' }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'POST',
+    path: '/api/user/two-factor/recovery-codes',
+    role: 'user',
+    fields: ['password', 'code'],
+    valid: () => ({ password: PASSWORD, code: '123456' }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/security-settings',
+    role: 'admin',
+    fields: ['require_two_factor_for_admins'],
+    valid: () => ({ require_two_factor_for_admins: 0 }),
+    limit: 32 * KIB,
   },
   { method: 'POST', path: '/api/auth/reset-password', role: 'anonymous', fields: ['email'], valid: () => ({ email: 'nobody@example.com' }), limit: 32 * KIB },
   {
@@ -130,12 +161,47 @@ const endpoints = (): Endpoint[] => [
     valid: () => ({ users: [otherUserId], title: 'News', body: 'Text' }),
     limit: KIB * KIB,
   },
+  // The admin inbox (issue 14): a reply to a stored contact message, a grant and a decline of a stored license request.
+  {
+    method: 'POST',
+    path: '/api/admin/inbox/contact/{contact}/reply',
+    role: 'admin',
+    fields: ['subject', 'message'],
+    valid: () => ({ subject: 'Re: hello', message: 'Thanks' }),
+    limit: 64 * KIB,
+  },
+  { method: 'POST', path: '/api/admin/inbox/license-request/{request}/grant', role: 'admin', fields: ['days'], valid: () => ({ days: 30 }), limit: 32 * KIB },
+  {
+    method: 'POST',
+    path: '/api/admin/inbox/license-request/{request}/decline',
+    role: 'admin',
+    fields: ['reason'],
+    valid: () => ({ reason: 'Not for resale.' }),
+    limit: 64 * KIB,
+  },
   {
     method: 'PUT',
     path: `/api/user/update/{self}`,
     role: 'user',
     fields: ['name', 'surname', 'companyName', 'address', 'postcode', 'email', 'password', 'current_password', 'role', 'is_banned'],
     valid: () => ({ name: 'User' }),
+    limit: 32 * KIB,
+  },
+  // A wrong current password in the valid body: fuzzing must never change the user's password or address.
+  {
+    method: 'PUT',
+    path: '/api/user/password',
+    role: 'user',
+    fields: ['current_password', 'password', 'password_confirmation'],
+    valid: () => ({ current_password: 'not the password 1', password: PASSWORD, password_confirmation: PASSWORD }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'PUT',
+    path: '/api/user/email',
+    role: 'user',
+    fields: ['email', 'password'],
+    valid: () => ({ email: 'fresh@example.com', password: 'not the password 1' }),
     limit: 32 * KIB,
   },
   {
@@ -159,7 +225,11 @@ const endpoints = (): Endpoint[] => [
 ];
 
 function resolvePath(endpoint: Endpoint): string {
-  return endpoint.path.replace('{self}', String(user.user.id)).replace('{other}', String(otherUserId));
+  return endpoint.path
+    .replace('{self}', String(user.user.id))
+    .replace('{other}', String(otherUserId))
+    .replace('{contact}', String(contactMessageId))
+    .replace('{request}', String(licenseRequestId));
 }
 
 function clientFor(role: Role): TestClient {
@@ -252,6 +322,14 @@ beforeAll(async () => {
   expect(section.status).toBe(201);
   sectionId = ((await section.json()) as { section: { id: number } }).section.id;
   expect(sectionId).toBeGreaterThan(0);
+  contactMessageId = insertContactMessage(ctx.db, {
+    name: 'Visitor',
+    email: 'visitor@example.com',
+    message: 'Hello',
+    ip: null,
+    created_at: new Date().toISOString(),
+  }).id;
+  licenseRequestId = insertLicenseRequest(ctx.db, otherUserId, new Date().toISOString()).id;
 });
 
 afterAll(() => {
@@ -303,6 +381,54 @@ describe('a body that is not JSON', () => {
       }
     },
   );
+});
+
+describe('session ids and e-mail change links', () => {
+  // Path segments and query values as a browser could send them (encoded), anything at all inside.
+  // (A segment of dots would be resolved away by the URL itself and reach another route.)
+  const asSegment = (text: string) => (/^\.*$/.test(text) ? 'x' : encodeURIComponent(text));
+  const segment = fc.oneof(
+    fc.string({ maxLength: 200 }),
+    fc.string({ unit: 'grapheme', maxLength: 60 }),
+    fc.constantFrom('', '.', '..', '%00', '0', '-1', 'a'.repeat(5000)),
+  );
+
+  it('DELETE /api/user/sessions/{id} and the admin’s session routes answer 404 (never 500) to any id', async () => {
+    await fc.assert(
+      fc.asyncProperty(segment, segment, async (id, sessionId) => {
+        const encoded = asSegment(id);
+        const calls: Array<[TestClient, 'GET' | 'DELETE', string]> = [
+          [user, 'DELETE', `/api/user/sessions/${encoded}`],
+          [admin, 'GET', `/api/admin/users/${encoded}/sessions`],
+          [admin, 'DELETE', `/api/admin/users/${encoded}/sessions`],
+          [admin, 'DELETE', `/api/admin/users/${otherUserId}/sessions/${asSegment(sessionId)}`],
+        ];
+        for (const [client, method, url] of calls) {
+          const response = await client.request(method, url);
+          await expectCleanAnswer(response, `${method} ${url}`);
+          expect(response.status, `${method} ${url}`).toBe(404);
+        }
+      }),
+      { numRuns: 40 },
+    );
+    expect((await user.request('GET', '/api/user')).status).toBe(200);
+    expect((await admin.request('GET', '/api/user')).status).toBe(200);
+  });
+
+  it('GET /api/user/email/confirm/{id} redirects (never 500) whatever the id and query, changing nothing', async () => {
+    const emailsBefore = (await admin.request('GET', '/api/admin/users?limit=500').then((response) => response.text())).length;
+    await fc.assert(
+      fc.asyncProperty(segment, fc.dictionary(fc.constantFrom('email', 'state', 'expires', 'signature', 'x'), segment), async (id, query) => {
+        const url = `/api/user/email/confirm/${asSegment(id)}?${new URLSearchParams(query).toString()}`;
+        const response = await anonymous.request('GET', url);
+        await response.arrayBuffer();
+        expect(response.status, url).toBe(302);
+        expect(new URL(response.headers.get('Location') ?? '', 'http://localhost').searchParams.get('validation'), url).toBe('0');
+      }),
+      { numRuns: 60 },
+    );
+    expect((await admin.request('GET', '/api/admin/users?limit=500').then((response) => response.text())).length).toBe(emailsBefore);
+  });
 });
 
 /** What a Node HTTP server hands on for a header value: bytes as latin1, without CR, LF or NUL. */
@@ -515,4 +641,47 @@ describe('oversized bodies', () => {
       expect(pulled).toBeLessThan(endpoint.limit + 4 * chunk.byteLength);
     },
   );
+});
+
+describe('the one-click unsubscribe (RFC 8058, no XSRF token)', () => {
+  const unsubscribed = () =>
+    ctx.db
+      .select({ at: users.unsubscribed_at })
+      .from(users)
+      .all()
+      .filter((row) => row.at !== null).length;
+
+  it('answers any query and any body with a page, never a 500, and unsubscribes nobody without our signature', async () => {
+    const before = unsubscribed();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('user', 'expires', 'signature', 'x'), fc.oneof(fc.string({ maxLength: 80 }), fc.integer().map(String))),
+        fc.string({ maxLength: 300 }),
+        fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json', 'text/plain'),
+        async (query, body, contentType) => {
+          const search = new URLSearchParams(query).toString();
+          for (const method of ['GET', 'POST'] as const) {
+            const response = await ctx.app.request(`/api/mailing/unsubscribe?${search}`, {
+              method,
+              ...(method === 'POST' ? { body, headers: { 'Content-Type': contentType } } : {}),
+            });
+            expect(response.status, `${method} ?${search}`).toBe(403);
+            expect(response.headers.get('Content-Type')).toContain('text/html');
+            expect(await response.text()).toContain('This unsubscribe link is invalid');
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(unsubscribed()).toBe(before);
+  });
+
+  it('refuses a body past 1 KB with 413', async () => {
+    const response = await ctx.app.request('/api/mailing/unsubscribe?user=1', {
+      method: 'POST',
+      body: `List-Unsubscribe=One-Click&${'a'.repeat(4 * KIB)}`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status).toBe(413);
+  });
 });

@@ -69,7 +69,8 @@ describe('automatic trials off (the default)', () => {
     });
     expect(licensesOf(user.user.id)).toEqual([]);
     const mails = readOutbox(fixture.ctx.config.outboxDir);
-    expect(mails.map((mail) => mail.to).sort()).toEqual(['ann@example.test', ADMIN_EMAIL]);
+    // Every admin (the fixture's boss) and ADMIN_EMAIL hear of it (docs/product/admin.md#inbox).
+    expect(mails.map((mail) => mail.to).sort()).toEqual(['ann@example.test', 'boss@example.test', ADMIN_EMAIL]);
     expect(mails.map((mail) => mail.subject).join()).toContain('License request from Ann');
   });
 });
@@ -122,7 +123,7 @@ describe('automatic trials on', () => {
     // A second app on its own connection to the same file, as another serving process has.
     const db2 = openDatabase(ctx.config.databaseFile);
     const log2 = createLogger(ctx.config.logLevel, (line) => ctx.logLines.push(line));
-    const mailer2 = createMailer({ config: ctx.config, log: log2 });
+    const mailer2 = createMailer({ config: ctx.config, log: log2, db: db2, now: ctx.now });
     const app2 = createApp({
       config: ctx.config,
       db: db2,

@@ -7,6 +7,7 @@ import { createUser, login, type LoggedInClient } from '../../../helpers/auth.ts
 import { createOwnDataFixture, type OwnDataFixture } from './own-data-fixture.ts';
 import { json } from '../../admin/admin-fixture.ts';
 import { anonymousClient } from '../../../helpers/accounts.ts';
+import { codeFor, enrollTwoFactor } from '../../../helpers/two-factor.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -91,6 +92,23 @@ describe('DELETE /api/user/account', () => {
     expect(replayed.status).toBe(401);
     expect((await otherDevice.request('GET', '/api/user')).status).toBe(401);
     await expect(login(ctx.app, 'ann@example.test')).rejects.toThrow(/answered 422/);
+  });
+
+  it('with two-factor on, also asks for a current code: missing or wrong answers 422 on code and changes nothing', async () => {
+    const { ctx, user: ann } = fixture;
+    const { secret } = await enrollTwoFactor(ann, ctx.now);
+    const before = annState(fixture);
+    const missing = await deleteAccount(ann, { password: PASSWORD });
+    expect(missing.status).toBe(422);
+    expect((await json(missing)).errors).toHaveProperty('code');
+    const wrong = await deleteAccount(ann, { password: PASSWORD, code: '000000' === codeFor(secret, ctx.now()) ? '111111' : '000000' });
+    expect(wrong.status).toBe(422);
+    expect((await json(wrong)).errors).toHaveProperty('code');
+    expect(annState(fixture)).toEqual(before);
+    // The enrolment's code was spent; the next step's code is fresh (one step of drift is accepted).
+    const accepted = await deleteAccount(ann, { password: PASSWORD, code: codeFor(secret, ctx.now(), 1) });
+    expect(accepted.status).toBe(204);
+    expect(annState(fixture).user).toBe(0);
   });
 
   it('refuses a wrong or missing password with 422 on the password field, and changes nothing', async () => {

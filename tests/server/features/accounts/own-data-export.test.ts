@@ -1,5 +1,6 @@
 // GET /api/user/export (docs/product/accounts.md#your-data): the signed-in user's own data as a JSON file,
 // every listed part present, and nothing secret or belonging to someone else in it.
+import { insertLicenseRequest } from '../../../../server/db/queries/license-requests.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessions } from '../../../../server/db/schema.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, type AccountExport } from '../../../../server/features/accounts/own-data-export.ts';
@@ -31,10 +32,13 @@ describe('GET /api/user/export', () => {
 
   it('holds the profile, licenses with machines and events, sessions, downloads, mailings received, contact messages and the license request', async () => {
     const ann = fixture.user.user;
+    insertLicenseRequest(fixture.ctx.db, ann.id, '2026-01-02T03:04:05.000Z');
     const { document } = await exportOf(fixture.user);
     expect(document.profile).toMatchObject({ id: ann.id, name: 'Ann', email: 'ann@example.test', role: 'user', unsubscribed_at: null });
     expect(document.profile.email_verified_at).toEqual(expect.any(String));
-    expect(document.license_request).toEqual({ pending: true });
+    expect(document.license_request.pending).toBe(true);
+    // The requests the admin inbox keeps, with their answer (null while open).
+    expect(document.license_request.requests).toContainEqual({ created_at: '2026-01-02T03:04:05.000Z', handled_at: null, outcome: null, decline_reason: null });
 
     expect(document.licenses).toHaveLength(1);
     const [license] = document.licenses;
@@ -46,7 +50,17 @@ describe('GET /api/user/export', () => {
 
     expect(document.sessions).toEqual([expect.objectContaining({ current: true, persistent: false })]);
     const [session] = document.sessions;
-    expect(Object.keys(session ?? {}).sort()).toEqual(['created_at', 'current', 'ends_at', 'expires_at', 'persistent']);
+    expect(Object.keys(session ?? {}).sort()).toEqual([
+      'browser',
+      'created_at',
+      'current',
+      'ends_at',
+      'expires_at',
+      'ip',
+      'last_active_at',
+      'persistent',
+      'system',
+    ]);
 
     expect(document.downloads).toEqual([{ title: 'Suite 2', release: '2.0', file_name: 'suite-2.0.zip', downloaded_at: expect.any(String) }]);
     // Sent ones only: the pending mailing never reached her.

@@ -64,8 +64,8 @@ export async function createOwnDataFixture(options: { fakeClock?: boolean } = {}
   markRecipientSent(ctx.db, { mailing_id: sent.id, user_id: bob.id }, nowIso);
 
   // Written with another letter case: the address is the same mailbox.
-  insertContactMessage(ctx.db, { name: 'Ann', email: 'ANN@example.test', message: 'Do you ship to Malta?', ip: '203.0.113.7' });
-  insertContactMessage(ctx.db, { name: 'Bob', email: 'bob@example.test', message: 'Bob asks something', ip: null });
+  insertContactMessage(ctx.db, { name: 'Ann', email: 'ANN@example.test', message: 'Do you ship to Malta?', ip: '203.0.113.7', created_at: nowIso });
+  insertContactMessage(ctx.db, { name: 'Bob', email: 'bob@example.test', message: 'Bob asks something', ip: null, created_at: nowIso });
 
   const count = (table: string, where = '1') => (ctx.db.$client.prepare(`select count(*) as n from ${table} where ${where}`).get() as { n: number }).n;
   return { ...fixture, bobId: bob.id, annLicenseId, bobLicenseId, count };

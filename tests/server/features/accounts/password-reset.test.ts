@@ -1,7 +1,7 @@
 // POST /api/auth/reset-password and /api/auth/new-password: one answer for every address, a single-use
 // 60-minute token stored hashed, the newest link only, and every session ended by a reset.
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { passwordResetTokens, sessions, users } from '../../../../server/db/schema.ts';
 import { createClient, createUser, DEFAULT_TEST_PASSWORD, login } from '../../../helpers/auth.ts';
 import { anonymousClient, linkIn, STRONG_PASSWORD, waitForMailTo } from '../../../helpers/accounts.ts';
@@ -43,6 +43,23 @@ async function resetLinkFor(email: string, mailsBefore = 0): Promise<{ token: st
 }
 
 describe('POST /api/auth/reset-password', () => {
+  it('counts in the daily cap per mailbox that every account mail shares: past it, the same answer and no mail (issue 17, item 3)', async () => {
+    // Two accounts whose addresses reach one mailbox ("+tags"): requests spread over both share the cap.
+    await createUser(ctx, { email: 'victim@example.test', name: 'Visit http://evil.example now' });
+    await createUser(ctx, { email: 'victim+2@example.test' });
+    for (let index = 0; index < 12; index += 1) {
+      expect(await (await requestReset(index % 2 === 0 ? 'victim@example.test' : 'victim+2@example.test')).json()).toEqual(SENT);
+      // Past the per-address limit of one a minute.
+      ctx.advance(61_000);
+    }
+    // The mails are written after the answer (it must not take longer for a real account).
+    await vi.waitFor(() => expect(readOutbox(ctx.config.outboxDir)).toHaveLength(10));
+    expect(ctx.logLines.filter((line) => line.includes('account mails for today'))).toHaveLength(2);
+    const mails = readOutbox(ctx.config.outboxDir);
+    // The name chosen at registration does not advertise anything in the mail.
+    for (const mail of mails) expect(`${mail.text}${mail.html}`).not.toContain('evil.example');
+  });
+
   it('mails a link to /reset-pasword/form with the token and address, storing only the token’s hash', async () => {
     const user = await createUser(ctx, { email: 'Ann+x@Example.test', name: 'Ann' });
     const { token, email, link } = await resetLinkFor('ann+x@example.test');

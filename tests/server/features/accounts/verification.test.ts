@@ -147,12 +147,15 @@ describe('verification mail through a real SMTP server', () => {
     const smtp = await startSmtpCapture();
     const mailed = createTestContext({ env: { SMTP_URL: smtp.url } });
     try {
-      expect((await register(mailed.app, { email: 'smtp.user@example.test', name: 'Smtp User' })).status).toBe(201);
+      // A name chosen to advertise through our mail (issue 17, item 3): the mail does not carry it.
+      const name = 'Visit http://evil.example and www.spam.example now';
+      expect((await register(mailed.app, { email: 'smtp.user@example.test', name })).status).toBe(201);
       expect(smtp.messages).toHaveLength(1);
       expect(smtp.messages[0]?.to).toEqual(['smtp.user@example.test']);
       const mail = parseMail(smtp.messages[0]?.raw ?? '');
       expect(mail.partTypes).toEqual(['text/plain', 'text/html']);
-      expect(mail.text).toContain('Hello Smtp User,');
+      expect(mail.text).toContain('\nHello,\n');
+      for (const part of [mail.text, mail.html, mail.subject]) expect(part).not.toMatch(/evil|spam|Visit/);
       const link = linksIn(mail.text).find((candidate) => candidate.includes('/api/auth/email/verify/'));
       expect(mail.html).toContain(link?.replace(/&/g, '&amp;'));
       const response = await mailed.app.request(link ?? '');
@@ -171,7 +174,7 @@ describe('POST /api/auth/email/resend', () => {
     const client = await login(ctx.app, 'late@example.test');
     const response = await client.request('POST', '/api/auth/email/resend');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ message: 'New link sent. Check your email.' });
+    expect(await response.json()).toEqual({ message: 'New link sent. Check your email.', sent: true });
     const mail = latestMailTo(ctx.config.outboxDir, 'late@example.test');
     if (!mail) throw new Error('no mail');
     expectResultPage(await follow(linkIn(mail, '/api/auth/email/verify/')), '1', VERIFIED, 'late@example.test');
@@ -184,7 +187,7 @@ describe('POST /api/auth/email/resend', () => {
     const client = await login(ctx.app, 'done@example.test');
     const response = await client.request('POST', '/api/auth/email/resend');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ message: 'Your email is already verified.' });
+    expect(await response.json()).toEqual({ message: 'Your email is already verified.', sent: false });
     expect(readOutbox(ctx.config.outboxDir)).toHaveLength(0);
   });
 
@@ -211,20 +214,40 @@ describe('POST /api/auth/email/resend', () => {
     expect(readOutbox(ctx.config.outboxDir)).toHaveLength(0);
   });
 
-  it('allows 6 a minute per user: the 7th answers 429 with Retry-After, and a minute later it works again', async () => {
+  it('allows 3 an hour per user: the 4th answers 429 with Retry-After and the wait in minutes, and an hour later it works again', async () => {
     await createUser(ctx, { email: 'late@example.test', verified: false });
     await createUser(ctx, { email: 'other@example.test', verified: false });
     const client = await login(ctx.app, 'late@example.test');
-    for (let index = 0; index < 6; index += 1) expect((await client.request('POST', '/api/auth/email/resend')).status).toBe(200);
+    for (let index = 0; index < 3; index += 1) expect((await client.request('POST', '/api/auth/email/resend')).status).toBe(200);
     const refused = await client.request('POST', '/api/auth/email/resend');
     expect(refused.status).toBe(429);
-    expect(refused.headers.get('Retry-After')).toBe('60');
-    expect(((await refused.json()) as { message: string }).message).toBe('Too many requests. Please try again in 60 seconds.');
-    expect(readOutbox(ctx.config.outboxDir)).toHaveLength(6);
+    expect(refused.headers.get('Retry-After')).toBe('3600');
+    expect(((await refused.json()) as { message: string }).message).toBe('Too many verification emails requested. Please try again in 60 minutes.');
+    expect(readOutbox(ctx.config.outboxDir)).toHaveLength(3);
     // Per user: someone else is not affected.
     const other = await login(ctx.app, 'other@example.test');
     expect((await other.request('POST', '/api/auth/email/resend')).status).toBe(200);
-    ctx.advance(60_000);
+    ctx.advance(60 * 60_000);
     expect((await client.request('POST', '/api/auth/email/resend')).status).toBe(200);
+  });
+
+  it('stops mailing an address after ACCOUNT_MAILS_PER_DAY (10) a day, answering as if sent, and logs it', async () => {
+    await createUser(ctx, { email: 'late@example.test', verified: false });
+    // Three an hour, spread over the day: the per-account limit never refuses, the daily cap does.
+    const answers: number[] = [];
+    for (let hour = 0; hour < 5; hour += 1) {
+      // Signed in afresh each time: an idle session would end between the rounds.
+      const client = await login(ctx.app, 'late@example.test');
+      for (let index = 0; index < 3; index += 1) answers.push((await client.request('POST', '/api/auth/email/resend')).status);
+      ctx.advance(60 * 60_000);
+    }
+    expect(answers).toEqual(Array(15).fill(200));
+    expect(readOutbox(ctx.config.outboxDir)).toHaveLength(10);
+    expect(ctx.logLines.filter((line) => line.includes('not sent: the address has had its account mails for today'))).toHaveLength(5);
+    // A day after the first ones, the address gets mail again.
+    ctx.advance(20 * 60 * 60_000);
+    const later = await login(ctx.app, 'late@example.test');
+    expect((await later.request('POST', '/api/auth/email/resend')).status).toBe(200);
+    expect(readOutbox(ctx.config.outboxDir)).toHaveLength(11);
   });
 });

@@ -32,7 +32,7 @@ function capturingLogger(): Logger {
 function setUp(options: { smtpUrl?: string } = {}): void {
   ctx = createTestContext({ fakeClock: true, env: options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {} });
   ensureLicenseTypes(ctx.db);
-  mailer = createMailer({ config: ctx.config, log: capturingLogger() });
+  mailer = createMailer({ config: ctx.config, log: capturingLogger(), db: ctx.db, now: ctx.now });
 }
 
 function scheduler(withMailer: Mailer = mailer): ReminderScheduler {
@@ -287,6 +287,7 @@ describe('trial expiry reminders', () => {
         await mailer.send(message);
       },
       close: () => undefined,
+      admitAccountMail: () => true,
     };
     const run = scheduler(slow);
     const running = run.runOnce();

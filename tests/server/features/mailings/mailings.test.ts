@@ -7,6 +7,8 @@ import { claimDueRecipients } from '../../../../server/features/mailings/queries
 import { insertUser, markUnsubscribed } from '../../../../server/db/queries/users.ts';
 import { mailingRecipients, users } from '../../../../server/db/schema.ts';
 import { classifySendError, MAILING_LEASE_MS, retryDelay, startMailingWorker, type MailingWorker } from '../../../../server/features/mailings/worker.ts';
+import { renderMailing } from '../../../../server/features/mailings/message.ts';
+import { renderMailingHtml } from '../../../../src/lib/markdown/index.ts';
 import { createFlakySmtp, type FlakySmtp } from '../../../helpers/flaky-smtp.ts';
 import { linksIn, parseMail, readOutbox } from '../../../helpers/mail.ts';
 import { createAdminFixture, json, type AdminFixture } from '../../admin/admin-fixture.ts';
@@ -156,7 +158,7 @@ describe('the mailing worker', () => {
     expect(mail.subject).toBe('Release 9 is out');
     expect(mail.html).toContain('<strong>notes</strong>');
     expect(mail.html).toContain('href="http://localhost:4321/news/releases"');
-    expect(mail.text).toContain('Read the **notes**');
+    expect(mail.text).toContain('Read the notes at the news (http://localhost:4321/news/releases).');
     expect(mail.headers.get('list-unsubscribe')).toMatch(/^<http:\/\/localhost:4321\/api\/mailing\/unsubscribe\?/);
     expect(linksIn(mail.text).some((link) => link.includes('/api/mailing/unsubscribe?'))).toBe(true);
   });
@@ -173,6 +175,7 @@ describe('the mailing worker', () => {
       mailer: {
         mode: 'smtp' as const,
         close: () => {},
+        admitAccountMail: () => true,
         send: async () => {
           calls += 1;
           throw Object.assign(new Error('No such user'), { code: 'EENVELOPE', command: 'RCPT TO', responseCode: 550, response: '550 No such user' });
@@ -230,6 +233,49 @@ describe('the mailing worker', () => {
   });
 });
 
+describe('the message of a mailing', () => {
+  it('has a readable text part and no image from another site (tracking pixels), in what is sent and what the admin previews', async () => {
+    fixture = await createAdminFixture();
+    const { ctx, admin } = fixture;
+    const [id] = addUsers(1, 'reader');
+    const body = [
+      '# Hello! :tada:',
+      '',
+      'Read the **release notes** on [the news](/news/releases).',
+      '',
+      '- first',
+      '- second',
+      '',
+      'Area: $\\pi r^2$',
+      '',
+      '![Our logo](/media/logo.png) ![pixel](https://tracker.example/open.gif?u=1) <img src="//tracker.example/p.gif" width="1" height="1">',
+    ].join('\n');
+    await admin.request('POST', '/api/admin/sendmailing', { users: [id], title: 'News', body });
+    worker = startMailingWorker(ctx, { intervalMs: 0 });
+    await worker.runOnce();
+    const [mail] = readOutbox(ctx.config.outboxDir);
+    expect(mail?.text).toContain(
+      [
+        'News',
+        '',
+        'Hello! 🎉',
+        '',
+        'Read the release notes on the news (http://localhost:4321/news/releases).',
+        '',
+        '- first',
+        '- second',
+        '',
+        'Area: $\\pi r^2$',
+      ].join('\n'),
+    );
+    expect(mail?.text).not.toMatch(/[#*]|:tada:|tracker/);
+    expect(mail?.html).toContain('<img src="http://localhost:4321/media/logo.png" alt="Our logo"');
+    expect(mail?.html).not.toContain('tracker.example');
+    // The admin's preview renders with the same function (src/islands/admin-console/MarkdownPreview.tsx).
+    expect(renderMailingHtml(body, 'http://localhost:4321')).toBe(renderMailing('http://localhost:4321', { title: 'News', body }).htmlBody);
+  });
+});
+
 describe('classifySendError', () => {
   it('tells outages, permanent refusals and retryable failures apart', () => {
     expect(classifySendError({ code: 'ESOCKET', command: 'CONN' })).toBe('unreachable');
@@ -246,8 +292,8 @@ describe('classifySendError', () => {
   });
 });
 
-describe('GET /api/mailing/unsubscribe', () => {
-  it('unsubscribes the user its signature was made for, once and for all; a changed or unsigned link is refused', async () => {
+describe('/api/mailing/unsubscribe', () => {
+  it('GET only asks; POST (the one-click body, no cookie, no XSRF header) unsubscribes the signed user, once and for all', async () => {
     fixture = await createAdminFixture();
     const { ctx, admin } = fixture;
     const [id, other] = addUsers(2, 'reader');
@@ -257,8 +303,18 @@ describe('GET /api/mailing/unsubscribe', () => {
     const [mail] = readOutbox(ctx.config.outboxDir);
     const link = linksIn(mail?.text).find((candidate) => candidate.includes('/api/mailing/unsubscribe'));
     if (!link) throw new Error('no unsubscribe link');
+    // RFC 8058: the header names the same link, and says it takes the one-click POST.
+    expect(mail?.headers.get('list-unsubscribe')).toBe(`<${link}>`);
+    expect(mail?.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     const url = new URL(link);
-    const anonymous = (path: string) => ctx.app.request(path);
+    const pathAndQuery = (target: URL) => `${target.pathname}${target.search}`;
+    // What a mail provider sends: a bare POST with the form body, no cookie, no Origin, no XSRF header.
+    const oneClick = (target: URL) =>
+      ctx.app.request(pathAndQuery(target), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
     const stored = (userId: number | undefined) =>
       ctx.db
         .select()
@@ -271,25 +327,43 @@ describe('GET /api/mailing/unsubscribe', () => {
     const unsigned = new URL(url);
     unsigned.searchParams.delete('signature');
     for (const bad of [tampered, unsigned]) {
-      const response = await anonymous(`${bad.pathname}${bad.search}`);
-      expect(response.status).toBe(403);
-      expect(await response.text()).toContain('This unsubscribe link is invalid');
+      for (const response of [await ctx.app.request(pathAndQuery(bad)), await oneClick(bad)]) {
+        expect(response.status).toBe(403);
+        expect(await response.text()).toContain('This unsubscribe link is invalid');
+      }
     }
     expect(stored(other)?.unsubscribed_at).toBeNull();
+
+    // GET (a person, or a link scanner) sees a confirmation form posting back to the same signed link.
+    const page = await ctx.app.request(pathAndQuery(url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('Content-Type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain('Do you want to stop receiving our mailings?');
+    expect(html).toContain(`<form method="post" action="${pathAndQuery(url).replace(/&/g, '&amp;')}">`);
     expect(stored(id)?.unsubscribed_at).toBeNull();
 
-    const response = await anonymous(`${url.pathname}${url.search}`);
+    const response = await oneClick(url);
     expect(response.status).toBe(200);
-    expect(response.headers.get('Content-Type')).toContain('text/html');
     expect(await response.text()).toContain('You have been unsubscribed.');
     const first = stored(id)?.unsubscribed_at;
     expect(first).toMatch(/^\d{4}-/);
-    expect((await anonymous(`${url.pathname}${url.search}`)).status).toBe(200);
+    expect((await oneClick(url)).status).toBe(200);
     expect(stored(id)?.unsubscribed_at).toBe(first);
 
     // The admin sees it, and the next mailing leaves the user out.
     const all = await json<{ users: Array<{ id: number; unsubscribed_at: string | null }> }>(await admin.request('GET', '/api/license/getAll'));
     expect(all.users.find((user) => user.id === id)?.unsubscribed_at).toBe(first);
     expect((await admin.request('POST', '/api/admin/sendmailing', { users: [id], title: 'T', body: 'B' })).status).toBe(422);
+  });
+
+  it('is the only route the XSRF check lets through without a token, and the Origin check still applies to it', async () => {
+    fixture = await createAdminFixture();
+    const { ctx } = fixture;
+    for (const path of ['/api/mailing/unsubscribe/', '/api/mailing/unsubscribe-all', '/api/mailing/other', '/api/contact']) {
+      expect((await ctx.app.request(path, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(419);
+    }
+    const foreign = await ctx.app.request('/api/mailing/unsubscribe?user=1', { method: 'POST', headers: { Origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
   });
 });

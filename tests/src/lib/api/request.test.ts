@@ -65,6 +65,23 @@ describe('api requests', () => {
     await expect(api.get('/api/user')).rejects.toMatchObject({ status: 502, body: { message: '<html>Bad gateway</html>' } });
   });
 
+  it('fetch a fresh anti-forgery token after a 419 and send the write once more', async () => {
+    const sent = stubFetch([json({ message: 'CSRF token mismatch.' }, 419), new Response(null, { status: 204 }), json({ message: 'Sent.' })]);
+    await expect(api.post('/api/contact', { message: 'hello' })).resolves.toEqual({ message: 'Sent.' });
+    expect(sent.map((request) => request.url)).toEqual(['/api/contact', '/sanctum/csrf-cookie', '/api/contact']);
+    expect(sent[2]?.init.body).toBe('{"message":"hello"}');
+  });
+
+  it('give up after one retry when the token is still refused', async () => {
+    const sent = stubFetch([
+      json({ message: 'CSRF token mismatch.' }, 419),
+      new Response(null, { status: 204 }),
+      json({ message: 'CSRF token mismatch.' }, 419),
+    ]);
+    await expect(api.post('/api/contact', {})).rejects.toMatchObject({ status: 419 });
+    expect(sent).toHaveLength(3);
+  });
+
   it('forget the signed-in user when the server says the session is gone (401, 419)', async () => {
     setSession({ user: { id: 1, name: 'Ada' } as CurrentUser, licenses: [] });
     stubFetch([json({ message: 'Unauthenticated.' }, 401)]);

@@ -1,0 +1,38 @@
+// Loads a list of sessions (the user's own, or a user's for the admin) and reads it again on reload() or
+// when `reloadKey` changes. An answer that arrives after the list was left (or re-asked) is dropped.
+import { useCallback, useEffect, useState } from 'react';
+import type { SessionItem, SessionsAnswer } from '../../lib/api/account-security.ts';
+
+export interface SessionListState {
+  /** null until the first answer. */
+  sessions: readonly SessionItem[] | null;
+  failed: boolean;
+  reload: () => void;
+}
+
+export function useSessionList(fetchSessions: () => Promise<SessionsAnswer>, reloadKey = 0): SessionListState {
+  const [sessions, setSessions] = useState<readonly SessionItem[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    fetchSessions().then(
+      (answer) => {
+        if (!current) return;
+        setSessions(answer.sessions);
+        setFailed(false);
+      },
+      (error: unknown) => {
+        console.error('Loading the sessions failed', error);
+        if (current) setFailed(true);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [fetchSessions, version, reloadKey]);
+
+  const reload = useCallback(() => setVersion((value) => value + 1), []);
+  return { sessions, failed, reload };
+}

@@ -1,0 +1,123 @@
+// One inbox item (docs/product/admin.md#inbox): a summary button that opens it (and marks it read), then the message or the
+// request's details, what happened to it, the replies sent, and its actions.
+import { useId, useState } from 'react';
+import type { InboxItem } from '../../lib/api/inbox.ts';
+import { formatAdminDate } from './dates.ts';
+import type { InboxAction } from './InboxDialogs.tsx';
+
+interface InboxItemCardProps {
+  item: InboxItem;
+  onOpen: (item: InboxItem) => void;
+  onAction: (item: InboxItem, action: InboxAction) => void;
+  onHandled: (item: InboxItem, handled: boolean) => void;
+}
+
+const KIND_LABEL = { contact: 'Contact message', 'license-request': 'License request' } as const;
+
+function stateOf(item: InboxItem): string {
+  if (item.outcome === 'granted' && item.handled_at) return 'Trial granted';
+  if (item.outcome === 'declined' && item.handled_at) return 'Declined';
+  return item.handled_at ? 'Handled' : 'Open';
+}
+
+/** Who closed the item and when, and why when it was declined. */
+function History({ item }: { item: InboxItem }) {
+  if (!item.handled_at) return null;
+  const by = item.handled_by ? ` by ${item.handled_by.name}` : '';
+  const when = formatAdminDate(item.handled_at, true);
+  return (
+    <p className="admin-inbox__history">
+      {stateOf(item)}
+      {by} on <time dateTime={item.handled_at}>{when}</time>.{item.decline_reason && item.outcome === 'declined' && <> Reason: {item.decline_reason}</>}
+    </p>
+  );
+}
+
+function Replies({ item }: { item: InboxItem }) {
+  if (item.replies.length === 0) return null;
+  return (
+    <section className="admin-inbox__replies" aria-label={`Replies to ${item.name}`}>
+      <h4 className="admin-inbox__subheading">Replies</h4>
+      <ol>
+        {item.replies.map((reply) => (
+          <li key={reply.id} className="admin-inbox__reply">
+            <p className="admin-inbox__reply-meta">
+              <strong>{reply.subject}</strong> – {reply.sent_by?.name ?? 'a former admin'},{' '}
+              <time dateTime={reply.created_at}>{formatAdminDate(reply.created_at, true)}</time>
+            </p>
+            <p className="admin-inbox__text">{reply.message}</p>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export function InboxItemCard({ item, onOpen, onAction, onHandled }: InboxItemCardProps) {
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  const unread = item.read_at === null;
+  // Answered once (granted or declined) is answered for good, even when reopened: the server refuses a second answer.
+  const openRequest = item.kind === 'license-request' && item.handled_at === null && item.outcome === null;
+  const toggle = () => {
+    const opening = !open;
+    setOpen(opening);
+    if (opening && unread) onOpen(item);
+  };
+  return (
+    <li className={unread ? 'admin-inbox__item admin-inbox__item--unread' : 'admin-inbox__item'} data-inbox-item={`${item.kind}:${item.id}`}>
+      <button type="button" className="admin-inbox__summary" aria-expanded={open} aria-controls={detailsId} onClick={toggle}>
+        <span className="admin-inbox__line">
+          <span className="admin-inbox__kind">{KIND_LABEL[item.kind]}</span>
+          {unread && <span className="admin-badge admin-badge--new">New</span>}
+          <span className="admin-badge">{stateOf(item)}</span>
+          <time className="admin-inbox__date" dateTime={item.created_at}>
+            {formatAdminDate(item.created_at, true)}
+          </time>
+        </span>
+        <span className="admin-inbox__from">
+          <strong>{item.name}</strong> <span className="admin-inbox__email">{item.email}</span>
+        </span>
+        {item.message && <span className="admin-inbox__preview">{item.message}</span>}
+      </button>
+      <div id={detailsId} className="admin-inbox__details" hidden={!open}>
+        {open && (
+          <>
+            {item.message !== null ? (
+              <p className="admin-inbox__text">{item.message}</p>
+            ) : (
+              <p>
+                Asks for a free trial license.{item.company && <> Company: {item.company}.</>} User ID {item.user_id}.
+              </p>
+            )}
+            <History item={item} />
+            <Replies item={item} />
+            <div className="admin-inbox__actions">
+              <button type="button" className="button button--small" aria-haspopup="dialog" onClick={() => onAction(item, 'reply')}>
+                Reply
+              </button>
+              {openRequest && (
+                <>
+                  <button type="button" className="button button--small" aria-haspopup="dialog" onClick={() => onAction(item, 'grant')}>
+                    Grant Trial
+                  </button>
+                  <button
+                    type="button"
+                    className="button button--small button--admin-danger-outline"
+                    aria-haspopup="dialog"
+                    onClick={() => onAction(item, 'decline')}
+                  >
+                    Decline
+                  </button>
+                </>
+              )}
+              <button type="button" className="button button--small button--secondary" onClick={() => onHandled(item, item.handled_at === null)}>
+                {item.handled_at === null ? 'Mark Handled' : 'Reopen'}
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
