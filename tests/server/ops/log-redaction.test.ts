@@ -1,8 +1,9 @@
 // No secret ever reaches a log line (docs/decisions/0031-observability.md): the real account flows
-// (register, verify, login), a password reset, a download and the licensing API, run with the test and
+// (register, verify, login), a password reset, two-factor enrolment and sign-in, a download and the licensing API, run with the test and
 // production default (NODE_ENV=test: links are not kept whole), then every line the logger produced, at
 // every level, is searched for the actual secret values used: passwords, bot tokens, session and XSRF
-// cookies, the verification link and its signature, the reset link and its token, license keys.
+// cookies, the verification link and its signature, the reset link and its token, the TOTP secret, codes
+// and recovery codes, license keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertLicense } from '../../../server/db/queries/licenses.ts';
 import { DAY_MS } from '../../../server/features/licenses/license-dates.ts';
@@ -12,6 +13,7 @@ import { anonymousClient, linkIn, STRONG_PASSWORD, waitForMailTo } from '../../h
 import { createClient, login } from '../../helpers/auth.ts';
 import { solveBotChallenge } from '../../helpers/botcheck.ts';
 import { createReleaseDirect } from '../../helpers/downloads.ts';
+import { codeFor, enrollTwoFactor, passwordStep } from '../../helpers/two-factor.ts';
 import { captureConsole, licenseKeysIn } from '../../helpers/license-keys-in-logs.ts';
 
 let fixture: AdminFixture;
@@ -37,7 +39,7 @@ afterAll(() => {
 });
 
 describe('log lines of the real flows', () => {
-  it('hold no password, token, cookie, link or license key', async () => {
+  it('hold no password, token, cookie, link, TOTP secret or license key', async () => {
     const { ctx } = fixture;
     const email = 'logs-ann@example.test';
     const newPassword = 'violet-harbour-73-compass';
@@ -93,6 +95,23 @@ describe('log lines of the real flows', () => {
     expect(reset.status).toBe(200);
     const again = await login(ctx.app, email, newPassword);
     cookieSecrets(again.cookies);
+
+    // Two-factor: enrolment (the TOTP secret and recovery codes), then a sign-in through both steps, one
+    // with a code and one with a recovery code.
+    const enrollment = await enrollTwoFactor(again, () => Date.now());
+    keep(enrollment.secret);
+    for (const code of enrollment.recoveryCodes) keep(code);
+    const withCode = await passwordStep(ctx.app, email, { password: newPassword });
+    expect(withCode.response.status).toBe(200);
+    cookieSecrets(withCode.client.cookies);
+    // The code of the next step: the one enabling two-factor just spent the current one.
+    const code = codeFor(enrollment.secret, Date.now(), 1);
+    keep(code);
+    expect((await withCode.client.request('POST', '/api/auth/two-factor', { code })).status).toBe(200);
+    cookieSecrets(withCode.client.cookies);
+    const withRecovery = await passwordStep(ctx.app, email, { password: newPassword });
+    expect((await withRecovery.client.request('POST', '/api/auth/two-factor', { recovery_code: enrollment.recoveryCodes[0] })).status).toBe(200);
+    cookieSecrets(withRecovery.client.cookies);
 
     // A download.
     const release = createReleaseDirect(ctx, { downloadable: true, file: { name: 'tool.bin', content: Buffer.from('binary bytes') } });
