@@ -84,7 +84,7 @@ function prettyStream(): DestinationStream | null {
   try {
     const require = createRequire(import.meta.url);
     const pretty = require('pino-pretty') as (options: Record<string, unknown>) => DestinationStream;
-    return pretty({ sync: true, destination: 1, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+    return pretty({ sync: true, destination: 1, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
   } catch {
     return null;
   }
