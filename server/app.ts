@@ -8,6 +8,8 @@ import { HttpError, errorResponse } from './http/errors.ts';
 import { DISK_FULL_MESSAGES, isDiskFullError } from './storage/disk.ts';
 import { apiSecurityHeaders } from './http/security-headers.ts';
 import { compressJson } from './http/compress-json.ts';
+import { observeRequests } from './ops/request-observer.ts';
+import { routePattern } from './ops/route-pattern.ts';
 import { csrfCookieRoutes, csrfProtection, originCheck } from './auth/csrf.ts';
 import { loadSession } from './auth/session-middleware.ts';
 import { authRoutes } from './features/accounts/auth.ts';
@@ -47,6 +49,8 @@ export type App = Hono<AppEnv>;
 export function createApp(ctx: AppContext): App {
   const app = new Hono<AppEnv>();
 
+  // Outermost: it times the whole answer and labels it with the route that gave it (server/ops/).
+  app.use('*', observeRequests(ctx));
   // First, so it sees the answer last, headers and all.
   app.use('/api/*', compressJson);
   app.use('*', apiSecurityHeaders(ctx.config));
@@ -112,13 +116,14 @@ export function createApp(ctx: AppContext): App {
     // ENOSPC/EDQUOT from an upload, SQLITE_FULL from a commit: the handlers already removed what they had
     // written, and the admin can act on a plain answer (free space) where a 500 would say nothing.
     if (isDiskFullError(error)) {
-      ctx.log.error(`${c.req.method} ${c.req.path} failed: the disk is full`, error);
+      ctx.log.error(`${c.req.method} ${routePattern(c)} failed: the disk is full`, error);
       // An upload cut short leaves the rest of its body unread: the connection cannot be reused.
       c.header('Connection', 'close');
       const upload = (c.req.header('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data');
       return errorResponse(c, 507, upload ? DISK_FULL_MESSAGES.file : DISK_FULL_MESSAGES.change);
     }
-    ctx.log.error(`${c.req.method} ${c.req.path} failed`, error);
+    // The route pattern, not the path: a path can hold a token (docs/decisions/0031-observability.md).
+    ctx.log.error(`${c.req.method} ${routePattern(c)} failed`, error);
     return errorResponse(c, 500, 'Server error, please try again later!');
   });
 

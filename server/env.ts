@@ -56,6 +56,8 @@ const envSchema = z.object({
   // clients ask (issue 17, item 3; server/mail/recipient-cap.ts). Mailings and admin notices do not count.
   ACCOUNT_MAILS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  // JSON lines (production) or readable lines (pino-pretty, a development dependency); unset: pretty only under NODE_ENV=development.
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   TRUST_PROXY: booleanFlag.default(false),
   WEB_WORKERS: z
     .string()
@@ -91,6 +93,10 @@ const envSchema = z.object({
   // NAT starts many machines at nine) and per license key (one key's machines check in rarely).
   LICENSING_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
   LICENSING_KEY_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(60),
+  // GET /readyz answers 503 when the disk holding DATA_DIR has less free space than this (README, Operations).
+  READY_MIN_FREE_MB: z.coerce.number().int().min(0).max(10_000_000).default(100),
+  // GET /metrics from anywhere but this machine needs `Authorization: Bearer <token>` (docs/decisions/0031-observability.md).
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -134,6 +140,8 @@ export interface Config {
   buildOnStart: boolean;
   seedDemo: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** JSON lines, or readable lines for a developer's terminal (README, Operations). */
+  logFormat: 'json' | 'pretty';
   registrationsPerHour: number;
   /** Account mails one address gets a day at most (server/mail/recipient-cap.ts). */
   accountMailsPerDay: number;
@@ -176,6 +184,10 @@ export interface Config {
   sessionAbsoluteLifetimeMs: { persistent: number; browser: number };
   /** Debug aid for tests and benchmarks: an X-Served-By header names the process that answered. */
   servedByHeader: boolean;
+  /** GET /readyz fails below this much free disk space under DATA_DIR (bytes). */
+  readyMinFreeBytes: number;
+  /** The bearer token that opens GET /metrics to other machines; undefined: loopback only. */
+  metricsToken: string | undefined;
   projectRoot: string;
 }
 
@@ -226,6 +238,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     buildOnStart: env.BUILD_ON_START,
     seedDemo: env.SEED_DEMO,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
     registrationsPerHour: env.REGISTRATIONS_PER_HOUR,
     accountMailsPerDay: env.ACCOUNT_MAILS_PER_DAY,
     logMailLinks: env.NODE_ENV === 'development',
@@ -242,6 +255,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sessionAbsoluteLifetimeMs: { persistent: env.SESSION_REMEMBER_DAYS * 24 * 60 * 60 * 1000, browser: env.SESSION_BROWSER_HOURS * 60 * 60 * 1000 },
     licensingRequestsPerMinute: env.LICENSING_REQUESTS_PER_MINUTE,
     licensingKeyRequestsPerMinute: env.LICENSING_KEY_REQUESTS_PER_MINUTE,
+    readyMinFreeBytes: env.READY_MIN_FREE_MB * 1024 * 1024,
+    metricsToken: env.METRICS_TOKEN,
     projectRoot,
   };
 }

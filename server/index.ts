@@ -10,13 +10,15 @@ import type { AppContext } from './context.ts';
 import { openDatabase, writeTransaction } from './db/client.ts';
 import { seedDatabase } from './db/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger, loggerOptions, type Logger } from './log.ts';
 import { createMailer, describeMailDelivery } from './mail/transport.ts';
 import { backfillLicenseKeys } from './features/licensing/keys.ts';
 import { backfillLicenseRequests } from './db/queries/license-requests.ts';
 import { REMINDER_DEFAULTS, startReminderScheduler } from './features/licensing/reminders.ts';
 import { createKeyringSource } from './features/licensing/signing-keys.ts';
 import { startMailingWorker } from './features/mailings/worker.ts';
+import { countPendingRecipients } from './features/mailings/queries.ts';
+import { reportMailQueueDepth } from './ops/metrics.ts';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from './process/instance-lock.ts';
 import { runWorker } from './process/worker.ts';
 import { findCurrentBuild } from './publish/publisher.ts';
@@ -68,7 +70,7 @@ async function removeUnfinishedUploads(config: Config, log: Logger): Promise<voi
 
 async function runPrimary(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, loggerOptions(config));
   // Before anything writes there: a fresh DATA_DIR gets private modes, not the umask's.
   prepareDataDir(config);
   const lock: InstanceLock = acquireInstanceLock(config.dataDir);
@@ -98,9 +100,10 @@ async function runPrimary(): Promise<void> {
   keyring();
   const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring };
   const app = createApp(ctx);
-  const serving = await startServing({ config, app, log, workerEnv: process.env, onPublishRequest: takeUp });
+  const serving = await startServing({ config, app, db, log, workerEnv: process.env, onPublishRequest: takeUp });
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
   const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
+  reportMailQueueDepth(() => countPendingRecipients(db));
   // Trial expiry reminders (docs/licensing-reminders.md): their state is in the database, so the first run
   // after a stop catches up, sending each trial only the reminder that is relevant now.
   const reminderScheduler = startReminderScheduler(ctx, { intervalMs: REMINDER_DEFAULTS.intervalMs });

@@ -7,6 +7,9 @@ import { getRequestListener } from '@hono/node-server';
 import { armBodyDeadline } from './http/body-deadline.ts';
 import { capConnectionsPerClient } from './http/connection-cap.ts';
 import type { Logger } from './log.ts';
+import type { OpsEndpoints } from './ops/endpoints.ts';
+import { staticCounts } from './ops/metrics.ts';
+import { REQUEST_ID_HEADER, requestContext, requestIdFor } from './ops/request-context.ts';
 import { createMediaHandler, MEDIA_PREFIX } from './static/media.ts';
 import { sendNotFound, sendPlain, sendSiteBuilding, serveStaticEntry } from './static/respond.ts';
 import { decodeSafePath, pathOfUrl } from './static/safe-path.ts';
@@ -29,6 +32,10 @@ export interface HttpServerOptions {
   bodyTimeoutMs?: number;
   /** Open connections one client address may hold in this process (server/http/connection-cap.ts); 0: no cap. */
   maxConnectionsPerClient?: number;
+  /** /healthz, /readyz and /metrics (server/ops/endpoints.ts), answered before anything else. */
+  ops?: OpsEndpoints;
+  /** TRUST_PROXY: a request id the proxy sends in X-Request-Id is kept (server/ops/request-context.ts). */
+  trustProxy?: boolean;
 }
 
 export const SERVED_BY_HEADER = 'X-Served-By';
@@ -36,18 +43,21 @@ export const SERVED_BY_HEADER = 'X-Served-By';
 const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 
 export function createRequestListener(options: HttpServerOptions): http.RequestListener {
-  const { getSite, log, servedBy, strictTransportSecurity, bodyTimeoutMs = 0 } = options;
+  const { getSite, log, servedBy, strictTransportSecurity, bodyTimeoutMs = 0, ops, trustProxy = false } = options;
   const toApp = getRequestListener(options.app.fetch as Parameters<typeof getRequestListener>[0]);
   const serveMedia = createMediaHandler(options.mediaDir);
 
-  const fail = (res: http.ServerResponse, error: unknown) => {
-    log?.error('static answer failed', error);
+  const fail = (res: http.ServerResponse, requestId: string, error: unknown) => {
+    requestContext.run({ requestId }, () => log?.error('static answer failed', error));
     if (!res.headersSent) sendPlain(res, 500, 'Server error.\n', false);
     else res.destroy();
   };
 
   return (req, res) => {
     armBodyDeadline(req, res, bodyTimeoutMs);
+    // Every answer names its request, static ones too, so a report can be matched with the log.
+    const requestId = requestIdFor(req.headers['x-request-id'], trustProxy);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
     if (servedBy !== undefined) res.setHeader(SERVED_BY_HEADER, servedBy);
     // Set here once rather than in every prepared header list, so the static pages, media, the plain
     // answers and the API all carry it (writeHead merges it with their own headers).
@@ -55,26 +65,38 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
     const method = req.method;
     if (method === 'GET' || method === 'HEAD') {
       const requestPath = pathOfUrl(req.url ?? '/');
+      if (ops?.(req, res, requestPath, method === 'HEAD')) return;
       // /api is never static: a page a build might emit under /api must not shadow the API.
       if (!requestPath.startsWith('/api/')) {
         const head = method === 'HEAD';
         try {
           const site = getSite();
           const entry = site?.lookup(requestPath);
-          if (site && entry) return serveStaticEntry(req, res, site, entry, head);
+          if (site && entry) {
+            staticCounts.page++;
+            return serveStaticEntry(req, res, site, entry, head);
+          }
           // Traversal attempts answer 404 here rather than the redirect Hono gives unknown paths.
-          if (decodeSafePath(requestPath) === null) return sendNotFound(res, head);
+          if (decodeSafePath(requestPath) === null) {
+            staticCounts.not_found++;
+            return sendNotFound(res, head);
+          }
           if (requestPath.startsWith(MEDIA_PREFIX)) {
-            serveMedia(req, res, requestPath, head).catch((error: unknown) => fail(res, error));
+            staticCounts.media++;
+            serveMedia(req, res, requestPath, head).catch((error: unknown) => fail(res, requestId, error));
             return;
           }
-          if (!site && !requestPath.startsWith('/sanctum/')) return sendSiteBuilding(res, head);
+          if (!site && !requestPath.startsWith('/sanctum/')) {
+            staticCounts.building++;
+            return sendSiteBuilding(res, head);
+          }
         } catch (error) {
-          return fail(res, error);
+          return fail(res, requestId, error);
         }
       }
     }
-    void toApp(req, res);
+    // Everything the app runs for this request (handlers, queries, mail) logs with its id.
+    requestContext.run({ requestId }, () => void toApp(req, res));
   };
 }
 

@@ -4,6 +4,7 @@
 // builds, sends mailings and sweeps uploads; a build it publishes is live in every process before the
 // publish reports it live.
 import type net from 'node:net';
+import type { Db } from './db/client.ts';
 import type { Config } from './env.ts';
 import type { Logger } from './log.ts';
 import { closeServer, ensurePortFree, listen } from './process/listen.ts';
@@ -12,6 +13,9 @@ import { findCurrentBuild } from './publish/build-dirs.ts';
 import { strictTransportSecurity } from './http/security-headers.ts';
 import { connectionCap } from './http/connection-cap.ts';
 import { createHttpServer, type HttpServerOptions } from './server.ts';
+import { createOpsEndpoints } from './ops/endpoints.ts';
+import { createReadinessCheck } from './ops/health.ts';
+import { aggregateMetrics } from './ops/metrics-aggregate.ts';
 import { loadStaticSite, type LoadOptions, type StaticSite } from './static/static-site.ts';
 
 export interface Serving {
@@ -31,6 +35,8 @@ export interface Serving {
 export interface ServingOptions {
   config: Config;
   app: HttpServerOptions['app'];
+  /** The primary's connection, for the readiness check. */
+  db: Db;
   log: Logger;
   /** The environment the other processes read their configuration from (the primary's own; tests pass theirs). */
   workerEnv?: Record<string, string | undefined>;
@@ -46,9 +52,13 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   const current = findCurrentBuild(config);
   if (current) site = await load(current.dir);
 
+  const getSite = () => site;
+  let pool: WorkerPool | null = null;
+  // The primary joins its own metrics with every other process's (docs/decisions/0031-observability.md).
+  const joinedMetrics = async () => aggregateMetrics(pool ? await pool.collectMetrics() : []);
   const server = createHttpServer({
     app: options.app,
-    getSite: () => site,
+    getSite,
     mediaDir: config.uploadsDir,
     log,
     servedBy: config.servedByHeader ? 'main' : undefined,
@@ -56,13 +66,20 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
     bodyTimeoutMs: config.bodyTimeoutMs,
     maxConnectionsPerClient: connectionCap(config),
     strictTransportSecurity: strictTransportSecurity(config),
+    trustProxy: config.trustProxy,
+    ops: createOpsEndpoints({
+      ready: createReadinessCheck({ config, db: options.db, getSite }),
+      metrics: joinedMetrics,
+      metricsToken: config.metricsToken,
+      log,
+    }),
   });
   const withWorkers = config.webWorkers > 0;
   if (withWorkers && config.port !== 0) await ensurePortFree(config.port, config.host);
   await listen(server, { port: config.port, host: config.host, reusePort: withWorkers });
   const port = (server.address() as net.AddressInfo).port;
 
-  const pool: WorkerPool | null = withWorkers
+  pool = withWorkers
     ? startWorkerPool({
         count: config.webWorkers,
         port,
@@ -70,6 +87,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
         liveDir: site?.dir ?? null,
         log,
         onPublishRequest: options.onPublishRequest ?? (() => {}),
+        aggregateMetrics: joinedMetrics,
       })
     : null;
 

@@ -18,6 +18,7 @@ import { errorResponse } from '../http/errors.ts';
 import { clientIp, UNKNOWN_IP } from '../http/client-ip.ts';
 import { tooManyRequests } from '../http/throttle.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { botcheckRefusals } from '../ops/metrics.ts';
 
 /** Native WebCrypto in every browser, so the widget's work runs at full speed without WASM. */
 export const BOTCHECK_ALGORITHM = 'PBKDF2/SHA-256';
@@ -232,6 +233,7 @@ export function requireBotToken(ctx: AppContext, options: RequireBotTokenOptions
     const fields = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
     const result = await verifyBotToken(ctx, fields.g_token, clientIp(c, ctx.config));
     if (!result.ok) {
+      botcheckRefusals.inc({ reason: 'retryAfterSeconds' in result ? 'throttled' : 'invalid' });
       // A body with no token at all (broken JSON, a field missing) was refused before anything cost us, and
       // counting it would throttle a visitor's malformed requests as if they were bot attempts.
       if (typeof fields.g_token === 'string' && fields.g_token !== '') options.onFailure?.(c, fields);

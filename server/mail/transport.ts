@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import type { Config } from '../env.ts';
 import type { Logger } from '../log.ts';
 import { extractLinks, writeOutboxFile } from './outbox.ts';
+import { mailSendFailures } from '../ops/metrics.ts';
 import { createRecipientCap } from './recipient-cap.ts';
 
 /** What a template produces: the recipient is added by the caller. */
@@ -129,6 +130,7 @@ export async function deliverSafely(mailer: Mailer, message: MailMessage, log: L
     await mailer.send(message);
     return true;
   } catch (error) {
+    mailSendFailures.inc({ kind: 'message' });
     log.error(`Mail "${message.subject}" to ${message.to} could not be sent`, error);
     return false;
   }

@@ -1,6 +1,7 @@
 // What the primary and the other serving processes say to each other over the cluster's IPC channel
 // (docs/decisions/0022-one-process-model.md). Only coordination travels here: requests and answers go
 // straight from the kernel to whichever process accepted the connection.
+import type { ProcessMetrics } from '../ops/metrics.ts';
 
 /** Primary → process, once after 'ready': which worker it is and the port to listen on (PORT may have been 0). */
 export interface StartMessage {
@@ -16,11 +17,21 @@ export interface SiteLiveMessage {
   generation: number;
 }
 
-export type PrimaryMessage = StartMessage | SiteLiveMessage;
+/**
+ * Primary → process. `metrics-request`: send your registry (server/ops/metrics-aggregate.ts);
+ * `metrics-text`: the joined metrics this process asked for with `metrics-wanted` (null: they could not be made).
+ */
+export type MetricsPrimaryMessage = { type: 'metrics-request'; id: number } | { type: 'metrics-text'; id: number; text: string | null };
+
+export type PrimaryMessage = StartMessage | SiteLiveMessage | MetricsPrimaryMessage;
 
 /**
  * Process → primary. `ready`: can take messages; `site-loaded`: serves the build of that generation;
  * `listening`: accepts connections; `publish`: a write here needs a build (already recorded in the
  * database, see server/publish/shared-publisher.ts: this message only makes the primary look at once).
  */
-export type ProcessMessage = { type: 'ready' } | { type: 'site-loaded'; generation: number } | { type: 'listening' } | { type: 'publish'; reason: string };
+export type ProcessMessage =
+  { type: 'ready' } | { type: 'site-loaded'; generation: number } | { type: 'listening' } | { type: 'publish'; reason: string } | MetricsProcessMessage;
+
+/** Process → primary. `metrics`: its registry, answering `metrics-request`; `metrics-wanted`: a scrape reached it, join everyone's. */
+export type MetricsProcessMessage = { type: 'metrics'; id: number; metrics: ProcessMetrics } | { type: 'metrics-wanted'; id: number };

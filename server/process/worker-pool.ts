@@ -4,6 +4,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import type { Logger } from '../log.ts';
+import type { ProcessMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage } from './messages.ts';
 
 export interface WorkerPool {
@@ -13,6 +14,8 @@ export interface WorkerPool {
   stop(): Promise<void>;
   /** Process ids of the running processes. */
   pids(): number[];
+  /** The registries of the processes that answer within the time limit (a stuck or dying one is left out). */
+  collectMetrics(): Promise<ProcessMetrics[]>;
 }
 
 export interface WorkerPoolOptions {
@@ -25,6 +28,8 @@ export interface WorkerPoolOptions {
   log: Logger;
   /** A write in a process needs a build (server/publish/shared-publisher.ts). */
   onPublishRequest: (reason: string) => void;
+  /** A scrape reached a process: every process's metrics, joined (server/ops/metrics-aggregate.ts). */
+  aggregateMetrics: () => Promise<string>;
 }
 
 /** Every process runs the server's own entry point; cluster.isWorker sends it down the process's path. */
@@ -37,6 +42,8 @@ const FIRST_RESTART_DELAY_MS = 1_000;
 const MAX_RESTART_DELAY_MS = 30_000;
 /** A process that ran this long before it died is started again after the shortest delay. */
 const STABLE_AFTER_MS = 60_000;
+/** A scrape waits this long for the processes' registries, then answers with those that came. */
+const METRICS_TIMEOUT_MS = 2_000;
 
 interface Slot {
   index: number;
@@ -59,6 +66,9 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const notify = () => {
     for (const check of [...waiters]) check();
   };
+  /** Scrapes waiting for the processes' registries, by request id. */
+  const metricsRequests = new Map<number, (metrics: ProcessMetrics) => void>();
+  let lastMetricsRequest = 0;
   const slots: Slot[] = Array.from({ length: options.count }, (_, i) => ({
     index: i + 1,
     worker: null,
@@ -92,6 +102,16 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
         log.info(`worker ${slot.index} (pid ${worker.process.pid}) serving on port ${options.port}`);
       } else if (message.type === 'publish') {
         options.onPublishRequest(message.reason);
+      } else if (message.type === 'metrics') {
+        metricsRequests.get(message.id)?.(message.metrics);
+      } else if (message.type === 'metrics-wanted') {
+        options.aggregateMetrics().then(
+          (text) => send(worker, { type: 'metrics-text', id: message.id, text }),
+          (error: unknown) => {
+            log.error('metrics could not be joined', error);
+            send(worker, { type: 'metrics-text', id: message.id, text: null });
+          },
+        );
       }
     });
     worker.on('error', (error) => log.error(`worker ${slot.index}: ${error.message}`));
@@ -148,6 +168,26 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
     },
 
     pids: () => slots.flatMap((slot) => (slot.worker?.process.pid ? [slot.worker.process.pid] : [])),
+
+    collectMetrics() {
+      const targets = slots.flatMap((slot) => (slot.worker?.isConnected() && slot.ready ? [slot.worker] : []));
+      const id = ++lastMetricsRequest;
+      const answers: ProcessMetrics[] = [];
+      return new Promise((resolve) => {
+        if (targets.length === 0) return resolve(answers);
+        const finish = () => {
+          clearTimeout(timer);
+          metricsRequests.delete(id);
+          resolve(answers);
+        };
+        const timer = setTimeout(finish, METRICS_TIMEOUT_MS);
+        metricsRequests.set(id, (metrics) => {
+          answers.push(metrics);
+          if (answers.length === targets.length) finish();
+        });
+        for (const worker of targets) send(worker, { type: 'metrics-request', id });
+      });
+    },
   };
 }
 

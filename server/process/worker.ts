@@ -8,7 +8,7 @@ import { createApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { openDatabase } from '../db/client.ts';
 import { loadConfig } from '../env.ts';
-import { createLogger, withPrefix } from '../log.ts';
+import { createLogger, loggerOptions, withPrefix } from '../log.ts';
 import { createMailer } from '../mail/transport.ts';
 import { createRemotePublisher } from '../publish/shared-publisher.ts';
 import { strictTransportSecurity } from '../http/security-headers.ts';
@@ -16,16 +16,21 @@ import { connectionCap } from '../http/connection-cap.ts';
 import { createHttpServer } from '../server.ts';
 import { loadStaticSite, type StaticSite } from '../static/static-site.ts';
 import { closeServer, listen } from './listen.ts';
+import { createOpsEndpoints } from '../ops/endpoints.ts';
+import { createReadinessCheck } from '../ops/health.ts';
+import { processMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
 import { createKeyringSource } from '../features/licensing/signing-keys.ts';
 
 /** In-flight answers (uploads included) get this long after SIGTERM; the primary kills a little later. */
 const STOP_GRACE_MS = 5_000;
+/** A scrape reaching this process waits this long for the primary to join everyone's metrics. */
+const METRICS_TIMEOUT_MS = 5_000;
 
 export function runWorker(): void {
   const config = loadConfig();
   let name = 'worker';
-  const log = withPrefix(createLogger(config.logLevel), () => `${name}: `);
+  const log = withPrefix(createLogger(config.logLevel, undefined, loggerOptions(config)), () => `${name}: `);
   const db = openDatabase(config.databaseFile);
   const tell = (message: ProcessMessage) => {
     if (process.connected) process.send?.(message);
@@ -48,6 +53,24 @@ export function runWorker(): void {
   let loadedGeneration = -1;
   let loading = false;
   let stopping = false;
+  const metricsWaiting = new Map<number, (text: string | null) => void>();
+  let lastMetricsRequest = 0;
+
+  /** A scrape reached this process: the primary joins every process's metrics (docs/decisions/0031-observability.md). */
+  function joinedMetrics(): Promise<string> {
+    const id = ++lastMetricsRequest;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => answer(null), METRICS_TIMEOUT_MS);
+      const answer = (text: string | null) => {
+        clearTimeout(timer);
+        metricsWaiting.delete(id);
+        if (text === null) reject(new Error('the primary did not join the metrics'));
+        else resolve(text);
+      };
+      metricsWaiting.set(id, answer);
+      tell({ type: 'metrics-wanted', id });
+    });
+  }
 
   /** Loads the newest build announced (announcements during a load are caught up after it), then listens. */
   async function loadWanted(): Promise<void> {
@@ -73,9 +96,10 @@ export function runWorker(): void {
   }
 
   async function listenOnPort({ index, port }: StartMessage): Promise<void> {
+    const getSite = () => site;
     server = createHttpServer({
       app,
-      getSite: () => site,
+      getSite,
       mediaDir: config.uploadsDir,
       log,
       servedBy: config.servedByHeader ? `worker-${index}` : undefined,
@@ -83,6 +107,8 @@ export function runWorker(): void {
       bodyTimeoutMs: config.bodyTimeoutMs,
       maxConnectionsPerClient: connectionCap(config),
       strictTransportSecurity: strictTransportSecurity(config),
+      trustProxy: config.trustProxy,
+      ops: createOpsEndpoints({ ready: createReadinessCheck({ config, db, getSite }), metrics: joinedMetrics, metricsToken: config.metricsToken, log }),
     });
     try {
       // exclusive: this process binds its own socket (with SO_REUSEPORT) instead of asking the cluster
@@ -112,6 +138,14 @@ export function runWorker(): void {
     } else if (message.type === 'site-live') {
       wanted = message;
       void loadWanted();
+    } else if (message.type === 'metrics-request') {
+      // A failure leaves this process out of the scrape (the primary stops waiting after a while).
+      processMetrics().then(
+        (metrics) => tell({ type: 'metrics', id: message.id, metrics }),
+        (error: unknown) => log.error('metrics could not be collected', error),
+      );
+    } else if (message.type === 'metrics-text') {
+      metricsWaiting.get(message.id)?.(message.text);
     }
   });
   // The primary died or closed the channel: alone, this process would serve a stale site.

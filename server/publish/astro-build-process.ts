@@ -35,5 +35,6 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     // The log (this process's output) is what the admin reads about a failed build.
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   }
-  reply({ type: 'done', id: job.id, ok, rssBytes: process.memoryUsage().rss });
+  // maxRSS (KiB) is this process's peak so far: the build's peak, or an earlier build's on a warm process.
+  reply({ type: 'done', id: job.id, ok, rssBytes: process.memoryUsage().rss, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
 }

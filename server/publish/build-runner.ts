@@ -24,6 +24,8 @@ export interface BuildResult {
   ok: boolean;
   /** Everything the build printed (stdout and stderr interleaved), for the admin's failure report. */
   log: string;
+  /** Peak resident memory of the Astro build process, when it reported one (a metric, server/ops/metrics.ts). */
+  peakRssBytes?: number;
 }
 
 export type BuildRunner = (job: BuildJob) => Promise<BuildResult>;
@@ -55,7 +57,8 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
       const astro = await warm.build({ id: job.id, root: projectRoot, outDir: job.outDir, workDir, contentDir: job.contentDir }, { env, timeoutMs });
       log += astro.log;
       options.log?.debug(`publish ${job.id}: astro build ${astro.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - astroStarted)} ms`);
-      if (!astro.ok || !pagefind) return { ok: astro.ok, log };
+      const { peakRssBytes } = astro;
+      if (!astro.ok || !pagefind) return { ok: astro.ok, log, peakRssBytes };
       const pagefindStarted = performance.now();
       // KaTeX's rendered spans and MathML presentation carry data-pagefind-ignore, so each formula is indexed
       // once, as its TeX source (src/lib/markdown/search-hints.ts, docs/decisions/0030-search-indexes-tex.md).
@@ -67,7 +70,7 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
       });
       log += index.log;
       options.log?.debug(`publish ${job.id}: pagefind ${index.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - pagefindStarted)} ms`);
-      return { ok: index.ok, log };
+      return { ok: index.ok, log, peakRssBytes };
     } finally {
       fs.rmSync(workDir, { recursive: true, force: true });
     }

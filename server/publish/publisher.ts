@@ -10,6 +10,7 @@ import { createAstroBuildRunner, type BuildResult, type BuildRunner } from './bu
 import { createBuildDir, findCurrentBuild, FAILURE_LOG, makeBuildPublic, pruneBuilds, switchCurrentBuild, WORK_DIR, type BuildLocation } from './build-dirs.ts';
 import { exportSnapshot, writeSnapshot } from './export-snapshot.ts';
 import type { Publisher, PublishStatus } from './types.ts';
+import { buildPeakRss, publishDuration, publishFailures } from '../ops/metrics.ts';
 
 export { findCurrentBuild } from './build-dirs.ts';
 
@@ -78,6 +79,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
         } catch (error) {
           // Only reached when even the build directory could not be made (disk full, permissions).
           log.error('publish: unexpected failure', error);
+          publishFailures.inc();
           lastBuildFailed = true;
           lastFailure = { at: new Date(now()).toISOString(), durationMs: 0, log: error instanceof Error ? error.message : String(error) };
         }
@@ -119,6 +121,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
     const finishedAt = now();
     const durationMs = finishedAt - startedAt;
+    publishDuration.observe({ outcome: result.ok ? 'ok' : 'failed' }, durationMs / 1000);
+    if (!result.ok) publishFailures.inc();
+    if (result.peakRssBytes !== undefined) buildPeakRss.set(result.peakRssBytes);
     if (result.ok) {
       const previous = current;
       current = build;

@@ -20,6 +20,8 @@ export interface AstroBuildDone {
   id: string;
   ok: boolean;
   rssBytes: number;
+  /** The process's peak resident memory so far (the metric site_publish_build_peak_rss_bytes). */
+  peakRssBytes: number;
 }
 
 export interface WarmAstroOptions {
@@ -39,7 +41,7 @@ const MAX_RSS_BYTES = 1.2 * 1024 ** 3;
 const IDLE_MS = 10 * 60_000;
 
 export interface WarmAstro {
-  build(job: AstroBuildJob, options: WarmAstroOptions): Promise<{ ok: boolean; log: string }>;
+  build(job: AstroBuildJob, options: WarmAstroOptions): Promise<{ ok: boolean; log: string; peakRssBytes?: number }>;
   /** Ends the warm process, if any (the server stopping; tests). */
   close(): void;
 }
@@ -88,6 +90,7 @@ export function createWarmAstro(): WarmAstro {
       worker.channel?.ref();
       return new Promise((resolve) => {
         let settled = false;
+        let peakRssBytes: number | undefined;
         const settle = (ok: boolean, note?: string, keep = false) => {
           if (settled) return;
           settled = true;
@@ -103,11 +106,12 @@ export function createWarmAstro(): WarmAstro {
           } else if (child === worker) {
             retire();
           }
-          resolve({ ok, log });
+          resolve({ ok, log, peakRssBytes });
         };
         const onMessage = (message: AstroBuildDone) => {
           if (message.type !== 'done' || message.id !== job.id) return;
           builds += 1;
+          peakRssBytes = message.peakRssBytes;
           // A failed build may leave Astro in any state: the next one starts clean.
           const keep = message.ok && builds < MAX_BUILDS_PER_PROCESS && message.rssBytes < MAX_RSS_BYTES;
           // Its output may still be in the pipe: let it arrive before the log is handed over.

@@ -69,6 +69,18 @@ export function sendPlain(res: ServerResponse, status: number, text: string, hea
   else res.end(body);
 }
 
+/** A small JSON answer never to be cached (the health checks, server/ops/). */
+export function sendJson(res: ServerResponse, status: number, value: unknown, head: boolean): void {
+  sendBody(res, status, 'application/json', Buffer.from(JSON.stringify(value)), head);
+}
+
+/** An answer with a content type of its own, never cached (the metrics, server/ops/). */
+export function sendBody(res: ServerResponse, status: number, contentType: string, body: Buffer, head: boolean): void {
+  res.writeHead(status, ['Content-Type', contentType, 'Content-Length', String(body.length), 'Cache-Control', 'no-store', ...plainHeaders]);
+  if (head) res.end();
+  else res.end(body);
+}
+
 export function sendNotFound(res: ServerResponse, head: boolean): void {
   sendPlain(res, 404, 'Not found.\n', head);
 }

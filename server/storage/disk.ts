@@ -72,3 +72,9 @@ export async function fsyncFile(file: string): Promise<void> {
     await handle.close();
   }
 }
+
+/** Bytes an unprivileged process may still write on the file system holding `dir` (statfs: one system call). */
+export function freeDiskBytes(dir: string): number {
+  const stats = fs.statfsSync(dir);
+  return stats.bavail * stats.bsize;
+}

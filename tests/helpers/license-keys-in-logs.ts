@@ -1,7 +1,9 @@
 // Issue 12, item 1: license keys never appear in logs. The one check the licensing tests share: every key
 // in the database against every line captured — the test context's logger captures every line at every
 // level without printing (tests/helpers/test-context.ts), and `consoleLines` catches anything else that
-// printed (a logger made outside the context, a stray console call).
+// printed through the console (a stray console call). The logger itself (pino, server/log.ts) writes to the
+// file descriptor, not through the console: its lines are the capture's. tests/server/ops/log-redaction.test.ts
+// extends this check to every other secret (passwords, tokens, cookies, links).
 import { expect, vi } from 'vitest';
 import type { Db } from '../../server/db/client.ts';
 import { licenses } from '../../server/db/schema.ts';

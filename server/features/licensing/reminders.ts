@@ -45,6 +45,7 @@ import {
   type ReminderKind,
 } from './reminder-queries.ts';
 import { startPeriodicJob } from '../../process/periodic-job.ts';
+import { mailSendFailures } from '../../ops/metrics.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -157,6 +158,7 @@ export function startReminderScheduler(
     try {
       await ctx.mailer.send({ to: candidate.email, ...content });
     } catch (error) {
+      mailSendFailures.inc({ kind: 'reminder' });
       const kind = classifySendError(error);
       // The error's code and the server's answer only: never the message, which carries the key.
       const reason = describeError(error);

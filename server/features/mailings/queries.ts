@@ -12,6 +12,17 @@ export type RecipientKey = Pick<MailingRecipient, 'mailing_id' | 'user_id'>;
 
 export const RECIPIENT_STATUSES = ['pending', 'sent', 'failed', 'skipped'] as const satisfies readonly RecipientStatus[];
 
+/** Recipients still to be sent, due or waiting for a retry (the metric site_mail_queue_depth; uses the status index). */
+export function countPendingRecipients(db: Db): number {
+  return (
+    db
+      .select({ count: sql<number>`count(*)` })
+      .from(mailingRecipients)
+      .where(eq(mailingRecipients.status, 'pending'))
+      .get()?.count ?? 0
+  );
+}
+
 export function insertMailing(db: Db, mailing: { title: string; body: string; created_by: number | null; atIso: string }): Mailing {
   const { atIso, ...fields } = mailing;
   return db

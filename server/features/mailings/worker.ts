@@ -29,6 +29,7 @@ import {
 } from './queries.ts';
 import { mailingMessage, renderMailing, unsubscribeLink, type RenderedMailing } from './message.ts';
 import { startPeriodicJob } from '../../process/periodic-job.ts';
+import { mailSendFailures } from '../../ops/metrics.ts';
 
 export const MAILING_RETRY = {
   baseMs: 5_000,
@@ -139,6 +140,7 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
       try {
         await ctx.mailer.send(message);
       } catch (error) {
+        mailSendFailures.inc({ kind: 'mailing' });
         const kind = classifySendError(error);
         const text = describeError(error);
         if (kind === 'unreachable') {

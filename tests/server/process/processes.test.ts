@@ -323,7 +323,7 @@ describe('publishing with another serving process', () => {
     const primary = createPrimaryPublisher({ config: ctx.config, db: ctx.db, log: ctx.log, runBuild: runner.runBuild, onLive: (dir) => serving.goLive(dir) });
     publisher = primary.publisher;
     await createUser(ctx, { email: ADMIN.email, role: 'admin' });
-    serving = await startServing({ config: ctx.config, app: ctx.app, log: ctx.log, workerEnv: ctx.env, onPublishRequest: primary.takeUp });
+    serving = await startServing({ config: ctx.config, app: ctx.app, db: ctx.db, log: ctx.log, workerEnv: ctx.env, onPublishRequest: primary.takeUp });
   });
 
   afterAll(async () => {

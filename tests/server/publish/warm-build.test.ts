@@ -54,6 +54,8 @@ describe('warm Astro builds', () => {
       expect(page(first.outDir)).toContain('First warm title');
       const [firstPid, firstCount] = warmProcessOf(first.log);
       expect(firstCount).toBe(1);
+      // The build process's peak memory, for the metric site_publish_build_peak_rss_bytes: Astro alone is well over 50 MB.
+      expect(first.peakRssBytes).toBeGreaterThan(50 * 1024 * 1024);
 
       ctx.db.$client.prepare('update posts set title = ? where id = ?').run('Second warm title', post.id);
       const second = await buildWith(null);
