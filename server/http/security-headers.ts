@@ -49,12 +49,17 @@ export function strictTransportSecurity(config: Pick<Config, 'siteOrigin'>): str
 }
 
 const apiPolicy = contentSecurityPolicy();
+/** Cache-Control values no shared cache may store. */
+const PRIVATE_CACHE_CONTROL = /(?:^|,)\s*(?:private|no-store)\s*(?:,|=|$)/i;
 
 /**
  * The headers every Hono answer gets. API answers are private unless a route says otherwise: an answer
  * under /api/ (the user, admin lists, drafts, license files) or to a signed-in request that names no
  * Cache-Control of its own gets `no-store`, so no browser or proxy cache keeps it; the few public,
- * cacheable answers (the licensing JWKS) set theirs explicitly and keep it.
+ * cacheable answers (the licensing JWKS) set theirs explicitly and keep it. /sanctum answers are one
+ * browser's token. An answer that sets a cookie is never shareable whatever its route said: a pull CDN
+ * (docs/scaling.md#a-pull-cdn) would hand one visitor's session or XSRF cookie to the next (the JWKS,
+ * asked with an ended session cookie, clears it and sends a fresh XSRF token).
  */
 export function apiSecurityHeaders(config: Pick<Config, 'siteOrigin'>) {
   const hsts = strictTransportSecurity(config);
@@ -63,6 +68,11 @@ export function apiSecurityHeaders(config: Pick<Config, 'siteOrigin'>) {
     for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) c.res.headers.set(name, value);
     if (hsts) c.res.headers.set('Strict-Transport-Security', hsts);
     if (!c.res.headers.has('Content-Security-Policy')) c.res.headers.set('Content-Security-Policy', apiPolicy);
-    if (!c.res.headers.has('Cache-Control') && (c.req.path.startsWith('/api/') || c.get('user'))) c.res.headers.set('Cache-Control', 'no-store');
+    const cacheControl = c.res.headers.get('Cache-Control');
+    if (c.res.headers.has('Set-Cookie')) {
+      if (!cacheControl || !PRIVATE_CACHE_CONTROL.test(cacheControl)) c.res.headers.set('Cache-Control', 'no-store');
+    } else if (!cacheControl && (c.req.path.startsWith('/api/') || c.req.path.startsWith('/sanctum/') || c.get('user'))) {
+      c.res.headers.set('Cache-Control', 'no-store');
+    }
   });
 }
