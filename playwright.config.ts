@@ -52,6 +52,8 @@ export default defineConfig({
       REGISTRATIONS_PER_HOUR: '1000',
       // Likewise every bot check: 20 derivations a minute per address would throttle the suite.
       BOTCHECK_VERIFY_PER_MINUTE: '100000',
+      // And the admin signs in for nearly every test: 20 logins per account in 15 minutes would lock it out.
+      ACCOUNT_LOGINS_PER_15_MINUTES: '100000',
       ASTRO_TELEMETRY_DISABLED: '1',
       LOG_LEVEL: 'warn',
     },

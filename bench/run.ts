@@ -100,6 +100,7 @@ async function seedDataDir(dataDir: string, posts: number, smtpUrl: string): Pro
     BOTCHECK_COST: '1',
     REGISTRATIONS_PER_HOUR: '100000',
     BOTCHECK_VERIFY_PER_MINUTE: '10000000',
+    ACCOUNT_LOGINS_PER_15_MINUTES: '10000000',
     // Every load generator connects from 127.0.0.1; --connections may pass the per-address cap.
     MAX_CONNECTIONS_PER_CLIENT: '0',
     LOG_LEVEL: 'warn',

@@ -50,6 +50,10 @@ const envSchema = z.object({
   // Bot-check key derivations per client IP a minute (docs/decisions/0005-bot-check.md); raise it where
   // many forms are sent from one address (the browser tests, the bench).
   BOTCHECK_VERIFY_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(20),
+  // Login attempts per account (its e-mail) from any address in 15 minutes, then a lockout with a notice
+  // mail (server/features/accounts/auth.ts); raise it only where one account logs in very often on purpose
+  // (the browser tests sign the same admin in for every test).
+  ACCOUNT_LOGINS_PER_15_MINUTES: z.coerce.number().int().min(1).max(10_000_000).default(20),
   // Per client IP; raise it where many sign-ups share one address (the browser tests, an office NAT).
   REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
   // Account mails (verification, reset, lockout notice, …) to one address a day, however many accounts or
@@ -143,6 +147,8 @@ export interface Config {
   /** JSON lines, or readable lines for a developer's terminal (README, Operations). */
   logFormat: 'json' | 'pretty';
   registrationsPerHour: number;
+  /** Login attempts per account from any address in 15 minutes (ACCOUNT_LOGINS_PER_15_MINUTES). */
+  accountLoginsPer15Minutes: number;
   /** Account mails one address gets a day at most (server/mail/recipient-cap.ts). */
   accountMailsPerDay: number;
   /**
@@ -240,6 +246,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
     registrationsPerHour: env.REGISTRATIONS_PER_HOUR,
+    accountLoginsPer15Minutes: env.ACCOUNT_LOGINS_PER_15_MINUTES,
     accountMailsPerDay: env.ACCOUNT_MAILS_PER_DAY,
     logMailLinks: env.NODE_ENV === 'development',
     botcheckVerifyPerMinute: env.BOTCHECK_VERIFY_PER_MINUTE,

@@ -268,6 +268,22 @@ describe('per-account login limit', () => {
     expect((await tryFrom(freshAddress(), DEFAULT_TEST_PASSWORD)).status).toBe(200);
   });
 
+  it('takes its number from ACCOUNT_LOGINS_PER_15_MINUTES', async () => {
+    const strict = createTestContext({ env: { TRUST_PROXY: 'true', ACCOUNT_LOGINS_PER_15_MINUTES: '3' } });
+    try {
+      const attempt = async (index: number) => {
+        const client = createClient(strict.app);
+        await client.fetchCsrfCookie();
+        const body = { email: 'someone@example.test', password: GUESS, g_token: await solveBotChallenge(strict.app) };
+        return client.request('POST', '/api/auth/login', body, { headers: { 'X-Forwarded-For': `203.0.113.${index + 1}` } });
+      };
+      for (let index = 0; index < 3; index += 1) expect((await attempt(index)).status).toBe(422);
+      expect((await attempt(3)).status).toBe(429);
+    } finally {
+      strict.cleanup();
+    }
+  });
+
   it('counts an e-mail without an account the same way, so a lockout tells nothing', async () => {
     await failFromManyAddresses(20, 'nobody@example.test');
     expect((await tryFrom(freshAddress(), GUESS, 'nobody@example.test')).status).toBe(429);
