@@ -114,9 +114,10 @@ function takeArrivingPost(ns: Namespace): number | null {
 
 /** After a save: the saved article is shown, with the address naming it. Returns what to focus next. */
 function useFocusSavedPost(dom: PostsPageDom, hosts: readonly { postId: number }[], ns: Namespace): (postId: number) => void {
-  // Arriving from a save on another section's page: that post is the one to show.
-  const focusPost = useRef<number | null>(null);
-  if (focusPost.current === null) focusPost.current = takeArrivingPost(ns);
+  // Arriving from a save on another section's page: that post is the one to show. Read once, when this
+  // overlay mounts (the page being left re-renders after the save, and must not take it).
+  const [arriving] = useState(() => takeArrivingPost(ns));
+  const focusPost = useRef<number | null>(arriving);
   useEffect(() => {
     const postId = focusPost.current;
     if (postId === null || !hosts.some((host) => host.postId === postId)) return;
