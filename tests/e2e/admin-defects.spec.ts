@@ -35,9 +35,7 @@ test.afterEach(async ({}, testInfo) => {
   const pages = admin?.pages() ?? [];
   for (const [index, page] of pages.entries()) {
     const size = page.viewportSize();
-    await page
-      .screenshot({ path: testInfo.outputPath(`end-${index}-${size?.width ?? 0}.png`), fullPage: false })
-      .catch(() => undefined);
+    await page.screenshot({ path: testInfo.outputPath(`end-${index}-${size?.width ?? 0}.png`), fullPage: false }).catch(() => undefined);
     await page.close();
   }
 });

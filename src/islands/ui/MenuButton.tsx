@@ -4,7 +4,7 @@
 // or a click elsewhere closes it. An item that cannot be used here stays listed, aria-disabled, with the
 // reason as its description (and title), so the admin learns why before trying. The menu is placed
 // fixed under the button, so a scrolling table around it never clips it.
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 export interface MenuItem {
   label: string;
@@ -25,19 +25,11 @@ interface MenuButtonProps {
 
 type Opening = 'first' | 'last' | null;
 
-/** Places the menu under the button (or above it when there is no room below), inside the window. */
-function usePlacement(open: boolean, button: RefObject<HTMLButtonElement | null>, menu: RefObject<HTMLUListElement | null>) {
-  const [place, setPlace] = useState<{ top: number; left: number } | null>(null);
-  useLayoutEffect(() => {
-    if (!open || !button.current || !menu.current) return setPlace(null);
-    const anchor = button.current.getBoundingClientRect();
-    const size = menu.current.getBoundingClientRect();
-    const below = anchor.bottom + 4;
-    const top = below + size.height > window.innerHeight && anchor.top - size.height - 4 > 0 ? anchor.top - size.height - 4 : below;
-    const left = Math.max(8, Math.min(anchor.left, window.innerWidth - size.width - 8));
-    setPlace({ top, left });
-  }, [open, button, menu]);
-  return place;
+/** Where the menu goes: under the button (above it when there is no room below), inside the window. */
+function placeMenu(anchor: DOMRect, size: DOMRect): { top: string; left: string } {
+  const below = anchor.bottom + 4;
+  const top = below + size.height > window.innerHeight && anchor.top - size.height - 4 > 0 ? anchor.top - size.height - 4 : below;
+  return { top: `${top}px`, left: `${Math.max(8, Math.min(anchor.left, window.innerWidth - size.width - 8))}px` };
 }
 
 export function MenuButton({ label, items, className = 'button button--secondary button--admin-tiny' }: MenuButtonProps) {
@@ -46,7 +38,11 @@ export function MenuButton({ label, items, className = 'button button--secondary
   const open = opening !== null;
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLUListElement>(null);
-  const place = usePlacement(open, button, menu);
+  // Placed before it is painted.
+  useLayoutEffect(() => {
+    if (!open || !button.current || !menu.current) return;
+    Object.assign(menu.current.style, placeMenu(button.current.getBoundingClientRect(), menu.current.getBoundingClientRect()));
+  }, [open]);
 
   const itemElements = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
   const close = (focusButton: boolean) => {
@@ -55,11 +51,11 @@ export function MenuButton({ label, items, className = 'button button--secondary
   };
 
   useEffect(() => {
-    if (!open || !place) return;
+    if (!open) return;
     const elements = itemElements();
     (opening === 'last' ? elements.at(-1) : elements[0])?.focus({ preventScroll: true });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, place]);
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
@@ -130,15 +126,7 @@ export function MenuButton({ label, items, className = 'button button--secondary
         <span className="menu-button__caret" aria-hidden="true"></span>
       </button>
       {open && (
-        <ul
-          ref={menu}
-          id={`${id}-menu`}
-          role="menu"
-          aria-labelledby={`${id}-button`}
-          className="menu-button__menu"
-          style={place ? { top: place.top, left: place.left } : { visibility: 'hidden', top: 0, left: 0 }}
-          onKeyDown={onMenuKey}
-        >
+        <ul ref={menu} id={`${id}-menu`} role="menu" aria-labelledby={`${id}-button`} className="menu-button__menu" onKeyDown={onMenuKey}>
           {items.map((item, index) => (
             <li key={item.label} role="none">
               <button

@@ -37,14 +37,14 @@ function useOutOfView(): [RefObject<HTMLSpanElement | null>, boolean] {
 
 /** 'Live' stays worth a toast for a few seconds; the other states while they last. */
 function useWorthFloating(phase: PublishPhase): boolean {
-  const [liveFresh, setLiveFresh] = useState(false);
+  // The 'live' phase whose few seconds are over (each publish's outcome is a new object).
+  const [spent, setSpent] = useState<PublishPhase | null>(null);
   useEffect(() => {
-    if (phase.kind !== 'live') return setLiveFresh(false);
-    setLiveFresh(true);
-    const timer = setTimeout(() => setLiveFresh(false), LIVE_TOAST_MS);
+    if (phase.kind !== 'live') return;
+    const timer = setTimeout(() => setSpent(phase), LIVE_TOAST_MS);
     return () => clearTimeout(timer);
   }, [phase]);
-  return phase.kind === 'publishing' || phase.kind === 'failed' || phase.kind === 'unknown' || liveFresh;
+  return phase.kind === 'publishing' || phase.kind === 'failed' || phase.kind === 'unknown' || (phase.kind === 'live' && spent !== phase);
 }
 
 export function PublishState() {
