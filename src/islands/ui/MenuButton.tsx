@@ -2,8 +2,10 @@
 // and aria-expanded on the button; Enter, Space or Down opens the menu on its first item, Up on its last;
 // Up/Down move round the items, Home/End jump, Escape closes it and gives focus back to the button, Tab
 // or a click elsewhere closes it. An item that cannot be used here stays listed, aria-disabled, with the
-// reason as its description (and title), so the admin learns why before trying. The menu is placed
-// fixed under the button, so a scrolling table around it never clips it.
+// reason as its description (and title), so the admin learns why before trying. The menu is rendered at
+// the end of the page (a portal) and placed fixed under the button, following it as things scroll, so
+// neither a scrolling table nor a pinned column's stacking clips or covers it.
+import { createPortal } from 'react-dom';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 export interface MenuItem {
@@ -40,8 +42,19 @@ export function MenuButton({ label, items, className = 'button button--secondary
   const menu = useRef<HTMLUListElement>(null);
   // Placed before it is painted.
   useLayoutEffect(() => {
-    if (!open || !button.current || !menu.current) return;
-    Object.assign(menu.current.style, placeMenu(button.current.getBoundingClientRect(), menu.current.getBoundingClientRect()));
+    if (!open) return;
+    const place = () => {
+      if (button.current && menu.current)
+        Object.assign(menu.current.style, placeMenu(button.current.getBoundingClientRect(), menu.current.getBoundingClientRect()));
+    };
+    place();
+    // The menu follows its button when the page or the table scrolls, or the window changes size.
+    window.addEventListener('scroll', place, true);
+    window.addEventListener('resize', place);
+    return () => {
+      window.removeEventListener('scroll', place, true);
+      window.removeEventListener('resize', place);
+    };
   }, [open]);
 
   const itemElements = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
@@ -63,19 +76,8 @@ export function MenuButton({ label, items, className = 'button button--secondary
       const target = event.target as Node;
       if (!menu.current?.contains(target) && !button.current?.contains(target)) setOpening(null);
     };
-    // The menu is fixed where the button was: it closes when the page or the table scrolls under it.
-    const onScroll = (event: Event) => {
-      if (!menu.current?.contains(event.target as Node)) setOpening(null);
-    };
-    const onResize = () => setOpening(null);
     document.addEventListener('pointerdown', onPointerDown);
-    window.addEventListener('scroll', onScroll, true);
-    window.addEventListener('resize', onResize);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      window.removeEventListener('scroll', onScroll, true);
-      window.removeEventListener('resize', onResize);
-    };
+    return () => document.removeEventListener('pointerdown', onPointerDown);
   }, [open]);
 
   const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
@@ -100,7 +102,11 @@ export function MenuButton({ label, items, className = 'button button--secondary
       event.preventDefault();
       event.stopPropagation();
       close(true);
-    } else if (event.key === 'Tab') close(false);
+    } else if (event.key === 'Tab') {
+      // The menu lives at the end of the page: Tab continues from its button, not from there.
+      event.preventDefault();
+      close(true);
+    }
   };
 
   const choose = (item: MenuItem) => {
@@ -125,32 +131,34 @@ export function MenuButton({ label, items, className = 'button button--secondary
         {label}
         <span className="menu-button__caret" aria-hidden="true"></span>
       </button>
-      {open && (
-        <ul ref={menu} id={`${id}-menu`} role="menu" aria-labelledby={`${id}-button`} className="menu-button__menu" onKeyDown={onMenuKey}>
-          {items.map((item, index) => (
-            <li key={item.label} role="none">
-              <button
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                className={item.danger ? 'menu-button__item menu-button__item--danger' : 'menu-button__item'}
-                aria-disabled={item.disabledReason ? true : undefined}
-                aria-describedby={item.disabledReason ? `${id}-reason-${index}` : undefined}
-                title={item.disabledReason}
-                onClick={() => choose(item)}
-              >
-                {item.label}
-                {item.srLabel && <span className="sr-only"> {item.srLabel}</span>}
-              </button>
-              {item.disabledReason && (
-                <span id={`${id}-reason-${index}`} className="menu-button__reason">
-                  {item.disabledReason}
-                </span>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      {open &&
+        createPortal(
+          <ul ref={menu} id={`${id}-menu`} role="menu" aria-labelledby={`${id}-button`} className="menu-button__menu" onKeyDown={onMenuKey}>
+            {items.map((item, index) => (
+              <li key={item.label} role="none">
+                <button
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  className={item.danger ? 'menu-button__item menu-button__item--danger' : 'menu-button__item'}
+                  aria-disabled={item.disabledReason ? true : undefined}
+                  aria-describedby={item.disabledReason ? `${id}-reason-${index}` : undefined}
+                  title={item.disabledReason}
+                  onClick={() => choose(item)}
+                >
+                  {item.label}
+                  {item.srLabel && <span className="sr-only"> {item.srLabel}</span>}
+                </button>
+                {item.disabledReason && (
+                  <span id={`${id}-reason-${index}`} className="menu-button__reason">
+                    {item.disabledReason}
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>,
+          document.body,
+        )}
     </span>
   );
 }
