@@ -27,3 +27,9 @@ export function onEveryPage(setup: () => PageCleanup | void): void {
 export function prefersReducedMotion(): boolean {
   return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
+
+/**
+ * Dispatched on document by the admin overlay once it has put a post in view and named it in the address
+ * (after a save): the reader's scroll-spy takes that position as where the page was put, as after arrival.
+ */
+export const POST_PLACED_EVENT = 'reading:post-placed';

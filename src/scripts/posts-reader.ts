@@ -3,7 +3,7 @@
 // to it in 0.5 s with a 100 px offset (docs/product/constants.md) and then sets the hash. While the reader scrolls, the
 // address follows the article being read (scroll-spy) with replaceState, so scrolling adds no history.
 import { POST_SCROLL } from '../lib/reading-constants';
-import { onEveryPage, prefersReducedMotion } from './page-lifecycle';
+import { onEveryPage, POST_PLACED_EVENT, prefersReducedMotion } from './page-lifecycle';
 import { animateScrollTo, scrollTargetOf } from './smooth-scroll';
 
 function hashId(): string {
@@ -28,7 +28,12 @@ function setup(): (() => void) | void {
       else link.removeAttribute('aria-current');
     }
   };
+  // The page this setup serves. While a navigation to another page is under way the address already names
+  // that page (the Navigation API commits the URL first) but this page is still on screen: rewriting the
+  // address then would give it a post of this page and abort the navigation (issue 14, part 2).
+  const pagePath = location.pathname;
   const replaceHash = (slug: string) => {
+    if (location.pathname !== pagePath) return;
     if (hashId() !== slug) history.replaceState(history.state, '', `${location.pathname}${location.search}#${encodeURIComponent(slug)}`);
     highlight(slug);
   };
@@ -47,33 +52,32 @@ function setup(): (() => void) | void {
   if (document.readyState === 'complete') correctHash();
   else window.addEventListener('load', correctHash, { once: true });
 
+  const currentArticles = () => [...content.querySelectorAll<HTMLElement>('article.post[id]')].filter((article) => !article.hidden);
+  /** In the reading band: from just under the sticky header to the middle of the window. */
+  const inReadingBand = (article: HTMLElement) => {
+    const box = article.getBoundingClientRect();
+    return box.height > 0 && box.bottom > POST_SCROLL.offsetPx && box.top < window.innerHeight / 2;
+  };
+
   // Scroll-spy. It waits until the reader scrolls away from where the page was put (by the browser on
   // arrival, or by a sidebar click), so it never overrides the post that was asked for.
   let settledAt = window.scrollY;
   let animating = false;
-  const visible = new Set<Element>();
   const spy = () => {
     if (animating) return;
     if (Math.abs(window.scrollY - settledAt) < 2) return;
     settledAt = Number.NaN;
     const atBottom = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+    // The articles as they are now: the admin overlay adds, hides and reorders them after this setup.
+    const shown = currentArticles();
     const named = document.getElementById(hashId());
     // At the very bottom a short last post can never reach the reading band: keep it if it is on screen.
-    if (atBottom && named && articles.includes(named) && named.getBoundingClientRect().top < window.innerHeight) return;
-    const current = articles.find((article) => visible.has(article));
+    if (atBottom && named && shown.includes(named) && named.getBoundingClientRect().top < window.innerHeight) return;
+    const current = shown.find(inReadingBand);
     if (current) replaceHash(current.id);
   };
-  // The reading band: from just under the sticky header to the middle of the window.
-  const observer = new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        if (entry.isIntersecting) visible.add(entry.target);
-        else visible.delete(entry.target);
-      }
-      spy();
-    },
-    { rootMargin: `-${POST_SCROLL.offsetPx}px 0px -50% 0px` },
-  );
+  // Articles entering or leaving the reading band wake the spy, which then measures them all.
+  const observer = new IntersectionObserver(spy, { rootMargin: `-${POST_SCROLL.offsetPx}px 0px -50% 0px` });
   for (const article of articles) observer.observe(article);
 
   const scrollToPost = async (article: HTMLElement) => {
@@ -105,11 +109,18 @@ function setup(): (() => void) | void {
     if (scroller.scrollWidth > scroller.clientWidth && !scroller.hasAttribute('tabindex')) scroller.tabIndex = 0;
   }
 
+  // The admin overlay put a post in view (after a save): that is where the page was put.
+  const onPlaced = () => {
+    settledAt = window.scrollY;
+  };
+
   const sidebar = document.querySelector('[data-posts-sidebar]');
   sidebar?.addEventListener('click', onClick as EventListener);
   window.addEventListener('scrollend', spy);
   window.addEventListener('hashchange', correctHash);
+  document.addEventListener(POST_PLACED_EVENT, onPlaced);
   return () => {
+    document.removeEventListener(POST_PLACED_EVENT, onPlaced);
     observer.disconnect();
     sidebar?.removeEventListener('click', onClick as EventListener);
     window.removeEventListener('scrollend', spy);

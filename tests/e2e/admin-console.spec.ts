@@ -61,6 +61,12 @@ function rowOf(page: Page, email: string): Locator {
   return usersTable(page).locator('tbody tr.admin-users__row').filter({ hasText: email });
 }
 
+/** Chooses one of a row's actions from its Actions menu (Edit User, Delete User, Ban, UnBan). */
+async function chooseRowAction(page: Page, row: Locator, action: RegExp): Promise<void> {
+  await row.getByRole('button', { name: /^Actions/ }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name: action }).click();
+}
+
 /** The Name column of the rows shown, top to bottom. */
 async function namesShown(page: Page): Promise<string[]> {
   return (await usersTable(page).locator('tbody th[scope="row"]').allTextContents()).map((name) => name.trim());
@@ -137,7 +143,7 @@ test.describe('admin console', () => {
     const { context, page } = await openAdmin(browser);
     await filterUsers(page, tag);
     const row = rowOf(page, account.email);
-    await row.getByRole('button', { name: /^Ban\b/ }).click();
+    await chooseRowAction(page, row, /^Ban\b/);
     const confirmBan = page.getByRole('dialog', { name: 'Ban User' });
     await expect(confirmBan).toContainText(`Are you sure you want to BAN ${account.name}?`);
     // The confirmation starts on Cancel: an Enter by habit bans nobody.
@@ -146,29 +152,34 @@ test.describe('admin console', () => {
     await expect(page.getByRole('status').filter({ hasText: `User banned. (${account.name})` })).toBeVisible();
     await expect(row).toHaveClass(/admin-users__row--banned/);
     await expect(row.getByText('Banned', { exact: true })).toBeVisible();
-    await expect(row.getByRole('button', { name: /^UnBan\b/ })).toBeVisible();
+    await row.getByRole('button', { name: /^Actions/ }).click();
+    await expect(page.getByRole('menuitem', { name: /^UnBan\b/ })).toBeVisible();
+    await page.keyboard.press('Escape');
 
     // The user's session is gone: the API says 401, and the open dashboard notices on its next call.
     expect((await user.context.request.get('/api/user', { headers: { 'X-Requested-With': 'XMLHttpRequest' } })).status()).toBe(401);
     await user.page.getByRole('button', { name: 'Request License' }).click();
     await expect(user.page.getByText('Please login to see dashboard!')).toBeVisible();
 
-    // An admin cannot ban themselves: the server's refusal is shown.
+    // An admin cannot ban themselves: Ban is disabled on their own row, with the reason.
     await filterUsers(page, E2E_ADMIN.email);
     await rowOf(page, E2E_ADMIN.email)
-      .getByRole('button', { name: /^Ban\b/ })
+      .getByRole('button', { name: /^Actions/ })
       .click();
-    await page.getByRole('dialog', { name: 'Ban User' }).getByRole('button', { name: 'Ban', exact: true }).click();
-    await expect(page.getByText('You cannot ban yourself.')).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: /^Ban\b/ })).toHaveAttribute('aria-disabled', 'true');
+    await expect(page.getByRole('menuitem', { name: /^Ban\b/ })).toHaveAccessibleDescription('You cannot ban yourself.');
+    await page.keyboard.press('Escape');
 
     await filterUsers(page, tag);
-    await row.getByRole('button', { name: /^UnBan\b/ }).click();
+    await chooseRowAction(page, row, /^UnBan\b/);
     const confirmUnban = page.getByRole('dialog', { name: 'UnBan User' });
     await expect(confirmUnban).toContainText(`Are you sure you want to UNBAN ${account.name}?`);
     await confirmUnban.getByRole('button', { name: 'UnBan', exact: true }).click();
     await expect(page.getByText(`User unbanned. (${account.name})`)).toBeVisible();
     await expect(row).not.toHaveClass(/admin-users__row--banned/);
-    await expect(row.getByRole('button', { name: /^Ban\b/ })).toBeVisible();
+    await row.getByRole('button', { name: /^Actions/ }).click();
+    await expect(page.getByRole('menuitem', { name: /^Ban\b/ })).toBeVisible();
+    await page.keyboard.press('Escape');
 
     // Unbanned, they can sign in again (the ended session stays ended).
     await logIn(user.context.request, account.email, PASSWORD);
@@ -263,9 +274,7 @@ test.describe('admin console', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
 
-    await rowOf(page, keep.email)
-      .getByRole('button', { name: /^Edit User/ })
-      .click();
+    await chooseRowAction(page, rowOf(page, keep.email), /^Edit User/);
     const form = page.getByRole('dialog', { name: `Edit User: ${keep.name}` });
     await expect(form.getByLabel('Name', { exact: true })).toBeFocused();
     await form.getByLabel('Email', { exact: true }).fill(doomed.email.toUpperCase());
@@ -280,18 +289,14 @@ test.describe('admin console', () => {
     await expect(page.getByText(`User updated. (${keep.name})`)).toBeVisible();
     await expect(rowOf(page, keep.email)).toContainText(`Surname ${tag}`);
 
-    await rowOf(page, doomed.email)
-      .getByRole('button', { name: /^Delete User/ })
-      .click();
+    await chooseRowAction(page, rowOf(page, doomed.email), /^Delete User/);
     const confirmDelete = page.getByRole('dialog', { name: 'Delete User' });
     await expect(confirmDelete).toContainText('This operation will hard delete data from database!!!');
     await expect(confirmDelete).toContainText(doomed.email);
     // Cancel changes nothing.
     await confirmDelete.getByRole('button', { name: 'Cancel' }).click();
     await expect(rowOf(page, doomed.email)).toHaveCount(1);
-    await rowOf(page, doomed.email)
-      .getByRole('button', { name: /^Delete User/ })
-      .click();
+    await chooseRowAction(page, rowOf(page, doomed.email), /^Delete User/);
     await confirmDelete.getByRole('button', { name: 'Delete User' }).click();
     await expect(page.getByText(`User deleted. (${doomed.name}, ${doomed.email})`)).toBeVisible();
     await expect(rowOf(page, doomed.email)).toHaveCount(0);

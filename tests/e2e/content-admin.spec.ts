@@ -328,6 +328,10 @@ test('an admin adds and edits a home section and its images, and readers get the
   await expect(images.getByText('No images here.')).toBeVisible();
   await images.getByLabel('Image file').setInputFiles({ name: `cmm-${stamp}.png`, mimeType: 'image/png', buffer: await makePng('#1d4f91') });
   await expect(images.getByLabel('Assign to')).toHaveValue(await edited.getAttribute('data-home-section').then(String));
+  // The title and alt text are asked for at upload, pre-filled from the file's name (issue 14, part 2).
+  const uploadTitle = images.locator('form.image-manager__upload').getByLabel('Title', { exact: true });
+  await expect(uploadTitle).toHaveValue(`Cmm ${stamp}`);
+  await uploadTitle.fill(`cmm-${stamp}`);
   await images.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(images.getByText('Image uploaded.')).toBeVisible();
   const item = images.locator('[data-image-item]');

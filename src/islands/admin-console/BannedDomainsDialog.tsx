@@ -2,6 +2,8 @@
 // banned domains (ID, Domain, Date Banned, Date Updated, Delete Domain). The server normalises what was
 // typed ('@Spam.COM' → 'spam.com') and refuses duplicates and non-domains with a message under the field.
 // A ban does not touch existing accounts, so the users a ban covers are listed for the admin to act on.
+// The table fits the dialog on a desktop (long domains wrap); on a phone it scrolls sideways with the
+// Delete Domain column pinned at the right edge, so the button is never cut off.
 import { useRef, useState } from 'react';
 import { formatAdminDate } from './dates.ts';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -63,7 +65,7 @@ function DomainsTable({ domains, onRemove }: { domains: BannedDomain[]; onRemove
             <th scope="col">Date Banned</th>
             <th scope="col">Date Updated</th>
             <th scope="col">Existing users</th>
-            <th scope="col">
+            <th scope="col" className="admin-table__action">
               <span className="sr-only">Actions</span>
             </th>
           </tr>
@@ -82,7 +84,7 @@ function DomainsTable({ domains, onRemove }: { domains: BannedDomain[]; onRemove
               <td>
                 <CoveredUsers domain={domain} />
               </td>
-              <td>
+              <td className="admin-table__action">
                 <button
                   type="button"
                   className="button button--secondary button--admin-tiny button--admin-danger-outline"
@@ -122,7 +124,8 @@ function BannedDomains({ confirm }: BannedDomainsProps) {
       confirmLabel: 'Delete Domain',
     });
     if (!ok) return;
-    form.setMessage(null);
+    // An old refusal of the domain field is about another attempt: it goes with the delete's outcome.
+    form.clear();
     try {
       const answer = await unbanDomain(domain.id);
       setDomains((list) => (list ?? []).filter((item) => item.id !== domain.id));

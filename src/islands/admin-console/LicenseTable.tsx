@@ -1,6 +1,7 @@
 // The admin's table of a user's licenses (docs/product/admin.md#licenses; issue 12, item 7): ID, type, Active,
 // Activated at, Expiry (days), Expire date, the status in words, the machines against the limit, and Edit,
-// Suspend/Unsuspend and Delete.
+// Suspend/Unsuspend and Delete. The Actions column is pinned at the right edge of the scrolling table, so the
+// buttons stay in the card however narrow it is.
 import type { License } from '../../lib/api/admin.ts';
 import { YesNo } from '../users/YesNo.tsx';
 import { LicenseStatus } from '../users/LicenseCard.tsx';
@@ -52,7 +53,9 @@ export function LicenseTable({ licenses, ...actions }: LicenseTableProps) {
             <th scope="col">Expire date</th>
             <th scope="col">Status</th>
             <th scope="col">Machines</th>
-            <th scope="col">Actions</th>
+            <th scope="col" className="admin-table__action">
+              Actions
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -76,7 +79,7 @@ export function LicenseTable({ licenses, ...actions }: LicenseTableProps) {
               <td>
                 {license.machines.length} / {license.max_machines}
               </td>
-              <td>
+              <td className="admin-table__action">
                 <Actions license={license} {...actions} />
               </td>
             </tr>

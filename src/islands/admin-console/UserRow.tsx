@@ -1,8 +1,12 @@
-// One user in the admin table (docs/product/admin.md#admin-screen): a tick box for mailings, the Actions column (Details, Edit
-// User, Delete User, Ban/UnBan) and one cell per visible field. A banned user's row is styled apart and
+// One user in the admin table (docs/product/admin.md#admin-screen): a tick box for mailings, the Actions column (Details, and
+// a compact menu with Edit User, Delete User, Ban/UnBan, so the table fits a desktop window without
+// sideways scrolling) and one cell per visible field. On the admin's own row Delete User and Ban are
+// disabled with the reason, instead of being refused after the confirmation. A banned user's row is styled apart and
 // says 'Banned' in words too, so the difference does not rest on colour alone. Details opens the user
 // card with the admin extras and the license table in a row underneath.
 import type { ReactNode } from 'react';
+import { MenuButton, type MenuItem } from '../ui/MenuButton.tsx';
+import { SELF_BAN_REFUSED, SELF_DELETE_REFUSED } from './messages.ts';
 import { formatAdminDate } from './dates.ts';
 import type { Column } from '../../lib/user-columns.ts';
 import { YesNo } from '../users/YesNo.tsx';
@@ -37,6 +41,16 @@ interface UserRowProps {
   details: ReactNode;
 }
 
+/** Edit User, Delete User and Ban/UnBan; the last two disabled on the admin's own row. */
+export function rowMenuItems(user: AdminUser, isSelf: boolean, actions: RowActions): MenuItem[] {
+  const who = user.name || user.email;
+  return [
+    { label: 'Edit User', srLabel: who, onSelect: () => actions.onEdit(user) },
+    { label: 'Delete User', srLabel: who, onSelect: () => actions.onDelete(user), danger: true, disabledReason: isSelf ? SELF_DELETE_REFUSED : undefined },
+    { label: user.is_banned ? 'UnBan' : 'Ban', srLabel: who, onSelect: () => actions.onBan(user), disabledReason: isSelf ? SELF_BAN_REFUSED : undefined },
+  ];
+}
+
 export function UserRow({ user, columns, selected, onSelect, expanded, onToggleExpanded, isSelf, actions, details }: UserRowProps) {
   const banned = Boolean(user.is_banned);
   const detailsId = `admin-user-details-${user.id}`;
@@ -62,21 +76,14 @@ export function UserRow({ user, columns, selected, onSelect, expanded, onToggleE
             >
               Details<span className="sr-only"> of {who}</span>
             </button>
-            <button type="button" className="button button--secondary button--admin-tiny" aria-haspopup="dialog" onClick={() => actions.onEdit(user)}>
-              Edit User<span className="sr-only"> {who}</span>
-            </button>
-            <button
-              type="button"
-              className="button button--secondary button--admin-tiny button--admin-danger-outline"
-              aria-haspopup="dialog"
-              onClick={() => actions.onDelete(user)}
-            >
-              Delete User<span className="sr-only"> {who}</span>
-            </button>
-            <button type="button" className="button button--secondary button--admin-tiny" aria-haspopup="dialog" onClick={() => actions.onBan(user)}>
-              {banned ? 'UnBan' : 'Ban'}
-              <span className="sr-only"> {who}</span>
-            </button>
+            <MenuButton
+              label={
+                <>
+                  Actions<span className="sr-only"> for {who}</span>
+                </>
+              }
+              items={rowMenuItems(user, isSelf, actions)}
+            />
           </div>
         </td>
         {columns.map((column) =>

@@ -92,7 +92,8 @@ function HomeImageLibrary({ sections, initialFilter, onChanged, confirm, onWrite
       fileLabel="Image file"
       accept={IMAGE_TYPES}
       className="image-manager__upload"
-      onUpload={(file) => library.upload(file, (chosen) => uploadHomeImage(chosen, target), 'Image uploaded.')}
+      withImageDetails
+      onUpload={(file, details) => library.upload(file, (chosen) => uploadHomeImage(chosen, target, details), 'Image uploaded.')}
     >
       <SectionSelect label="Assign to" sections={sections} value={target} onChange={(value) => setTarget(value === 'all' ? 0 : value)} />
     </UploadForm>

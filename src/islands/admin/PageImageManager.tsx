@@ -84,7 +84,10 @@ function PageImageLibrary({ ns, onInsert, confirm, onWrite, onUrlsReplaced }: Pa
         fileLabel="Image file"
         accept={IMAGE_TYPES}
         className="image-manager__upload"
-        onUpload={(file) => library.upload(file, async (chosen) => added(await uploadPageImage(ns, chosen)), 'Image uploaded.', { tickWritten: true })}
+        withImageDetails
+        onUpload={(file, details) =>
+          library.upload(file, async (chosen) => added(await uploadPageImage(ns, chosen, details)), 'Image uploaded.', { tickWritten: true })
+        }
       />
       <VideoLinkForm onAdd={(url) => library.write(async () => added(await addVideo(ns, url)), 'Video added.', { tickWritten: true })} />
     </div>

@@ -20,6 +20,7 @@ import { PostsPageDom } from './posts-page-dom.ts';
 import { SectionPanel } from './SectionPanel.tsx';
 import { HARD_DELETE_WARNING, useConfirm } from '../ui/use-confirm.tsx';
 import { followPublish } from '../../stores/publish-status.ts';
+import { POST_PLACED_EVENT } from '../../scripts/page-lifecycle.ts';
 
 const LOAD_FAILED = 'The posts could not be loaded from the server; the page shows what readers see. Reload the page to try again.';
 
@@ -85,9 +86,38 @@ function usePostsData(ns: Namespace, staticSlug: string | undefined) {
   return { sections, loadFailed, shownId, setShownId, reload, files, reloadFiles };
 }
 
+/**
+ * A post saved into another section's page: the overlay of that page (a new component, after the swap or
+ * a page load) shows it. Kept in sessionStorage so a full page load (no Navigation API) keeps it too.
+ */
+const ARRIVING_POST_KEY = 'admin:saved-post';
+
+function rememberArrivingPost(ns: Namespace, postId: number): void {
+  try {
+    sessionStorage.setItem(ARRIVING_POST_KEY, JSON.stringify({ ns, postId }));
+  } catch {
+    // Storage refused (private mode): the page opens at the section's first post instead.
+  }
+}
+
+function takeArrivingPost(ns: Namespace): number | null {
+  try {
+    const raw = sessionStorage.getItem(ARRIVING_POST_KEY);
+    if (raw === null) return null;
+    sessionStorage.removeItem(ARRIVING_POST_KEY);
+    const saved = JSON.parse(raw) as { ns?: unknown; postId?: unknown };
+    return saved.ns === ns && typeof saved.postId === 'number' ? saved.postId : null;
+  } catch {
+    return null;
+  }
+}
+
 /** After a save: the saved article is shown, with the address naming it. Returns what to focus next. */
-function useFocusSavedPost(dom: PostsPageDom, hosts: readonly { postId: number }[]): (postId: number) => void {
-  const focusPost = useRef<number | null>(null);
+function useFocusSavedPost(dom: PostsPageDom, hosts: readonly { postId: number }[], ns: Namespace): (postId: number) => void {
+  // Arriving from a save on another section's page: that post is the one to show. Read once, when this
+  // overlay mounts (the page being left re-renders after the save, and must not take it).
+  const [arriving] = useState(() => takeArrivingPost(ns));
+  const focusPost = useRef<number | null>(arriving);
   useEffect(() => {
     const postId = focusPost.current;
     if (postId === null || !hosts.some((host) => host.postId === postId)) return;
@@ -96,8 +126,10 @@ function useFocusSavedPost(dom: PostsPageDom, hosts: readonly { postId: number }
     if (!article) return;
     history.replaceState(history.state, '', `${location.pathname}${location.search}#${encodeURIComponent(article.id)}`);
     article.tabIndex = -1;
-    article.scrollIntoView({ block: 'start' });
+    article.scrollIntoView({ block: 'start', behavior: 'instant' });
     article.focus({ preventScroll: true });
+    // The reader's scroll-spy keeps this post as the one named while the admin stays put.
+    document.dispatchEvent(new Event(POST_PLACED_EVENT));
   }, [dom, hosts]);
   return (postId) => {
     focusPost.current = postId;
@@ -146,13 +178,21 @@ function usePostFormState() {
 }
 
 /** Lays the shown section's articles out as the API has them, before the browser paints; returns them. */
-function useArticlesLayout(dom: PostsPageDom, sections: SectionWithPosts[] | null, shown: SectionWithPosts | null): Post[] {
+function useArticlesLayout(
+  dom: PostsPageDom,
+  sections: SectionWithPosts[] | null,
+  shown: SectionWithPosts | null,
+  onPick: (sectionId: number) => void,
+): Post[] {
   const posts = useMemo(() => shown?.posts ?? [], [shown]);
   useLayoutEffect(() => {
     if (sections === null) return;
     dom.sync(posts);
     dom.setHeading(shown?.title ?? null);
   }, [dom, sections, posts, shown]);
+  useLayoutEffect(() => {
+    if (sections !== null) dom.syncSidebar(sections, shown?.id ?? null, onPick);
+  }, [dom, sections, shown, onPick]);
   return posts;
 }
 
@@ -163,18 +203,21 @@ export function PostsOverlay({ ns, staticSlug, dom }: PostsOverlayProps) {
   const { form, openForm, closeForm } = usePostFormState();
   const [panelOpen, setPanelOpen] = useState(false);
   const [notice, setNotice] = useState<FormMessage | null>(null);
-  const focusPostLater = useFocusSavedPost(dom, hosts);
+  const focusPostLater = useFocusSavedPost(dom, hosts, ns);
   const { confirm, dialog: confirmDialog } = useConfirm();
 
   const shown = sections?.find((section) => section.id === shownId) ?? null;
-  const posts = useArticlesLayout(dom, sections, shown);
+  const posts = useArticlesLayout(dom, sections, shown, setShownId);
 
   const onSaved = async (post: Post, message: string) => {
     setNotice({ text: message, tone: 'success' });
     closeForm();
     const page = otherSectionPage(ns, post, sections, shownId);
-    // Its section has a page of its own: go there (a swap of <main>, the overlay follows).
-    if (page) return location.assign(page);
+    // Its section has a page of its own: go there (a swap of <main>); the overlay there shows the post.
+    if (page) {
+      rememberArrivingPost(ns, post.id);
+      return location.assign(page);
+    }
     // Same section, or one with no page yet: shown here.
     focusPostLater(post.id);
     setShownId(post.section_id);
@@ -252,7 +295,7 @@ export function mountPostsOverlay(page: HTMLElement): () => void {
   const content = page.querySelector<HTMLElement>('[data-posts-content]');
   const ns = NAMESPACE_LIST.find((name) => name === page.dataset.namespace);
   if (!content || !ns) return () => {};
-  const dom = new PostsPageDom(content);
+  const dom = new PostsPageDom(content, page.querySelector<HTMLElement>('[data-posts-sidebar]'));
   const container = document.createElement('div');
   container.className = 'content-admin-root';
   content.prepend(container);

@@ -39,6 +39,8 @@ export class HomePageDom {
   private readonly hidden = new Set<HTMLElement>();
 
   private readonly panel: HTMLElement;
+  /** What the static figures said before the overlay wrote the API's titles and alt texts into them. */
+  private readonly savedFigures = new Map<HTMLElement, { alt: string; caption: string | null }>();
 
   /** `panel`: the overlay's own container, placed by the caller before the sections. */
   constructor(main: HTMLElement, panel: HTMLElement) {
@@ -83,7 +85,45 @@ export class HomePageDom {
       previous = element;
       hosts.push(host);
     });
+    this.syncFigures(sections);
     this.publish(hosts);
+  }
+
+  /**
+   * The static slideshows show the API's title and alt text of each image they hold, so a renamed image
+   * reads as renamed on the admin's own page before the publish (issue 14, part 2). The rule is
+   * src/components/HomeFigures.astro's: the title is the caption unless it only repeats the alt text.
+   */
+  private syncFigures(sections: readonly HomeSection[]): void {
+    for (const section of sections) {
+      const element = this.staticSections.get(section.id)?.element;
+      if (!element) continue;
+      for (const image of section.images) {
+        const figure = element.querySelector<HTMLElement>(`[data-image-id="${image.id}"] figure`);
+        const img = figure?.querySelector('img');
+        if (!figure || !img) continue;
+        let caption = figure.querySelector('figcaption');
+        if (!this.savedFigures.has(figure)) this.savedFigures.set(figure, { alt: img.alt, caption: caption?.textContent ?? null });
+        img.alt = image.alt;
+        const text = image.title && image.title !== image.alt ? image.title : null;
+        if (text === null) caption?.remove();
+        else {
+          caption ??= figure.appendChild(document.createElement('figcaption'));
+          caption.textContent = text;
+        }
+      }
+    }
+  }
+
+  private restoreFigures(): void {
+    for (const [figure, { alt, caption }] of this.savedFigures) {
+      const img = figure.querySelector('img');
+      if (img) img.alt = alt;
+      const element = figure.querySelector('figcaption');
+      if (caption === null) element?.remove();
+      else (element ?? figure.appendChild(document.createElement('figcaption'))).textContent = caption;
+    }
+    this.savedFigures.clear();
   }
 
   private hostFor(section: HomeSection, first: boolean): SectionHost {
@@ -138,6 +178,7 @@ export class HomePageDom {
 
   restore(): void {
     this.current = [];
+    this.restoreFigures();
     for (const element of this.created.values()) element.remove();
     for (const host of this.barHosts.values()) host.remove();
     for (const [text, children] of this.saved) text.replaceChildren(...children);

@@ -4,7 +4,7 @@
 // rendered body and only gains the admin bar; any other gets its content from the overlay (React portals
 // into these elements). Everything changed here is put back by restore(), when the overlay goes (the
 // admin logged out, or the reading page is swapped).
-import type { Post } from '../../lib/api/posts.ts';
+import type { Post, Section } from '../../lib/api/posts.ts';
 
 export interface ArticleHost {
   postId: number;
@@ -41,8 +41,14 @@ export class PostsPageDom {
   private readonly barHosts = new Map<number, HTMLElement>();
   private readonly hidden = new Set<HTMLElement>();
 
-  constructor(content: HTMLElement) {
+  private readonly sidebar: HTMLElement | null;
+  /** The sidebar's list as it was, and the list the overlay made when the site had no sections. */
+  private sidebarItems: Element[] | null = null;
+  private createdList: HTMLElement | null = null;
+
+  constructor(content: HTMLElement, sidebar: HTMLElement | null = null) {
     this.content = content;
+    this.sidebar = sidebar;
     this.heading = content.querySelector<HTMLElement>('.posts-heading, h1');
     this.headingText = this.heading?.textContent ?? '';
     for (const article of content.querySelectorAll<HTMLElement>('article[data-post-id]')) {
@@ -144,12 +150,74 @@ export class PostsPageDom {
     article.setAttribute('aria-labelledby', `${post.title_slug}-title`);
   }
 
+  /**
+   * The sidebar lists the sections as the API has them, so a section added, renamed or deleted shows at
+   * once on the admin's own page (issue 14, part 2). A section not published yet has no page: its entry
+   * is marked so and `onPick` shows it here instead of following the link.
+   */
+  syncSidebar(sections: readonly Pick<Section, 'id' | 'title' | 'title_slug'>[], shownId: number | null, onPick: (sectionId: number) => void): void {
+    if (!this.sidebar) return;
+    let list = this.sidebar.querySelector<HTMLElement>('ul.section-list');
+    if (!list) {
+      if (sections.length === 0) return;
+      list = document.createElement('ul');
+      list.className = 'section-list';
+      this.createdList = list;
+      const note = this.sidebar.querySelector<HTMLElement>(':scope > .empty-note');
+      if (note) this.hide(note);
+      this.sidebar.querySelector('.posts-sidebar__title')?.after(list);
+    }
+    this.sidebarItems ??= [...list.children];
+    const items: HTMLElement[] = [];
+    for (const section of sections) {
+      const staticLink = list.querySelector<HTMLAnchorElement>(`a[data-section-link="${CSS.escape(section.title_slug)}"]`);
+      const item = staticLink?.closest<HTMLElement>('li') ?? this.newSidebarItem(section, onPick);
+      const link = item.querySelector<HTMLAnchorElement>('a');
+      if (link?.firstChild?.nodeType === Node.TEXT_NODE && link.firstChild.textContent !== section.title) link.firstChild.textContent = section.title;
+      if (link?.dataset.adminSectionLink !== undefined) {
+        if (section.id === shownId) link.setAttribute('aria-current', 'page');
+        else link.removeAttribute('aria-current');
+      }
+      items.push(item);
+    }
+    // Static entries of deleted sections go; the rest in the API's order.
+    list.replaceChildren(...items);
+  }
+
+  private newSidebarItem(section: Pick<Section, 'id' | 'title' | 'title_slug'>, onPick: (sectionId: number) => void): HTMLElement {
+    const item = document.createElement('li');
+    item.className = 'section-list__item';
+    const link = document.createElement('a');
+    link.href = location.pathname;
+    link.dataset.adminSectionLink = section.title_slug;
+    link.append(section.title);
+    const note = document.createElement('span');
+    note.className = 'section-list__note';
+    note.textContent = ' (not on the site yet)';
+    link.append(note);
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      onPick(section.id);
+    });
+    item.append(link);
+    return item;
+  }
+
+  private restoreSidebar(): void {
+    const list = this.sidebar?.querySelector<HTMLElement>('ul.section-list');
+    if (list && this.sidebarItems) list.replaceChildren(...this.sidebarItems);
+    this.createdList?.remove();
+    this.createdList = null;
+    this.sidebarItems = null;
+  }
+
   articleOf(postId: number): HTMLElement | undefined {
     return this.created.get(postId) ?? this.staticArticles.get(postId);
   }
 
   restore(): void {
     this.current = [];
+    this.restoreSidebar();
     for (const element of this.created.values()) element.remove();
     for (const host of this.barHosts.values()) host.remove();
     for (const [article, saved] of this.savedChildren) {

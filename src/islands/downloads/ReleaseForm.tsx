@@ -1,9 +1,11 @@
 // The admin's add/edit form at the top of the downloads page (docs/product/downloads.md#downloads-page, docs/product/data-model.md#download-item, docs/product/messages.md#validation): title,
 // body, release, is_current, downloadable and file, with the first server error under each field and the
 // server's message as the notice above the buttons. The owner remounts it (a new key) to switch between
-// create and edit mode, so every mode starts from the release's values and no stale errors.
+// create and edit mode, so every mode starts from the release's values and no stale errors. The body is
+// edited with the one markdown editor of posts and home sections (toolbar and live preview).
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { Field } from '../ui/Field.tsx';
+import { MarkdownEditor } from '../admin/MarkdownEditor.tsx';
 import { Message } from '../ui/Message.tsx';
 import { SubmitButton } from '../ui/SubmitButton.tsx';
 import type { FieldErrors, FormMessage } from '../ui/form-errors.ts';
@@ -74,7 +76,7 @@ function ReleaseFields({ editing, input, onChange, errors }: ReleaseFieldsProps)
         hint="The version shown on the page; 0 or empty hides it."
       />
       <div className="field--full">
-        <Field label="Body" name="body" value={input.body} onChange={(body) => onChange({ body })} error={errors.body} multiline hint="Markdown." />
+        <MarkdownEditor label="Body" name="body" value={input.body} onChange={(body) => onChange({ body })} error={errors.body} rows={8} />
       </div>
       <FlagField
         label="Current release"

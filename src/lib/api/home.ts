@@ -6,7 +6,7 @@ import { api } from './request.ts';
 import { orderValue } from './posts.ts';
 import type { Answer } from './route-types.ts';
 import { uploadWithProgress } from './transfer.ts';
-import type { ImageDetails } from './page-images.ts';
+import { appendDetails, type ImageDetails } from './page-images.ts';
 
 type PresentedImage = Answer<typeof homeImagesRoutes, '/images', '$get'>['images'][number];
 type PresentedSection = Answer<typeof homeRoutes, '/getSections', '$get'>['sections'][number];
@@ -43,10 +43,11 @@ export async function fetchHomeImages(): Promise<HomeImage[]> {
   return answer.images;
 }
 
-/** `sectionId` 0 leaves the image unassigned. */
-export function uploadHomeImage(file: File, sectionId: number): Promise<Written<'image', HomeImage>> {
+/** `sectionId` 0 leaves the image unassigned; `details`: the title and alt text asked for at upload. */
+export function uploadHomeImage(file: File, sectionId: number, details: ImageDetails | null = null): Promise<Written<'image', HomeImage>> {
   const form = new FormData();
   form.append('home_section_id', String(sectionId));
+  appendDetails(form, details);
   form.append('file', file, file.name);
   return uploadWithProgress('POST', '/api/home/store/images', form, file.name);
 }

@@ -30,10 +30,19 @@ export async function fetchPageImages(ns: Namespace): Promise<PageImage[]> {
   return answer.images;
 }
 
-export function uploadPageImage(ns: Namespace, file: File): Promise<Written<'image'>> {
+/** `details`: the title and alt text asked for at upload; without them the server titles it after the file. */
+export function uploadPageImage(ns: Namespace, file: File, details: ImageDetails | null = null): Promise<Written<'image'>> {
   const form = new FormData();
+  appendDetails(form, details);
   form.append('file', file, file.name);
   return uploadWithProgress('POST', `/api/${ns}/images`, form, file.name);
+}
+
+/** The text fields go before the file, as the server reads the form. */
+export function appendDetails(form: FormData, details: ImageDetails | null): void {
+  if (!details) return;
+  if (details.title !== undefined) form.append('title', details.title);
+  if (details.alt !== undefined) form.append('alt', details.alt);
 }
 
 export function addVideo(ns: Namespace, videoUrl: string): Promise<Written<'image'>> {
