@@ -8,6 +8,8 @@
 // write is the one way to send a message twice: the row becomes due when its lease ends and goes out
 // again. That window is one message wide; closing it entirely would need the mail server to take part
 // (it cannot be done on our side of SMTP), so the trade-off is documented in docs/decisions/0011-admin-console.md.
+// A server stop (docs/decisions/0033-graceful-stop.md) hands the batch's untried rows back at once and lets
+// the message in flight finish and be marked; one cut by the stop deadline is due again at the next start.
 //
 // Failures are of three kinds (classifySendError):
 // - unreachable: the server could not be reached or refused the session (connection refused, timeout,
