@@ -212,6 +212,11 @@ describe('graceful stop of the real server process (SIGTERM)', () => {
     expect(counts.sent).toBe(atStop);
     expect(counts.pending).toBe(recipients - atStop);
     expect(counts.pending).toBeGreaterThan(0);
+    // Handed back due now, not held by the batch's 15-minute lease: the next start sends them at once.
+    const check = openDb(dataDir);
+    const latestDue = (check.prepare("SELECT max(next_attempt_at) AS due FROM mailing_recipients WHERE status = 'pending'").get() as { due: number }).due;
+    check.close();
+    expect(latestDue).toBeLessThanOrEqual(Date.now());
 
     server = await startServer(dataDir, env);
     await until('the mailing to resume and finish', () => sink.messages.length >= recipients, 60_000);
