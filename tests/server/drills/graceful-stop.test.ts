@@ -158,8 +158,10 @@ describe('graceful stop of the real server process (SIGTERM)', () => {
     const exitedAfter = Date.now() - signalled;
 
     expect(cutAfter).toBeGreaterThanOrEqual(1_800);
-    // Cut at the deadline, not by the last-resort timers (deadline + 2 s in a worker, + 5 s in the primary).
-    expect(exitedAfter).toBeLessThan(2_000 + 1_900);
+    // Cut at the deadline, then a clean exit: none of the last-resort timers (deadline + 2 s in a worker,
+    // + 4 s the primary's SIGKILL of a worker, + 5 s the primary itself) had to act.
+    expect(exitedAfter).toBeLessThan(2_000 + 5_000);
+    expect(server.output()).not.toMatch(/still not stopped after the deadline|did not stop after the deadline|the stop did not finish in time/);
     expect(server.output()).toMatch(/cut 1 connection still busy at the (shutdown )?deadline/);
     expect(server.output()).toMatch(/stopped in \d+ ms; database closed/);
 
