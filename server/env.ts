@@ -76,6 +76,8 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   // A request's body must have arrived within this; only an admin's upload may take longer (issue 17).
   BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  // After SIGTERM, in-flight requests, a running publish and the mail in flight get this long (docs/decisions/0033-graceful-stop.md).
+  SHUTDOWN_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(30),
   // Open connections per client address in each serving process; 0: no cap. Off behind TRUST_PROXY.
   MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(64),
   // Absolute session lifetimes (issue 17): a session ends this long after sign-in even while in use.
@@ -171,6 +173,11 @@ export interface Config {
   headersTimeoutMs: number;
   /** A request's body must have arrived within this many milliseconds, except an admin's upload. */
   bodyTimeoutMs: number;
+  /**
+   * After SIGTERM: how long in-flight requests (uploads included), a running publish and the mail being sent
+   * may take before they are cut and the process exits anyway (docs/decisions/0033-graceful-stop.md).
+   */
+  shutdownTimeoutMs: number;
   /** Open connections one client address may hold per serving process (0: no cap); see connectionCap(). */
   maxConnectionsPerClient: number;
   /** PEM of the key that signs license files; undefined: the newest key in $DATA_DIR/secrets/license-signing. */
@@ -255,6 +262,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     servedByHeader: env.SERVED_BY_HEADER,
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
     bodyTimeoutMs: env.BODY_TIMEOUT_MS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_S * 1000,
     maxConnectionsPerClient: env.MAX_CONNECTIONS_PER_CLIENT,
     licenseSigningKey: env.LICENSE_SIGNING_KEY?.replace(/\\n/g, '\n'),
     licenseLeaseDays: env.LICENSE_LEASE_DAYS,

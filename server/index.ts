@@ -32,8 +32,8 @@ import { uploadTempDir } from './storage/release-files.ts';
 const MAILING_INTERVAL_MS = 5_000;
 /** How often the primary looks for build requests whose IPC message it may have missed. */
 const PUBLISH_REQUEST_CHECK_MS = 1_000;
-/** The other processes get 6 s to stop, then this one exits; keep-alive or upload connections cannot hold it longer. */
-const SHUTDOWN_LIMIT_MS = 8_000;
+/** Past SHUTDOWN_TIMEOUT_S (and the other processes' own margin) the primary exits whatever still runs. */
+const SHUTDOWN_EXIT_MARGIN_MS = 5_000;
 
 function exitOnStartError(error: unknown): never {
   // Both are the operator's to fix and say so themselves: no stack trace.
@@ -85,7 +85,11 @@ async function runPrimary(): Promise<void> {
   await removeUnfinishedUploads(config, log);
 
   const current = findCurrentBuild(config);
-  const { publisher, takeUp } = createPrimaryPublisher({
+  const {
+    publisher,
+    takeUp,
+    stop: stopPublishing,
+  } = createPrimaryPublisher({
     config,
     db,
     log,
@@ -119,28 +123,53 @@ async function runPrimary(): Promise<void> {
   // Requests recorded by processes of a previous run that stopped before taking them up.
   takeUp('requested before the last stop');
 
+  // The graceful stop (docs/decisions/0033-graceful-stop.md). Everything below shares one deadline; the
+  // database closes last, once nothing can write any more.
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info(`${signal} received, shutting down`);
+    const started = Date.now();
+    const deadline = started + config.shutdownTimeoutMs;
+    log.info(`${signal} received: stopping (in-flight work has ${config.shutdownTimeoutMs / 1000} s)`);
     clearInterval(requestCheck);
-    // Keep-alive sockets and uploads could hold the close open; do not wait for them forever.
-    setTimeout(() => process.exit(0), SHUTDOWN_LIMIT_MS).unref();
-    // The mailing in flight finishes and is marked sent; the rest of its batch is handed back for the next
-    // start. If the hard exit above cuts a send short, its row's lease makes it due again later.
+    // Last resort if something below hangs past every deadline: exit anyway (0: the stop was asked for).
+    setTimeout(() => {
+      log.error('the stop did not finish in time; exiting without closing the database');
+      process.exit(0);
+    }, config.shutdownTimeoutMs + SHUTDOWN_EXIT_MARGIN_MS).unref();
+    // The mail in flight is finished and marked; the rest of its batch is handed back, due at the next start.
     const mailingStopped = mailingWorker.stop();
     // Likewise a reminder in flight is finished and marked sent; nothing else is claimed after this.
     const remindersStopped = reminderScheduler.stop();
-    void serving
-      .close()
-      .then(() => Promise.all([mailingStopped, remindersStopped]))
-      .finally(() => {
+    const publishStopped = stopPublishing(deadline);
+    const untilDeadline = (work: Promise<unknown>) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+        void work.then(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+    void (async () => {
+      try {
+        await serving.close(deadline);
+        log.info('no longer serving: every connection is closed');
+        await publishStopped;
+        if (!(await untilDeadline(Promise.all([mailingStopped, remindersStopped])))) {
+          mailingWorker.abandon();
+          log.warn('the mail in flight did not finish by the deadline');
+        }
+      } catch (error) {
+        log.error('the stop failed half way; closing the database anyway', error);
+      } finally {
         mailer.close();
         db.$client.close();
         lock.release();
+        log.info(`stopped in ${Date.now() - started} ms; database closed`);
         process.exit(0);
-      });
+      }
+    })();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

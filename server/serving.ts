@@ -26,8 +26,12 @@ export interface Serving {
    * onLive: a build that cannot be loaded here fails the publish and the old site stays.
    */
   goLive(buildDir: string): Promise<void>;
-  /** Stops the other processes, then this one's listener (in-flight answers finish; idle connections are closed). */
-  close(): Promise<void>;
+  /**
+   * Stops accepting in every process: in-flight answers (uploads included) finish, idle connections are
+   * closed, and whatever is still busy at `deadline` (a Date.now() value) is cut. Resolves when every other
+   * process has exited and this one's listener is closed (docs/decisions/0033-graceful-stop.md).
+   */
+  close(deadline?: number): Promise<void>;
   /** Process ids of the other serving processes (empty with WEB_WORKERS=0). */
   workerPids(): number[];
 }
@@ -102,8 +106,9 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
       site = next;
       log.debug(`live build loaded in ${Math.round(loaded - started)} ms, by the other processes in ${Math.round(performance.now() - loaded)} ms more`);
     },
-    async close() {
-      await Promise.all([pool?.stop(), closeServer(server)]);
+    async close(deadline = Date.now() + config.shutdownTimeoutMs) {
+      const onCut = (count: number) => log.warn(`cut ${count} connection${count === 1 ? '' : 's'} still busy at the shutdown deadline`);
+      await Promise.all([pool?.stop(deadline), closeServer(server, { deadline, onCut })]);
     },
     workerPids: () => pool?.pids() ?? [],
   };

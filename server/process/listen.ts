@@ -30,15 +30,36 @@ export async function ensurePortFree(port: number, host: string): Promise<void> 
 /** How often a closing server ends connections that have just finished their last answer. */
 const DRAIN_CHECK_MS = 50;
 
+export interface CloseOptions {
+  /** When (Date.now() value) the connections still busy are cut; without it the wait has no end. */
+  deadline?: number;
+  /** Told once when the deadline cut connections, with how many. */
+  onCut?: (connections: number) => void;
+}
+
 /**
  * Stops accepting, ends idle keep-alive connections at once and each busy one as soon as its answer is
- * out; resolves when none is left. Uploads in flight finish (the caller bounds the wait).
+ * out; resolves when none is left. Uploads in flight finish; those still busy at the deadline are cut
+ * (docs/decisions/0033-graceful-stop.md).
  */
-export function closeServer(server: http.Server): Promise<void> {
+export function closeServer(server: http.Server, options: CloseOptions = {}): Promise<void> {
   return new Promise((resolve) => {
     const timer = setInterval(() => server.closeIdleConnections(), DRAIN_CHECK_MS);
+    const cut =
+      options.deadline === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              server.getConnections((_error, count) => {
+                if (count > 0) options.onCut?.(count);
+                server.closeAllConnections();
+              });
+            },
+            Math.max(0, options.deadline - Date.now()),
+          );
     server.close(() => {
       clearInterval(timer);
+      clearTimeout(cut);
       resolve();
     });
     server.closeIdleConnections();

@@ -10,8 +10,11 @@ import type { PrimaryMessage, ProcessMessage } from './messages.ts';
 export interface WorkerPool {
   /** Makes `dir` the build every process serves; resolves once each one serves it (or was replaced). */
   announce(dir: string): Promise<void>;
-  /** Stops every process (SIGTERM, then SIGKILL after a deadline) and starts none again. */
-  stop(): Promise<void>;
+  /**
+   * Stops every process and starts none again: SIGTERM (each finishes its in-flight requests until `deadline`,
+   * a Date.now() value, then cuts the rest and exits), SIGKILL for one still running a little after it.
+   */
+  stop(deadline: number): Promise<void>;
   /** Process ids of the running processes. */
   pids(): number[];
   /** The registries of the processes that answer within the time limit (a stuck or dying one is left out). */
@@ -36,8 +39,8 @@ export interface WorkerPoolOptions {
 const ENTRY = path.join(import.meta.dirname, '..', 'index.ts');
 /** A process that has not loaded a new build by then is replaced, so it cannot go on serving the old one. */
 const LOAD_TIMEOUT_MS = 60_000;
-/** In-flight answers get this long after SIGTERM (the process itself gives up a little earlier). */
-const STOP_TIMEOUT_MS = 6_000;
+/** A process still running this long after the stop deadline is killed (it exits on its own 2 s after it). */
+const KILL_AFTER_DEADLINE_MS = 4_000;
 const FIRST_RESTART_DELAY_MS = 1_000;
 const MAX_RESTART_DELAY_MS = 30_000;
 /** A process that ran this long before it died is started again after the shortest delay. */
@@ -161,10 +164,10 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
       });
     },
 
-    async stop() {
+    async stop(deadline) {
       stopping = true;
       for (const slot of slots) if (slot.restartTimer) clearTimeout(slot.restartTimer);
-      await Promise.all(slots.map((slot) => (slot.worker ? stopWorker(slot.worker) : undefined)));
+      await Promise.all(slots.map((slot) => (slot.worker ? stopWorker(slot.worker, deadline + KILL_AFTER_DEADLINE_MS, log) : undefined)));
     },
 
     pids: () => slots.flatMap((slot) => (slot.worker?.process.pid ? [slot.worker.process.pid] : [])),
@@ -191,11 +194,17 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   };
 }
 
-function stopWorker(worker: Worker): Promise<void> {
+function stopWorker(worker: Worker, killAt: number, log: Logger): Promise<void> {
   const child = worker.process;
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => {
+        log.warn(`worker (pid ${child.pid}) did not stop after the deadline; killing it`);
+        child.kill('SIGKILL');
+      },
+      Math.max(0, killAt - Date.now()),
+    );
     worker.once('exit', () => {
       clearTimeout(timer);
       resolve();

@@ -22,8 +22,8 @@ import { processMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
 import { createKeyringSource } from '../features/licensing/signing-keys.ts';
 
-/** In-flight answers (uploads included) get this long after SIGTERM; the primary kills a little later. */
-const STOP_GRACE_MS = 5_000;
+/** Past SHUTDOWN_TIMEOUT_S the busy connections are cut; this much later the process exits whatever still runs. */
+const EXIT_MARGIN_MS = 2_000;
 /** A scrape reaching this process waits this long for the primary to join everyone's metrics. */
 const METRICS_TIMEOUT_MS = 5_000;
 
@@ -121,13 +121,27 @@ export function runWorker(): void {
     tell({ type: 'listening' });
   }
 
-  async function stop(): Promise<void> {
+  /**
+   * SIGTERM from the primary (docs/decisions/0033-graceful-stop.md): stop accepting, let in-flight answers
+   * (uploads included) finish until SHUTDOWN_TIMEOUT_S, cut what is still busy then, close the database, exit 0.
+   */
+  async function stop(reason: string): Promise<void> {
     if (stopping) return;
     stopping = true;
-    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
-    if (server) await closeServer(server);
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    log.info(`${reason}: no new connections; in-flight requests have ${config.shutdownTimeoutMs / 1000} s`);
+    setTimeout(() => {
+      log.warn('still not stopped after the deadline; exiting');
+      process.exit(0);
+    }, config.shutdownTimeoutMs + EXIT_MARGIN_MS).unref();
+    if (server) {
+      await closeServer(server, { deadline, onCut: (count) => log.warn(`cut ${count} connection${count === 1 ? '' : 's'} still busy at the deadline`) });
+    }
+    // A handler whose connection was just cut may still be unwinding (an upload removing its temp file).
+    await new Promise((resolve) => setImmediate(resolve));
     ctx.mailer.close();
     db.$client.close();
+    log.info('stopped');
     process.exit(0);
   }
 
@@ -149,8 +163,8 @@ export function runWorker(): void {
     }
   });
   // The primary died or closed the channel: alone, this process would serve a stale site.
-  process.on('disconnect', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
+  process.on('disconnect', () => void stop('the primary is gone'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
   tell({ type: 'ready' });
 }

@@ -128,10 +128,15 @@ function runChild(command: string, args: string[], options: { cwd: string; env: 
       append(`\n[publish] build exceeded ${options.timeoutMs} ms and was stopped\n`);
       child.kill('SIGKILL');
     }, options.timeoutMs);
+    // A server stopping past its deadline abandons the build (docs/decisions/0033-graceful-stop.md): the
+    // child must not outlive it and go on writing into the abandoned build directory.
+    const killOnExit = () => child.kill('SIGKILL');
+    process.once('exit', killOnExit);
     let settled = false;
     const settle = (ok: boolean, note?: string) => {
       if (settled) return;
       settled = true;
+      process.off('exit', killOnExit);
       clearTimeout(timer);
       if (note) append(note);
       resolve({ ok, log });

@@ -33,7 +33,13 @@ const FAILURE_TAIL_CHARS = 12_000;
 /** Reasons are only for the server log; a burst of edits must not grow the list without bound. */
 const MAX_REASONS = 20;
 
-export function createPublisher(options: PublisherOptions): Publisher {
+/** The primary's build queue: a Publisher that can also be told to stop (docs/decisions/0033-graceful-stop.md). */
+export interface StoppablePublisher extends Publisher {
+  /** No build starts after the one running (if any); later requests stay `pending`. whenIdle() then waits for that one only. */
+  stop(): void;
+}
+
+export function createPublisher(options: PublisherOptions): StoppablePublisher {
   const { config, db, log, onLive } = options;
   const runBuild = options.runBuild ?? createAstroBuildRunner({ log });
   const now = options.now ?? Date.now;
@@ -41,6 +47,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
   let current: BuildLocation | null = findCurrentBuild(config);
   let running: Promise<void> | null = null;
   let pending = false;
+  let stopped = false;
   let reasons: string[] = [];
   let lastBuildFailed = false;
   let lastSuccess: PublishStatus['lastSuccess'] = null;
@@ -68,7 +75,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       // Let the current turn finish first: a handler that changes several things in one request
       // (delete selected images, reorder) schedules several times but needs one build.
       await new Promise((resolve) => setImmediate(resolve));
-      while (pending) {
+      while (pending && !stopped) {
         pending = false;
         const why = reasons;
         reasons = [];
@@ -168,7 +175,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       try {
         pending = true;
         if (reasons.length < MAX_REASONS) reasons.push(reason);
-        if (!running) running = drain();
+        if (!running && !stopped) running = drain();
         reportStatus();
       } catch (error) {
         log.error('publish: could not schedule a build', error);
@@ -177,6 +184,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
     status,
     async whenIdle() {
       while (running) await running;
+    },
+    stop() {
+      stopped = true;
     },
   };
 }

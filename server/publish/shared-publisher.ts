@@ -79,14 +79,19 @@ export interface PublishRequestIntake {
  * by a previous run that stopped before taking them up are taken up at the first look.
  */
 export function createPublishRequestIntake(db: Db, getPublisher: () => Publisher): PublishRequestIntake {
-  let takenUp = readStored(db).takenUp;
+  const stored = readStored(db);
+  let takenUp = stored.takenUp;
+  // The previous primary ended with a build running or queued (killed, or past its stop deadline): what it
+  // had taken up never went live, so the first look builds again (docs/decisions/0033-graceful-stop.md).
+  let interrupted = stored.state === 'building' || stored.pending;
   const share = (status: PublishStatus) => setSetting(db, STATUS_KEY, JSON.stringify({ ...status, takenUp } satisfies SharedStatus));
   return {
     share,
     takeUp(reason = 'requested by another serving process') {
       const requested = readRequested(db);
-      if (requested <= takenUp) return;
-      takenUp = requested;
+      if (requested <= takenUp && !interrupted) return;
+      interrupted = false;
+      takenUp = Math.max(takenUp, requested);
       // schedule() reports 'building' through share(), with the new takenUp, before this returns.
       getPublisher().schedule(reason);
     },
@@ -97,9 +102,49 @@ export function createPublishRequestIntake(db: Db, getPublisher: () => Publisher
  * The primary's publisher: the real build queue, its status shared through the database, and `takeUp`
  * for the requests the other processes record (call it on their IPC message and on a timer).
  */
-export function createPrimaryPublisher(options: Omit<PublisherOptions, 'onStatusChange'>): { publisher: Publisher; takeUp: (reason?: string) => void } {
-  const intake = createPublishRequestIntake(options.db, () => publisher);
+export function createPrimaryPublisher(options: Omit<PublisherOptions, 'onStatusChange'>): {
+  publisher: Publisher;
+  takeUp: (reason?: string) => void;
+  stop: (deadline: number) => Promise<void>;
+} {
+  const { db, log } = options;
+  let stopping = false;
+  const intake = createPublishRequestIntake(db, () => publisher);
   const publisher = createPublisher({ ...options, onStatusChange: (status) => intake.share(status) });
   intake.share(publisher.status());
-  return { publisher, takeUp: (reason) => intake.takeUp(reason) };
+
+  /**
+   * The server is stopping (docs/decisions/0033-graceful-stop.md): no request is taken up any more and no
+   * new build starts; a running build may finish until `deadline` (a Date.now() value). One that does not,
+   * one that failed meanwhile (its process may have had the signal too) and any request that came after it
+   * are recorded as a request, so the next start builds. Abandoning is safe: `builds/current` is switched by
+   * one atomic rename after a build is complete and loaded, so the live build stays whole.
+   */
+  async function stop(deadline: number): Promise<void> {
+    stopping = true;
+    publisher.stop();
+    const before = publisher.status();
+    if (before.state === 'building') log.info(`publish: waiting up to ${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s for the running build`);
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      publisher.whenIdle().then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())))),
+    ]);
+    clearTimeout(timer);
+    const after = publisher.status();
+    const failedNow = before.state === 'building' && after.lastFailure !== before.lastFailure;
+    if (!finished || after.pending || failedNow) {
+      incrementCounterSetting(db, REQUESTED_KEY);
+      const why = !finished
+        ? 'the running build was abandoned at the deadline'
+        : failedNow
+          ? 'the running build failed during the stop'
+          : 'a change came in during the stop';
+      log.info(`publish: ${why}; the next start builds (the live build is unchanged)`);
+    } else if (before.state === 'building') {
+      log.info('publish: the running build finished');
+    }
+  }
+
+  return { publisher, takeUp: (reason) => (stopping ? undefined : intake.takeUp(reason)), stop };
 }

@@ -24,7 +24,12 @@ function smtpError(message: string, responseCode: number): Error {
   return Object.assign(new Error(message), { responseCode });
 }
 
-export async function createFlakySmtp(): Promise<FlakySmtp> {
+export interface FlakySmtpOptions {
+  /** A slow mail server: each message is answered "250 OK" this long after its data arrived (kept once answered). */
+  acceptDelayMs?: number;
+}
+
+export async function createFlakySmtp(options: FlakySmtpOptions = {}): Promise<FlakySmtp> {
   const messages: FlakySmtp['messages'] = [];
   const greylistOnce = new Set<string>();
   let connections = 0;
@@ -59,8 +64,12 @@ export async function createFlakySmtp(): Promise<FlakySmtp> {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
-          messages.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
-          callback();
+          const accept = () => {
+            messages.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
+            callback();
+          };
+          if (options.acceptDelayMs) setTimeout(accept, options.acceptDelayMs);
+          else accept();
         });
       },
     });

@@ -11,6 +11,8 @@ describe('loadConfig', () => {
     expect(config.secureCookies).toBe(false);
     expect(config.bodyTimeoutMs).toBe(30_000);
     expect(config.maxConnectionsPerClient).toBe(64);
+    expect(config.shutdownTimeoutMs).toBe(30_000);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_S: '5' }).shutdownTimeoutMs).toBe(5_000);
   });
 
   it('reads WEB_WORKERS as a count, auto meaning one per core beyond the first (at most 8)', () => {
@@ -48,6 +50,7 @@ describe('loadConfig', () => {
     [{ WEB_WORKERS: 'many' }, 'WEB_WORKERS'],
     [{ BODY_TIMEOUT_MS: '10' }, 'BODY_TIMEOUT_MS'],
     [{ MAX_CONNECTIONS_PER_CLIENT: '-1' }, 'MAX_CONNECTIONS_PER_CLIENT'],
+    [{ SHUTDOWN_TIMEOUT_S: '0' }, 'SHUTDOWN_TIMEOUT_S'],
   ])('stops with a message naming the variable for %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name.replace('/', '\\/')}:`));

@@ -8,6 +8,8 @@
 // write is the one way to send a message twice: the row becomes due when its lease ends and goes out
 // again. That window is one message wide; closing it entirely would need the mail server to take part
 // (it cannot be done on our side of SMTP), so the trade-off is documented in docs/decisions/0011-admin-console.md.
+// A server stop (docs/decisions/0033-graceful-stop.md) hands the batch's untried rows back at once and lets
+// the message in flight finish and be marked; one cut by the stop deadline is due again at the next start.
 //
 // Failures are of three kinds (classifySendError):
 // - unreachable: the server could not be reached or refused the session (connection refused, timeout,
@@ -60,8 +62,16 @@ export interface MailingRunSummary {
 export interface MailingWorker {
   /** Sends everything due now (in batches) and resolves with what happened; concurrent calls share one run. */
   runOnce(): Promise<MailingRunSummary>;
-  /** Stops the timer, lets the message in flight finish, gives the rest of the batch back; resolves when idle. */
+  /**
+   * Stops the timer and gives the rest of the batch back at once (due now, for the next start); the message
+   * in flight finishes and is marked. Resolves when idle.
+   */
   stop(): Promise<void>;
+  /**
+   * The stop deadline passed with a message still in flight: its row is made due now, so the next start sends
+   * it at once instead of after its lease (docs/decisions/0033-graceful-stop.md: at least once).
+   */
+  abandon(): void;
 }
 
 export interface MailingWorkerOptions {
@@ -102,6 +112,8 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
   let pausedUntil = 0;
   // Rendering markdown is the costly step; a mailing is rendered once, not once per recipient.
   const renderCache = new Map<number, RenderedMailing>();
+  // What a stop must hand back: the batch being sent and the position of the message in flight.
+  let sending: { batch: MailingRecipient[]; index: number } | null = null;
 
   const rendered = (mailing: { id: number; title: string; body: string }): RenderedMailing => {
     let result = renderCache.get(mailing.id);
@@ -122,9 +134,11 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
       ).map((user) => [user.id, user]),
     );
     for (const [index, row] of batch.entries()) {
+      sending = { batch, index };
       if (stopping()) {
         // Due again at once for the next start, instead of waiting out the lease.
         releaseRecipients(ctx.db, batch.slice(index), { retryAt: ctx.now() });
+        sending = null;
         return 'stop';
       }
       const mailing = mailingsById.get(row.mailing_id);
@@ -151,6 +165,7 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
           releaseRecipients(ctx.db, batch.slice(index + 1), { retryAt: pausedUntil });
           ctx.log.warn(`mailing: mail server unavailable, pausing ${retryDelay(consecutiveOutages) / 1000} s: ${text}`);
           summary.outage = true;
+          sending = null;
           return 'stop';
         }
         const attempts = row.attempts + 1;
@@ -164,6 +179,7 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
       consecutiveOutages = 0;
       summary.sent += 1;
     }
+    sending = null;
     return 'continue';
   }
 
@@ -181,5 +197,27 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
 
   const job = startPeriodicJob({ intervalMs: options.intervalMs, log: ctx.log, label: 'mailing', run: drain });
   const stopping = () => job.isStopping();
-  return { runOnce: job.runOnce, stop: job.stop };
+  return {
+    runOnce: job.runOnce,
+    stop() {
+      const idle = job.stop();
+      if (sending) {
+        // Handed back now, not when the message in flight is done: a deadline that cuts that send must not
+        // leave the rest leased (and so held back) for MAILING_LEASE_MS after the next start.
+        const rest = sending.batch.slice(sending.index + 1);
+        if (rest.length > 0) releaseRecipients(ctx.db, rest, { retryAt: ctx.now() });
+        ctx.log.info(`mailing: stopping after the message in flight; ${rest.length} claimed message${rest.length === 1 ? '' : 's'} handed back`);
+      }
+      return idle;
+    },
+    abandon() {
+      const row = sending?.batch[sending.index];
+      if (!row) return;
+      releaseRecipients(ctx.db, [row], { retryAt: ctx.now(), error: 'Interrupted by a server stop (will be sent again).' });
+      ctx.log.warn(
+        `mailing: the message to recipient ${row.user_id} of mailing ${row.mailing_id} was cut by the stop deadline; it is sent again at the next start`,
+      );
+      sending = null;
+    },
+  };
 }

@@ -42,6 +42,14 @@ describe('deploy/site.service', () => {
     expect(one('ExecStartPost')).toMatch(/curl .*-w %%\{http_code\}.*\/readyz\)" = 200 \]/);
   });
 
+  it('stops with SIGTERM to the server alone, and waits longer than its own stop deadline (decision 0033)', () => {
+    expect(one('KillSignal')).toBe('SIGTERM');
+    expect(one('KillMode')).toBe('mixed');
+    // The server exits at most 5 s after SHUTDOWN_TIMEOUT_S: systemd's SIGKILL must come only after that.
+    const deadlineS = loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() }).shutdownTimeoutMs / 1000;
+    expect(Number(one('TimeoutStopSec'))).toBeGreaterThan(deadlineS + 5);
+  });
+
   it("is sandboxed: read-only system but DATA_DIR and the build's scratch folders, no privileges, private files", () => {
     expect(one('ProtectSystem')).toBe('strict');
     expect(one('ReadWritePaths')?.split(' ')).toEqual([

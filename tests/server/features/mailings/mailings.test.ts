@@ -2,7 +2,7 @@
 // a while (every user still gets exactly one message), the claim surviving a restart, and the signed
 // unsubscribe link.
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { claimDueRecipients } from '../../../../server/features/mailings/queries.ts';
 import { insertUser, markUnsubscribed } from '../../../../server/db/queries/users.ts';
 import { mailingRecipients, users } from '../../../../server/db/schema.ts';
@@ -230,6 +230,86 @@ describe('the mailing worker', () => {
     expect(await worker.runOnce()).toMatchObject({ sent: 1, skipped: 1 });
     expect(readOutbox(ctx.config.outboxDir).map((mail) => mail.to)).toEqual(['reader0@example.test']);
     expect(rows().find((row) => row.user_id === leave)).toMatchObject({ status: 'skipped', last_error: 'Unsubscribed before the mailing was sent.' });
+  });
+});
+
+describe('the mailing worker at a server stop (docs/decisions/0033-graceful-stop.md)', () => {
+  it('hands the untried rows back at once, finishes and marks the message in flight, and sends nobody twice', async () => {
+    fixture = await createAdminFixture({ fakeClock: true });
+    const { ctx, admin } = fixture;
+    addUsers(4, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' });
+    const sent: string[] = [];
+    let finishSend = () => {};
+    const slow = {
+      ...ctx,
+      mailer: {
+        ...ctx.mailer,
+        // The first message waits for the test: the stop lands while it is in flight.
+        send: (message: { to: string }) =>
+          new Promise<void>((resolve) => {
+            finishSend = () => {
+              sent.push(message.to);
+              resolve();
+            };
+          }),
+      },
+    };
+    worker = startMailingWorker(slow, { intervalMs: 0 });
+    const run = worker.runOnce();
+    // The readers, the admin and the fixture's user: all in one batch.
+    const total = rows().length;
+    expect(total).toBe(6);
+    await vi.waitFor(() => expect(rows().filter((row) => row.next_attempt_at! > ctx.now())).toHaveLength(total));
+    const stopped = worker.stop();
+    // Before the message in flight is done, the others are due again (not leased for 15 minutes).
+    expect(rows().filter((row) => row.status === 'pending' && row.next_attempt_at! <= ctx.now())).toHaveLength(total - 1);
+    finishSend();
+    await stopped;
+    await run;
+    expect(sent).toHaveLength(1);
+    expect(
+      rows()
+        .filter((row) => row.status === 'sent')
+        .map((row) => row.email),
+    ).toEqual(sent);
+
+    // The next start sends the rest at once, and nobody twice.
+    worker = startMailingWorker(ctx, { intervalMs: 0 });
+    expect(await worker.runOnce()).toMatchObject({ sent: total - 1 });
+    const outbox = readOutbox(ctx.config.outboxDir).map((mail) => mail.to);
+    expect(new Set([...sent, ...outbox]).size).toBe(total);
+    expect(sent.length + outbox.length).toBe(total);
+  });
+
+  it('makes the message the stop deadline cut due again at once (at least once, never lost)', async () => {
+    fixture = await createAdminFixture({ fakeClock: true });
+    const { ctx, admin } = fixture;
+    addUsers(1, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' });
+    let attempts = 0;
+    const stuck = {
+      ...ctx,
+      mailer: {
+        ...ctx.mailer,
+        send: () => {
+          attempts += 1;
+          return new Promise<void>(() => {});
+        },
+      },
+    };
+    const stopping = startMailingWorker(stuck, { intervalMs: 0 });
+    void stopping.runOnce();
+    await vi.waitFor(() => expect(attempts).toBe(1));
+    void stopping.stop();
+    stopping.abandon();
+    // Nothing was sent: every row, the cut one included, is due now for the next start.
+    const cut = rows();
+    expect(cut.every((row) => row.status === 'pending' && row.next_attempt_at! <= ctx.now())).toBe(true);
+    expect(cut.filter((row) => row.last_error === 'Interrupted by a server stop (will be sent again).')).toHaveLength(1);
+
+    worker = startMailingWorker(ctx, { intervalMs: 0 });
+    expect(await worker.runOnce()).toMatchObject({ sent: cut.length });
   });
 });
 
