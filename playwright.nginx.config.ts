@@ -62,8 +62,8 @@ export default defineConfig({
         BOTCHECK_COST: '500',
         REGISTRATIONS_PER_HOUR: '1000',
         BOTCHECK_VERIFY_PER_MINUTE: '100000',
-      // And the admin signs in for nearly every test: 20 logins per account in 15 minutes would lock it out.
-      ACCOUNT_LOGINS_PER_15_MINUTES: '100000',
+        // And the admin signs in for nearly every test: 20 logins per account in 15 minutes would lock it out.
+        ACCOUNT_LOGINS_PER_15_MINUTES: '100000',
         ASTRO_TELEMETRY_DISABLED: '1',
         LOG_LEVEL: 'warn',
       },

@@ -87,6 +87,8 @@ describe('deploy/nginx.conf', () => {
       const added = Object.fromEntries([...block.matchAll(/add_header ([\w-]+) "([^"]*)" always;/g)].map((match) => [match[1], match[2]]));
       for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) expect(added[name], name).toBe(value);
       expect(block).toContain('add_header Content-Security-Policy $site_csp always;');
+      // Every answer names its request, as the server's do (X-Request-Id).
+      expect(block).toContain('add_header X-Request-Id $request_id always;');
     }
   });
 
