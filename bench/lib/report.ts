@@ -1,4 +1,4 @@
-// The bench's figures, its targets (issues 8 and 16) and the table it prints.
+// The bench's figures, its targets (issues 8, 15 and 16) and the table it prints.
 import type { LoadResult } from './load.ts';
 import type { PageWeight } from './page-weight.ts';
 
@@ -239,7 +239,7 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
   }
 
   out.push(
-    '\n### Targets (issues 8 and 16)',
+    '\n### Targets (issues 8, 15 and 16)',
     table(
       ['target', 'goal', 'measured', ''],
       targets.map((target) => [target.name, target.goal, target.actual, target.met ? 'met' : 'NOT MET']),

@@ -134,8 +134,7 @@ export function createWarmAstro(): WarmAstro {
           peakRssBytes = message.peakRssBytes;
           heapLimitBytes = message.heapLimitBytes;
           // A failed build may leave Astro in any state: the next one starts clean.
-          const keep =
-            message.ok && builds < MAX_BUILDS_PER_PROCESS && message.rssBytes < MAX_RSS_BYTES && message.heapUsedBytes < MAX_HEAP_AFTER_BUILD_BYTES;
+          const keep = message.ok && builds < MAX_BUILDS_PER_PROCESS && message.rssBytes < MAX_RSS_BYTES && message.heapUsedBytes < MAX_HEAP_AFTER_BUILD_BYTES;
           // Its output may still be in the pipe: let it arrive before the log is handed over.
           setImmediate(() => settle(message.ok, message.ok ? undefined : '\n[publish] astro build failed\n', keep));
         };
