@@ -22,7 +22,7 @@ import { measureSigningRate, seedBenchLicense, VALIDATE_PATH, type BenchLicense 
 import { createApiClient, freePort, login, solvedBotToken, type ApiClient } from '../tests/helpers/fetch-client.ts';
 import { runCannon, runWrk, type LoadResult } from './lib/load.ts';
 import { launchChromium, measurePage, type PageWeight } from './lib/page-weight.ts';
-import { PROJECT_ROOT, samplePeakChildMemory, startNodeProcess, type ProductProcess } from './lib/product.ts';
+import { PROJECT_ROOT, samplePeakChildMemory, servingRss, startNodeProcess, type ProductProcess } from './lib/product.ts';
 import { formatReport, checkTargets, type BenchReport, type SizeResult } from './lib/report.ts';
 import { BENCH_USER_PASSWORD, seedScaled, type ScaledSeed } from './lib/seed-scaled.ts';
 import { startSmtpSink, type SmtpSink } from './lib/smtp-sink.ts';
@@ -39,6 +39,9 @@ const { values: flags } = parseArgs({
     mail: { type: 'string', default: '2000' },
     out: { type: 'string', default: path.join(PROJECT_ROOT, 'bench/results') },
     keep: { type: 'boolean', default: false },
+    // `--only publish`: seed, start, measure the idle server and the publishes; skip the rest (quicker, and
+    // lighter on a shared machine when only the build changed).
+    only: { type: 'string' },
   },
 });
 const positive = (name: string, value: string) => {
@@ -52,6 +55,8 @@ const seconds = positive('seconds', flags.seconds);
 const rounds = positive('rounds', flags.rounds);
 const connections = positive('connections', flags.connections);
 const mailCount = positive('mail', flags.mail);
+if (flags.only !== undefined && flags.only !== 'publish') throw new Error(`--only takes "publish", not "${flags.only}"`);
+const publishOnly = flags.only === 'publish';
 
 const ADMIN_EMAIL = 'bench-admin@example.com';
 const ADMIN_PASSWORD = 'bench admin password 2026';
@@ -152,7 +157,7 @@ async function measurePublish(product: ProductProcess, admin: ApiClient, seed: S
   const seconds = (performance.now() - started) / 1000;
   const peakBytes = memory.stop();
   const status = (await (await admin.json('GET', '/api/admin/publish')).json()) as { last_success: { duration_ms: number } | null };
-  return { seconds, peakBuildBytes: peakBytes, buildMs: status.last_success?.duration_ms ?? null };
+  return { seconds, peakBuildBytes: peakBytes, peakBeforeBytes: memory.atStart, buildMs: status.last_success?.duration_ms ?? null };
 }
 
 async function measureMailing(product: ProductProcess, admin: ApiClient, sink: SmtpSink, seed: ScaledSeed) {
@@ -170,6 +175,116 @@ async function measureMailing(product: ProductProcess, admin: ApiClient, sink: S
   const last = sink.lastAt() ?? started;
   const first = sink.firstAt() ?? started;
   return { messages: ids.length, messagesPerSec: ids.length / Math.max((last - first) / 1000, 0.001), secondsFromQueueToLast: (last - started) / 1000 };
+}
+
+/** Page weight, static serving beside nginx, the API and licensing beside bare handlers, logins. */
+async function measureServing(
+  product: ProductProcess,
+  seed: ScaledSeed,
+  license: BenchLicense,
+  dataDir: string,
+  tools: Tools,
+  env: Record<string, string>,
+  cleanups: (() => Promise<void> | void)[],
+): Promise<Pick<SizeResult, 'pages' | 'staticServing' | 'api' | 'licensing' | 'logins'>> {
+  const newsPath = `/news/${seed.sections.news.slug}/`;
+  say('  page weight…');
+  const pages: PageWeight[] = [];
+  const browser = tools.chromium ? await launchChromium() : null;
+  try {
+    for (const pagePath of ['/', newsPath, '/downloads', '/dashboard', '/admin']) {
+      if (!browser) break;
+      const weight = await measurePage(browser, product.base, pagePath);
+      if (weight.status !== 200) throw new Error(`${pagePath} answered ${weight.status}`);
+      pages.push(weight);
+    }
+  } finally {
+    await browser?.close();
+  }
+
+  say('  static serving…');
+  const wrkGet = (url: string, headers?: Record<string, string>) => (runSeconds: number) => runWrk({ url, seconds: runSeconds, connections, headers });
+  let staticServing: SizeResult['staticServing'] = null;
+  if (tools.wrk && tools.nginx) {
+    const nginx = startNginx({ root: fs.realpathSync(path.join(dataDir, 'builds/current')), port: await freePort(), workDir: path.join(dataDir, 'nginx') });
+    cleanups.push(() => nginx.stop());
+    const results = await compare({ product: wrkGet(`${product.base}${newsPath}`), nginx: wrkGet(`${nginx.base}${newsPath}`) });
+    staticServing = { path: newsPath, product: results.product as LoadResult, nginx: results.nginx as LoadResult };
+  }
+
+  say('  API…');
+  const queriesFile = path.join(dataDir, 'bench-queries.json');
+  fs.writeFileSync(
+    queriesFile,
+    JSON.stringify(captureQueries(path.join(dataDir, 'site.db'), { slug: seed.sections.news.slug, sectionId: seed.sections.news.id })),
+  );
+  const barePort = await freePort();
+  const bare = await startNodeProcess('bench/lib/bare-api-server.ts', {
+    args: [path.join(dataDir, 'site.db'), String(barePort), queriesFile],
+    env: { NODE_ENV: 'production' },
+    port: barePort,
+    timeoutMs: 30_000,
+    ready: async (base) => (await fetch(`${base}/ready`)).status === 200,
+  });
+  cleanups.push(() => bare.stop());
+  const reader = await login(product.base, seed.userEmails[0] ?? '', BENCH_USER_PASSWORD);
+  const session = reader.cookie('session');
+  if (!session) throw new Error('the reader has no session cookie after logging in');
+  const apiHeaders = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+  const userHeaders = { ...apiHeaders, Cookie: `session=${session}` };
+  const slugPath = `/api/news/getPosts/byslug/${seed.sections.news.slug}`;
+  for (const [base, headers, route] of [
+    [product.base, apiHeaders, slugPath],
+    [bare.base, apiHeaders, slugPath],
+    [product.base, userHeaders, '/api/user'],
+    [bare.base, userHeaders, '/api/user'],
+  ] as const) {
+    const check = await fetch(`${base}${route}`, { headers });
+    if (check.status !== 200) throw new Error(`${base}${route} answered ${check.status} before the load`);
+  }
+  let api: SizeResult['api'] = null;
+  if (tools.wrk) {
+    const bySlug = await compare({ product: wrkGet(`${product.base}${slugPath}`, apiHeaders), bare: wrkGet(`${bare.base}${slugPath}`, apiHeaders) });
+    const user = await compare({ product: wrkGet(`${product.base}/api/user`, userHeaders), bare: wrkGet(`${bare.base}/api/user`, userHeaders) });
+    api = {
+      bySlug: { path: slugPath, product: bySlug.product as LoadResult, bare: bySlug.bare as LoadResult },
+      user: { product: user.product as LoadResult, bare: user.bare as LoadResult },
+    };
+  }
+
+  say('  licensing (validate, signing)…');
+  const validateBody = JSON.stringify({ key: license.key, fingerprint: license.fingerprint });
+  const jsonHeaders = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  for (const base of [product.base, bare.base]) {
+    const check = await fetch(`${base}${VALIDATE_PATH}`, { method: 'POST', headers: jsonHeaders, body: validateBody });
+    const answer = (await check.json()) as { code?: string };
+    if (check.status !== 200 || answer.code !== 'VALID') throw new Error(`${base}${VALIDATE_PATH} answered ${check.status} ${answer.code} before the load`);
+  }
+  const wrkPost = (url: string) => (runSeconds: number) => runWrk({ url, seconds: runSeconds, connections, headers: jsonHeaders, postBody: validateBody });
+  const validate = tools.wrk ? await compare({ product: wrkPost(`${product.base}${VALIDATE_PATH}`), bare: wrkPost(`${bare.base}${VALIDATE_PATH}`) }) : null;
+  const licensing: SizeResult['licensing'] = {
+    validate: validate ? { product: validate.product as LoadResult, bare: validate.bare as LoadResult } : null,
+    signing: await measureSigningRate(loadConfig(env), seconds),
+  };
+
+  say('  logins…');
+  const loginClient = createApiClient(product.base);
+  await loginClient.json('GET', '/sanctum/csrf-cookie');
+  const xsrf = loginClient.cookie('XSRF-TOKEN') ?? '';
+  const tokens = await Promise.all(Array.from({ length: 60 * seconds }, () => solvedBotToken(product.base)));
+  const logins = await runCannon({
+    url: `${product.base}/api/auth/login`,
+    seconds,
+    connections: 8,
+    method: 'POST',
+    headers: { ...apiHeaders, 'Content-Type': 'application/json', Cookie: `XSRF-TOKEN=${xsrf}`, 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
+    bodies: tokens.map((g_token, index) =>
+      JSON.stringify({ email: seed.userEmails[index % seed.userEmails.length], password: BENCH_USER_PASSWORD, remember_me: false, g_token }),
+    ),
+  });
+  if (logins.errors > 0) throw new Error(`${logins.errors} of ${logins.requests} logins failed`);
+
+  return { pages, staticServing, api, licensing, logins };
 }
 
 async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailing: boolean): Promise<SizeResult> {
@@ -193,101 +308,16 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     const coldBuildSeconds = (performance.now() - coldStart) / 1000;
     const admin = await login(product.base, ADMIN_EMAIL, ADMIN_PASSWORD);
 
-    say('  page weight…');
-    const pages: PageWeight[] = [];
-    const browser = tools.chromium ? await launchChromium() : null;
-    try {
-      for (const pagePath of ['/', newsPath, '/downloads', '/dashboard', '/admin']) {
-        if (!browser) break;
-        const weight = await measurePage(browser, product.base, pagePath);
-        if (weight.status !== 200) throw new Error(`${pagePath} answered ${weight.status}`);
-        pages.push(weight);
-      }
-    } finally {
-      await browser?.close();
-    }
+    // The idle server: started, first build served, nothing asked of it for a moment.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idleServerBytes = servingRss(product.pid);
 
-    say('  static serving…');
-    const wrkGet = (url: string, headers?: Record<string, string>) => (runSeconds: number) => runWrk({ url, seconds: runSeconds, connections, headers });
+    let pages: PageWeight[] = [];
     let staticServing: SizeResult['staticServing'] = null;
-    if (tools.wrk && tools.nginx) {
-      const nginx = startNginx({ root: fs.realpathSync(path.join(dataDir, 'builds/current')), port: await freePort(), workDir: path.join(dataDir, 'nginx') });
-      cleanups.push(() => nginx.stop());
-      const results = await compare({ product: wrkGet(`${product.base}${newsPath}`), nginx: wrkGet(`${nginx.base}${newsPath}`) });
-      staticServing = { path: newsPath, product: results.product as LoadResult, nginx: results.nginx as LoadResult };
-    }
-
-    say('  API…');
-    const queriesFile = path.join(dataDir, 'bench-queries.json');
-    fs.writeFileSync(
-      queriesFile,
-      JSON.stringify(captureQueries(path.join(dataDir, 'site.db'), { slug: seed.sections.news.slug, sectionId: seed.sections.news.id })),
-    );
-    const barePort = await freePort();
-    const bare = await startNodeProcess('bench/lib/bare-api-server.ts', {
-      args: [path.join(dataDir, 'site.db'), String(barePort), queriesFile],
-      env: { NODE_ENV: 'production' },
-      port: barePort,
-      timeoutMs: 30_000,
-      ready: async (base) => (await fetch(`${base}/ready`)).status === 200,
-    });
-    cleanups.push(() => bare.stop());
-    const reader = await login(product.base, seed.userEmails[0] ?? '', BENCH_USER_PASSWORD);
-    const session = reader.cookie('session');
-    if (!session) throw new Error('the reader has no session cookie after logging in');
-    const apiHeaders = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
-    const userHeaders = { ...apiHeaders, Cookie: `session=${session}` };
-    const slugPath = `/api/news/getPosts/byslug/${seed.sections.news.slug}`;
-    for (const [base, headers, route] of [
-      [product.base, apiHeaders, slugPath],
-      [bare.base, apiHeaders, slugPath],
-      [product.base, userHeaders, '/api/user'],
-      [bare.base, userHeaders, '/api/user'],
-    ] as const) {
-      const check = await fetch(`${base}${route}`, { headers });
-      if (check.status !== 200) throw new Error(`${base}${route} answered ${check.status} before the load`);
-    }
     let api: SizeResult['api'] = null;
-    if (tools.wrk) {
-      const bySlug = await compare({ product: wrkGet(`${product.base}${slugPath}`, apiHeaders), bare: wrkGet(`${bare.base}${slugPath}`, apiHeaders) });
-      const user = await compare({ product: wrkGet(`${product.base}/api/user`, userHeaders), bare: wrkGet(`${bare.base}/api/user`, userHeaders) });
-      api = {
-        bySlug: { path: slugPath, product: bySlug.product as LoadResult, bare: bySlug.bare as LoadResult },
-        user: { product: user.product as LoadResult, bare: user.bare as LoadResult },
-      };
-    }
-
-    say('  licensing (validate, signing)…');
-    const validateBody = JSON.stringify({ key: license.key, fingerprint: license.fingerprint });
-    const jsonHeaders = { 'Content-Type': 'application/json', Accept: 'application/json' };
-    for (const base of [product.base, bare.base]) {
-      const check = await fetch(`${base}${VALIDATE_PATH}`, { method: 'POST', headers: jsonHeaders, body: validateBody });
-      const answer = (await check.json()) as { code?: string };
-      if (check.status !== 200 || answer.code !== 'VALID') throw new Error(`${base}${VALIDATE_PATH} answered ${check.status} ${answer.code} before the load`);
-    }
-    const wrkPost = (url: string) => (runSeconds: number) => runWrk({ url, seconds: runSeconds, connections, headers: jsonHeaders, postBody: validateBody });
-    const validate = tools.wrk ? await compare({ product: wrkPost(`${product.base}${VALIDATE_PATH}`), bare: wrkPost(`${bare.base}${VALIDATE_PATH}`) }) : null;
-    const licensing: SizeResult['licensing'] = {
-      validate: validate ? { product: validate.product as LoadResult, bare: validate.bare as LoadResult } : null,
-      signing: await measureSigningRate(loadConfig(env), seconds),
-    };
-
-    say('  logins…');
-    const loginClient = createApiClient(product.base);
-    await loginClient.json('GET', '/sanctum/csrf-cookie');
-    const xsrf = loginClient.cookie('XSRF-TOKEN') ?? '';
-    const tokens = await Promise.all(Array.from({ length: 60 * seconds }, () => solvedBotToken(product.base)));
-    const logins = await runCannon({
-      url: `${product.base}/api/auth/login`,
-      seconds,
-      connections: 8,
-      method: 'POST',
-      headers: { ...apiHeaders, 'Content-Type': 'application/json', Cookie: `XSRF-TOKEN=${xsrf}`, 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
-      bodies: tokens.map((g_token, index) =>
-        JSON.stringify({ email: seed.userEmails[index % seed.userEmails.length], password: BENCH_USER_PASSWORD, remember_me: false, g_token }),
-      ),
-    });
-    if (logins.errors > 0) throw new Error(`${logins.errors} of ${logins.requests} logins failed`);
+    let licensing: SizeResult['licensing'] = null;
+    let logins: SizeResult['logins'] = null;
+    if (!publishOnly) ({ pages, staticServing, api, licensing, logins } = await measureServing(product, seed, license, dataDir, tools, env, cleanups));
 
     say('  publish (save → changed page served)…');
     const publishes = [];
@@ -295,12 +325,12 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     const publish = publishes.sort((a, b) => a.seconds - b.seconds)[Math.floor((publishes.length - 1) / 2)] ?? null;
 
     let mailing: SizeResult['mailing'] = null;
-    if (withMailing) {
+    if (withMailing && !publishOnly) {
       say(`  mailing to ${mailCount} users…`);
       mailing = await measureMailing(product, admin, sink, seed);
     }
 
-    return { posts, users: userCount, coldBuildSeconds, pages, staticServing, api, licensing, logins, publish, mailing };
+    return { posts, users: userCount, coldBuildSeconds, idleServerBytes, pages, staticServing, api, licensing, logins, publish, mailing };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
     if (!flags.keep) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -323,7 +353,7 @@ async function main() {
   const report: BenchReport = {
     at: new Date().toISOString(),
     machine: { cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryBytes: os.totalmem(), node: process.version },
-    settings: { seconds, rounds, connections, users: userCount, mail: mailCount },
+    settings: { seconds, rounds, connections, users: userCount, mail: mailCount, only: flags.only ?? null },
     references: tools,
     sizes: results,
   };

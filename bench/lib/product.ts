@@ -86,6 +86,21 @@ function descendantsPeakRss(pid: number): Map<number, number> {
   return result;
 }
 
+/** Resident memory now (VmRSS) of `pid` and of its serving processes (the web workers), in bytes; Linux /proc only. */
+export function servingRss(pid: number): number {
+  const rss = (id: number) => {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${id}/status`, 'utf8'));
+      return match?.[1] ? Number(match[1]) * 1024 : 0;
+    } catch {
+      return 0;
+    }
+  };
+  let total = rss(pid);
+  for (const child of childrenOf(pid)) if (isServingProcess(child)) total += rss(child);
+  return total;
+}
+
 /** The other serving processes run the server's own entry point (docs/decisions/0022-one-process-model.md). */
 function isServingProcess(pid: number): boolean {
   try {
@@ -101,7 +116,7 @@ function isServingProcess(pid: number): boolean {
  * high-water marks: what the machine needs for a publish. A high-water mark cannot miss a short peak
  * between samples; the warm process's mark covers its earlier builds too, and summing can only overstate.
  */
-export function samplePeakChildMemory(pid: number, everyMs = 100): { stop(): number } {
+export function samplePeakChildMemory(pid: number, everyMs = 100): { atStart: number; stop(): number } {
   const workers = new Set<number>();
   let peak = 0;
   const sample = () => {
@@ -119,6 +134,8 @@ export function samplePeakChildMemory(pid: number, everyMs = 100): { stop(): num
   const timer = setInterval(sample, everyMs);
   sample();
   return {
+    // Before this publish: the build processes' marks left by earlier builds (the cold build's, on the first).
+    atStart: peak,
     stop() {
       clearInterval(timer);
       sample();

@@ -8,6 +8,7 @@
 // modules from Node's module cache, with their snapshot. The parent recycles this process after a few
 // builds, since those modules are never freed.
 import { build } from 'astro';
+import v8 from 'node:v8';
 import type { AstroBuildDone, AstroBuildJob } from './warm-astro.ts';
 
 if (!process.send) {
@@ -35,6 +36,18 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     // The log (this process's output) is what the admin reads about a failed build.
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   }
-  // maxRSS (KiB) is this process's peak so far: the build's peak, or an earlier build's on a warm process.
-  reply({ type: 'done', id: job.id, ok, rssBytes: process.memoryUsage().rss, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
+  // The build's garbage (and the native memory its objects hold) goes now, not during the next build, and the
+  // heap left is what earlier builds keep: the parent replaces the process when it grows too large.
+  (globalThis as { gc?: () => void }).gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  reply({
+    type: 'done',
+    id: job.id,
+    ok,
+    rssBytes: rss,
+    // maxRSS (KiB) is this process's peak so far: the build's peak, or an earlier build's on a warm process.
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    heapUsedBytes: heapUsed,
+    heapLimitBytes: v8.getHeapStatistics().heap_size_limit,
+  });
 }

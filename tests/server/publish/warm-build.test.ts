@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAstroBuildRunner } from '../../../server/publish/build-runner.ts';
+import { buildChildEnv, createAstroBuildRunner } from '../../../server/publish/build-runner.ts';
 import { exportSnapshot, writeSnapshot } from '../../../server/publish/export-snapshot.ts';
 import { insertPost } from '../../../server/db/queries/posts.ts';
 import { insertSection } from '../../../server/db/queries/sections.ts';
@@ -34,6 +34,22 @@ async function buildWith(snapshotText: string | null) {
 
 const warmProcessOf = (log: string) => /warm process (\d+), build (\d+)/.exec(log)?.slice(1).map(Number) ?? [];
 
+describe('the build environment', () => {
+  it('asks mimalloc (Rolldown, the Astro compiler) not to commit whole arenas up front, and passes no secrets', () => {
+    const before = process.env.SMTP_URL;
+    process.env.SMTP_URL = 'smtp://user:secret@mail.example.com';
+    try {
+      const env = buildChildEnv({ config: ctx.config });
+      expect(env.MIMALLOC_ARENA_EAGER_COMMIT).toBe('0');
+      expect(env.PATH).toBe(process.env.PATH);
+      expect(Object.keys(env)).not.toContain('SMTP_URL');
+    } finally {
+      if (before === undefined) delete process.env.SMTP_URL;
+      else process.env.SMTP_URL = before;
+    }
+  });
+});
+
 describe('warm Astro builds', () => {
   it(
     'reuse one process, each build with its own content; a failure is logged and the next build starts afresh',
@@ -56,6 +72,10 @@ describe('warm Astro builds', () => {
       expect(firstCount).toBe(1);
       // The build process's peak memory, for the metric site_publish_build_peak_rss_bytes: Astro alone is well over 50 MB.
       expect(first.peakRssBytes).toBeGreaterThan(50 * 1024 * 1024);
+      // It runs under the lean heap limits (docs/decisions/0034-lean-publishing.md): a 768 MB old space plus
+      // the young generation, below V8's default on this machine (a quarter of its memory, at least 2 GB).
+      expect(first.heapLimitBytes).toBeGreaterThan(768 * 1024 * 1024);
+      expect(first.heapLimitBytes).toBeLessThan(850 * 1024 * 1024);
 
       ctx.db.$client.prepare('update posts set title = ? where id = ?').run('Second warm title', post.id);
       const second = await buildWith(null);
