@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.ts';
 import { E2E_ADMIN } from './tests/e2e/env.ts';
 import { NGINX_ORIGIN, NODE_ORIGIN, NODE_PORT } from './tests/e2e-nginx/env.ts';
 import { prepareDataDir } from './tests/e2e-nginx/nginx-server.ts';
@@ -14,16 +15,6 @@ const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir()
 process.env.E2E_DATA_DIR = dataDir;
 // Before the server writes its first build: the builds folder nginx's user may read.
 prepareDataDir(dataDir);
-
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 export default defineConfig({
   testDir: 'tests/e2e-nginx',
@@ -36,7 +27,7 @@ export default defineConfig({
   use: {
     baseURL: NGINX_ORIGIN,
     trace: 'retain-on-failure',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [

@@ -12,20 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { measureScriptBytes } from './js-bytes.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// docs/engineering.md#known-traps: without these Chromium floods the closed network with refused connections.
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const TARGETS: Record<(typeof CATEGORIES)[number], number> = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 };
 const JS_BUDGET_BYTES = 30 * 1024;
@@ -126,7 +116,10 @@ async function main(): Promise<void> {
   try {
     const pages = await pagesToAudit(product.url);
     const debuggingPort = await freePort();
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${debuggingPort}`] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: ['--headless', ...CHROMIUM_ARGS, `--remote-debugging-port=${debuggingPort}`],
+    });
     const lighthouse = await loadLighthouse();
     if (!lighthouse) {
       process.stdout.write(

@@ -1,10 +1,8 @@
 // "Where you're signed in" on the dashboard (docs/product/accounts.md#sessions): the user's sessions, Sign out
 // for one, and "Sign out everywhere else". Each asks first (use-confirm); the list is read again after every
 // change, and after a password change (reloadKey), which ends the other sessions.
-import { useState } from 'react';
 import { listMySessions, signOutOtherSessions, signOutSession, type SessionItem } from '../../lib/api/account-security.ts';
 import { Message } from '../ui/Message.tsx';
-import type { FormMessage } from '../ui/form-errors.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 import { SessionList, sessionLabel } from './SessionList.tsx';
 import { useSessionList } from './use-session-list.ts';
@@ -17,20 +15,8 @@ export const SESSION_LIST_MESSAGES = {
 } as const;
 
 export function AccountSessions({ confirm, reloadKey }: { confirm: Confirm; reloadKey: number }) {
-  const { sessions, failed, reload } = useSessionList(listMySessions, reloadKey);
-  const [message, setMessage] = useState<FormMessage | null>(null);
-
-  const act = async (call: () => Promise<void>, done: string) => {
-    setMessage(null);
-    try {
-      await call();
-      setMessage({ text: done, tone: 'success' });
-    } catch (error) {
-      console.error('Signing out a session failed', error);
-      setMessage({ text: SESSION_LIST_MESSAGES.failed, tone: 'error' });
-    }
-    reload();
-  };
+  const { sessions, failed, message, act: run } = useSessionList(listMySessions, reloadKey);
+  const act = (call: () => Promise<void>, done: string) => run(call, { done, failed: SESSION_LIST_MESSAGES.failed });
 
   const signOutOne = async (session: SessionItem) => {
     const label = sessionLabel(session);

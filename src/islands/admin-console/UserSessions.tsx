@@ -1,33 +1,21 @@
 // A user's sessions in the admin's Details area (docs/admin-api.md#sessions-of-a-user; issue 13, item 2): the
 // same list the user sees, with Sign out per session and "Sign out everywhere" for all of them. Each asks
 // first; the list is read again after every change.
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { endAllUserSessions, endUserSession, listUserSessions, type SessionItem } from '../../lib/api/account-security.ts';
 import type { AdminUser } from '../../lib/api/admin.ts';
 import { SessionList, sessionLabel } from '../account/SessionList.tsx';
 import { useSessionList } from '../account/use-session-list.ts';
 import { Message } from '../ui/Message.tsx';
-import type { FormMessage } from '../ui/form-errors.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 
 export function UserSessions({ user, confirm }: { user: AdminUser; confirm: Confirm }) {
   const fetchSessions = useCallback(() => listUserSessions(user.id), [user.id]);
-  const { sessions, failed, reload } = useSessionList(fetchSessions);
-  const [message, setMessage] = useState<FormMessage | null>(null);
+  const { sessions, failed, message, act: run } = useSessionList(fetchSessions);
   const who = user.name || user.email;
   const headingId = `admin-user-sessions-${user.id}`;
 
-  const act = async (call: () => Promise<void>, done: string) => {
-    setMessage(null);
-    try {
-      await call();
-      setMessage({ text: done, tone: 'success' });
-    } catch (error) {
-      console.error('Ending a session failed', error);
-      setMessage({ text: 'The session could not be ended. Please try again.', tone: 'error' });
-    }
-    reload();
-  };
+  const act = (call: () => Promise<void>, done: string) => run(call, { done, failed: 'The session could not be ended. Please try again.' });
 
   const endOne = async (session: SessionItem) => {
     const label = sessionLabel(session);
