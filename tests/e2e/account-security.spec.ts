@@ -49,10 +49,12 @@ test('a session signed out from another browser is logged out on its next load',
   await expect(items).toHaveCount(1);
   await expect(section.getByRole('button', { name: 'Sign out everywhere else' })).toHaveCount(0);
 
-  // Signed out: the dashboard's guard sends the visitor home, where the nav bar offers Login again.
+  // Signed out: the dashboard's guard sends the visitor home and asks for the login, to continue there.
   await phonePage.reload();
   await expect(phonePage).toHaveURL(/\/$/);
-  await expect(phonePage.getByRole('button', { name: 'Login' })).toBeVisible();
+  const login = phonePage.getByRole('dialog', { name: 'Login Form' });
+  await expect(login).toBeVisible();
+  await expect(login.getByText('Log in to see your dashboard')).toBeVisible();
   expect((await phone.request.get('/api/user')).status()).toBe(401);
 
   await laptop.close();
