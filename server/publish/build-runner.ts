@@ -7,6 +7,7 @@ import type { Logger } from '../log.ts';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Config } from '../env.ts';
 import { appendToBuildLog } from './build-log.ts';
 import { createWarmAstro } from './warm-astro.ts';
@@ -64,12 +65,7 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
       const pagefindStarted = performance.now();
       // KaTeX's rendered spans and MathML presentation carry data-pagefind-ignore, so each formula is indexed
       // once, as its TeX source (src/lib/markdown/search-hints.ts, docs/decisions/0030-search-indexes-tex.md).
-      const pagefindArgs = ['--site', job.outDir];
-      const index = await runChild(process.execPath, [path.join(projectRoot, 'node_modules', 'pagefind', 'lib', 'runner', 'bin.cjs'), ...pagefindArgs], {
-        cwd: workDir,
-        env,
-        timeoutMs,
-      });
+      const index = await runChild(await pagefindBinary(projectRoot), ['--site', job.outDir], { cwd: workDir, env, timeoutMs });
       log += index.log;
       options.log?.debug(`publish ${job.id}: pagefind ${index.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - pagefindStarted)} ms`);
       return { ok: index.ok, log, peakRssBytes, heapLimitBytes };
@@ -107,6 +103,21 @@ export function buildChildEnv(job: Pick<BuildJob, 'config'>): NodeJS.ProcessEnv 
   };
 }
 
+let pagefindPath: { root: string; value: string } | undefined;
+
+/**
+ * The Pagefind executable itself, found as its npm wrapper (`pagefind/lib/runner/bin.cjs`) finds it. The
+ * wrapper is a whole Node process (about 50 MB resident) that only waits for the executable; running the
+ * executable directly takes that off every publish's peak (docs/decisions/0034-lean-publishing.md).
+ */
+async function pagefindBinary(projectRoot: string): Promise<string> {
+  if (pagefindPath?.root === projectRoot) return pagefindPath.value;
+  const resolver = pathToFileURL(path.join(projectRoot, 'node_modules', 'pagefind', 'lib', 'resolveBinary.js')).href;
+  const { resolveBinaryPath } = (await import(resolver)) as { resolveBinaryPath: (names: string[]) => string };
+  pagefindPath = { root: projectRoot, value: resolveBinaryPath(['pagefind_extended', 'pagefind']) };
+  return pagefindPath.value;
+}
+
 let fingerprint: { root: string; value: string } | undefined;
 
 /**
@@ -125,7 +136,7 @@ export function markdownPipelineFingerprint(projectRoot: string): string {
 
 function runChild(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<BuildResult> {
   return new Promise((resolve) => {
-    let log = `$ ${path.basename(args[0] ?? command)} ${args.slice(1).join(' ')}\n`;
+    let log = `$ ${path.basename(command)} ${args.join(' ')}\n`;
     const append = (chunk: Buffer | string) => (log = appendToBuildLog(log, chunk));
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', append);
