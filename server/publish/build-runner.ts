@@ -97,9 +97,11 @@ export function buildChildEnv(job: Pick<BuildJob, 'config'>): NodeJS.ProcessEnv 
     // Astro, Vite and Rolldown are a large module graph: compiled once and cached, each publish starts faster.
     NODE_COMPILE_CACHE: path.join(job.config.dataDir, 'cache', 'node-compile'),
     // Rolldown and the Astro compiler allocate through mimalloc, which by default commits whole arenas up
-    // front: measured, the build's peak fell by about 120 MB at 5,000 posts with no time lost
-    // (docs/decisions/0034-lean-publishing.md).
+    // front and gives freed memory back to the system only after a delay: without either, measured, the
+    // publish's peak fell by about 120 MB and then by 80–220 MB more at 1,000 and 5,000 posts, in the same
+    // time as without under the same load (docs/decisions/0034-lean-publishing.md).
     MIMALLOC_ARENA_EAGER_COMMIT: '0',
+    MIMALLOC_PURGE_DELAY: '0',
   };
 }
 
