@@ -22,7 +22,7 @@ import { measureSigningRate, seedBenchLicense, VALIDATE_PATH, type BenchLicense 
 import { createApiClient, freePort, login, solvedBotToken, type ApiClient } from '../tests/helpers/fetch-client.ts';
 import { runCannon, runWrk, type LoadResult } from './lib/load.ts';
 import { launchChromium, measurePage, type PageWeight } from './lib/page-weight.ts';
-import { PROJECT_ROOT, samplePeakChildMemory, servingRss, startNodeProcess, type ProductProcess } from './lib/product.ts';
+import { buildProcessesPeak, PROJECT_ROOT, samplePeakChildMemory, servingRss, startNodeProcess, type ProductProcess } from './lib/product.ts';
 import { formatReport, checkTargets, type BenchReport, type SizeResult } from './lib/report.ts';
 import { BENCH_USER_PASSWORD, seedScaled, type ScaledSeed } from './lib/seed-scaled.ts';
 import { startSmtpSink, type SmtpSink } from './lib/smtp-sink.ts';
@@ -157,7 +157,7 @@ async function measurePublish(product: ProductProcess, admin: ApiClient, seed: S
   const seconds = (performance.now() - started) / 1000;
   const peakBytes = memory.stop();
   const status = (await (await admin.json('GET', '/api/admin/publish')).json()) as { last_success: { duration_ms: number } | null };
-  return { seconds, peakBuildBytes: peakBytes, peakBeforeBytes: memory.atStart, buildMs: status.last_success?.duration_ms ?? null };
+  return { seconds, peakBuildBytes: peakBytes, buildMs: status.last_success?.duration_ms ?? null };
 }
 
 async function measureMailing(product: ProductProcess, admin: ApiClient, sink: SmtpSink, seed: ScaledSeed) {
@@ -306,6 +306,7 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     });
     cleanups.push(() => product.stop());
     const coldBuildSeconds = (performance.now() - coldStart) / 1000;
+    const coldBuildPeakBytes = buildProcessesPeak(product.pid);
     const admin = await login(product.base, ADMIN_EMAIL, ADMIN_PASSWORD);
 
     // The idle server: started, first build served, nothing asked of it for a moment.
@@ -330,7 +331,7 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
       mailing = await measureMailing(product, admin, sink, seed);
     }
 
-    return { posts, users: userCount, coldBuildSeconds, idleServerBytes, pages, staticServing, api, licensing, logins, publish, mailing };
+    return { posts, users: userCount, coldBuildSeconds, coldBuildPeakBytes, idleServerBytes, pages, staticServing, api, licensing, logins, publish, mailing };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
     if (!flags.keep) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -68,22 +68,36 @@ function childrenOf(pid: number): number[] {
   return result;
 }
 
-/** Peak resident memory (VmHWM) of each live descendant of `pid` (not `pid` itself), in bytes; Linux /proc only. */
-function descendantsPeakRss(pid: number): Map<number, number> {
-  const result = new Map<number, number>();
+/** Every live descendant of `pid` (not `pid` itself). */
+function descendantsOf(pid: number): number[] {
+  const result: number[] = [];
   const walk = (id: number) => {
     for (const child of childrenOf(id)) {
-      try {
-        const peak = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child}/status`, 'utf8'));
-        if (peak?.[1]) result.set(child, Number(peak[1]) * 1024);
-      } catch {
-        // Gone.
-      }
+      result.push(child);
       walk(child);
     }
   };
   walk(pid);
   return result;
+}
+
+/** A process's peak resident memory (VmHWM) since it started or since its mark was last reset, in bytes; null when gone. */
+function highWaterMark(pid: number): number | null {
+  try {
+    const peak = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return peak?.[1] ? Number(peak[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sets a process's VmHWM back to its resident memory now (Linux ≥ 4.0, the process's own user). */
+function resetHighWaterMark(pid: number): void {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // Gone, or not allowed: its mark then keeps its whole life, which can only overstate.
+  }
 }
 
 /** Resident memory now (VmRSS) of `pid` and of its serving processes (the web workers), in bytes; Linux /proc only. */
@@ -110,32 +124,51 @@ function isServingProcess(pid: number): boolean {
   }
 }
 
+/** The build processes under `pid`: everything it spawned but its other serving processes (the warm Astro process, Pagefind). */
+function buildProcesses(pid: number, workers: Set<number>): number[] {
+  return descendantsOf(pid).filter((child) => {
+    if (workers.has(child)) return false;
+    if (!isServingProcess(child)) return true;
+    workers.add(child);
+    return false;
+  });
+}
+
+/** The sum of the build processes' high-water marks now: after a cold start, the peak of its first build (Astro only; Pagefind has exited). */
+export function buildProcessesPeak(pid: number): number {
+  return buildProcesses(pid, new Set()).reduce((sum, child) => sum + (highWaterMark(child) ?? 0), 0);
+}
+
 /**
- * Samples the build processes under `pid` (everything it spawned but its other serving processes: the warm
- * Astro process and Pagefind) every `everyMs` until stopped, and returns the peak of the sum of their
- * high-water marks: what the machine needs for a publish. A high-water mark cannot miss a short peak
- * between samples; the warm process's mark covers its earlier builds too, and summing can only overstate.
+ * Samples the build processes under `pid` every `everyMs` until stopped, and returns an upper bound of
+ * the peak of the sum of their resident memory during that time: what the machine needs for a publish.
+ *
+ * A process that was already running at the start (the warm Astro process) has its high-water mark reset
+ * then and at every sample, so each sample adds its peak over the last interval only: its earlier builds
+ * (the cold first one) do not count, and its peak during the Astro build is not added to Pagefind's,
+ * which runs after it (docs/decisions/0034-lean-publishing.md). A process started during the sampling
+ * (Pagefind, a replacement warm process) is never reset: its mark covers its whole life, all of it inside
+ * the publish. Summing marks can only overstate within an interval; a peak in the last interval of a process
+ * that exits before the next sample is missed (as it always was), hence the short interval.
  */
-export function samplePeakChildMemory(pid: number, everyMs = 100): { atStart: number; stop(): number } {
+export function samplePeakChildMemory(pid: number, everyMs = 50): { stop(): number } {
   const workers = new Set<number>();
+  const startedBefore = new Set(buildProcesses(pid, workers));
+  for (const child of startedBefore) resetHighWaterMark(child);
   let peak = 0;
   const sample = () => {
     let total = 0;
-    for (const [child, bytes] of descendantsPeakRss(pid)) {
-      if (workers.has(child)) continue;
-      if (isServingProcess(child)) {
-        workers.add(child);
-        continue;
-      }
-      total += bytes;
+    for (const child of buildProcesses(pid, workers)) {
+      const mark = highWaterMark(child);
+      if (mark === null) continue;
+      total += mark;
+      if (startedBefore.has(child)) resetHighWaterMark(child);
     }
     if (total > peak) peak = total;
   };
   const timer = setInterval(sample, everyMs);
   sample();
   return {
-    // Before this publish: the build processes' marks left by earlier builds (the cold build's, on the first).
-    atStart: peak,
     stop() {
       clearInterval(timer);
       sample();

@@ -7,6 +7,11 @@ export interface SizeResult {
   users: number;
   /** From starting the server on the seeded database to the first build being served. */
   coldBuildSeconds: number;
+  /**
+   * The warm Astro process's high-water mark after that first build (its cold, full build: fresh process, empty
+   * markdown cache); Pagefind has exited by then and is not in it.
+   */
+  coldBuildPeakBytes: number;
   /** Resident memory of the server and its web workers once the first build is served, before any load. */
   idleServerBytes: number;
   pages: PageWeight[];
@@ -18,11 +23,10 @@ export interface SizeResult {
   /** null with `--only publish`. */
   logins: LoadResult | null;
   /**
-   * The median save → changed page served, its build's peak memory (the build processes' high-water marks,
-   * earlier builds of the warm process included), that mark before the save (the cold build's, on the first
-   * publish) and the build time.
+   * The median save → changed page served, its peak memory (the peak of the build processes' summed resident
+   * memory during it, an upper bound: bench/lib/product.ts samplePeakChildMemory) and the build time.
    */
-  publish: { seconds: number; peakBuildBytes: number; peakBeforeBytes: number; buildMs: number | null } | null;
+  publish: { seconds: number; peakBuildBytes: number; buildMs: number | null } | null;
   mailing: { messages: number; messagesPerSec: number; secondsFromQueueToLast: number } | null;
 }
 
@@ -210,7 +214,7 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
         size.publish?.buildMs != null ? `${(size.publish.buildMs / 1000).toFixed(2)} s` : '—',
         size.publish ? mb(size.publish.peakBuildBytes) : '—',
         `${size.coldBuildSeconds.toFixed(1)} s`,
-        size.publish ? mb(size.publish.peakBeforeBytes) : '—',
+        mb(size.coldBuildPeakBytes),
         mb(size.idleServerBytes),
       ]),
     ),

@@ -8,6 +8,7 @@
 // modules from Node's module cache, with their snapshot. The parent recycles this process after a few
 // builds, since those modules are never freed.
 import { build } from 'astro';
+import fs from 'node:fs';
 import v8 from 'node:v8';
 import type { AstroBuildDone, AstroBuildJob } from './warm-astro.ts';
 
@@ -28,6 +29,7 @@ process.on('message', (job: AstroBuildJob) => {
 async function runBuild(job: AstroBuildJob): Promise<void> {
   let ok = false;
   try {
+    resetPeakRss();
     process.env.CONTENT_DIR = job.contentDir;
     process.chdir(job.workDir);
     await build({ root: job.root, outDir: job.outDir, logLevel: 'info' });
@@ -45,9 +47,22 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     id: job.id,
     ok,
     rssBytes: rss,
-    // maxRSS (KiB) is this process's peak so far: the build's peak, or an earlier build's on a warm process.
+    // maxRSS (KiB): this build's peak where resetPeakRss() works (Linux), else this process's peak so far.
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     heapUsedBytes: heapUsed,
     heapLimitBytes: v8.getHeapStatistics().heap_size_limit,
   });
+}
+
+/**
+ * Sets this process's high-water mark (VmHWM, and so maxRSS) back to its resident memory now, so the peak
+ * reported after the build is this build's, not the cold first build's that a warm process would otherwise
+ * carry (docs/decisions/0034-lean-publishing.md). Linux ≥ 4.0 only; elsewhere the mark keeps its whole life.
+ */
+function resetPeakRss(): void {
+  try {
+    fs.writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // Not Linux, or /proc not writable: the peak reported then covers earlier builds too.
+  }
 }

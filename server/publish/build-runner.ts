@@ -7,6 +7,7 @@ import type { Logger } from '../log.ts';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Config } from '../env.ts';
 import { appendToBuildLog } from './build-log.ts';
 import { createWarmAstro } from './warm-astro.ts';
@@ -64,12 +65,7 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
       const pagefindStarted = performance.now();
       // KaTeX's rendered spans and MathML presentation carry data-pagefind-ignore, so each formula is indexed
       // once, as its TeX source (src/lib/markdown/search-hints.ts, docs/decisions/0030-search-indexes-tex.md).
-      const pagefindArgs = ['--site', job.outDir];
-      const index = await runChild(process.execPath, [path.join(projectRoot, 'node_modules', 'pagefind', 'lib', 'runner', 'bin.cjs'), ...pagefindArgs], {
-        cwd: workDir,
-        env,
-        timeoutMs,
-      });
+      const index = await runChild(await pagefindBinary(projectRoot), ['--site', job.outDir], { cwd: workDir, env, timeoutMs });
       log += index.log;
       options.log?.debug(`publish ${job.id}: pagefind ${index.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - pagefindStarted)} ms`);
       return { ok: index.ok, log, peakRssBytes, heapLimitBytes };
@@ -101,10 +97,27 @@ export function buildChildEnv(job: Pick<BuildJob, 'config'>): NodeJS.ProcessEnv 
     // Astro, Vite and Rolldown are a large module graph: compiled once and cached, each publish starts faster.
     NODE_COMPILE_CACHE: path.join(job.config.dataDir, 'cache', 'node-compile'),
     // Rolldown and the Astro compiler allocate through mimalloc, which by default commits whole arenas up
-    // front: measured, the build's peak fell by about 120 MB at 5,000 posts with no time lost
-    // (docs/decisions/0034-lean-publishing.md).
+    // front and gives freed memory back to the system only after a delay: without either, measured, the
+    // publish's peak fell by about 120 MB and then by 80–220 MB more at 1,000 and 5,000 posts, in the same
+    // time as without under the same load (docs/decisions/0034-lean-publishing.md).
     MIMALLOC_ARENA_EAGER_COMMIT: '0',
+    MIMALLOC_PURGE_DELAY: '0',
   };
+}
+
+let pagefindPath: { root: string; value: string } | undefined;
+
+/**
+ * The Pagefind executable itself, found as its npm wrapper (`pagefind/lib/runner/bin.cjs`) finds it. The
+ * wrapper is a whole Node process (about 50 MB resident) that only waits for the executable; running the
+ * executable directly takes that off every publish's peak (docs/decisions/0034-lean-publishing.md).
+ */
+async function pagefindBinary(projectRoot: string): Promise<string> {
+  if (pagefindPath?.root === projectRoot) return pagefindPath.value;
+  const resolver = pathToFileURL(path.join(projectRoot, 'node_modules', 'pagefind', 'lib', 'resolveBinary.js')).href;
+  const { resolveBinaryPath } = (await import(resolver)) as { resolveBinaryPath: (names: string[]) => string };
+  pagefindPath = { root: projectRoot, value: resolveBinaryPath(['pagefind_extended', 'pagefind']) };
+  return pagefindPath.value;
 }
 
 let fingerprint: { root: string; value: string } | undefined;
@@ -125,7 +138,7 @@ export function markdownPipelineFingerprint(projectRoot: string): string {
 
 function runChild(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<BuildResult> {
   return new Promise((resolve) => {
-    let log = `$ ${path.basename(args[0] ?? command)} ${args.slice(1).join(' ')}\n`;
+    let log = `$ ${path.basename(command)} ${args.join(' ')}\n`;
     const append = (chunk: Buffer | string) => (log = appendToBuildLog(log, chunk));
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', append);
