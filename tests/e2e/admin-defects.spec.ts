@@ -189,6 +189,9 @@ test('item 3: after saving a home section the publish state stays in view, annou
     await expect(status).toBeInViewport();
     const box = await status.boundingBox();
     expect(box!.y).toBeGreaterThan(60);
+    // Floating over the page, it never takes a click meant for what lies under it (an Update button).
+    await expect(status).toHaveClass(/publish-state--floating/);
+    expect(await status.evaluate((element) => getComputedStyle(element).pointerEvents)).toBe('none');
     await shoot(page, `3-publish-state-${name}`);
     await waitForLive(page);
   }
