@@ -7,7 +7,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.ts';
-import { E2E_ADMIN } from './tests/e2e/env.ts';
+import { E2E_SERVER_ENV } from './tests/e2e/env.ts';
 import { NGINX_ORIGIN, NODE_ORIGIN, NODE_PORT } from './tests/e2e-nginx/env.ts';
 import { prepareDataDir } from './tests/e2e-nginx/nginx-server.ts';
 
@@ -48,15 +48,7 @@ export default defineConfig({
         // The site's address is nginx's: links in mail, CSRF origin checks and cookies follow it.
         SITE_URL: NGINX_ORIGIN,
         TRUST_PROXY: 'true',
-        ADMIN_EMAIL: E2E_ADMIN.email,
-        ADMIN_PASSWORD: E2E_ADMIN.password,
-        BOTCHECK_COST: '500',
-        REGISTRATIONS_PER_HOUR: '1000',
-        BOTCHECK_VERIFY_PER_MINUTE: '100000',
-        // And the admin signs in for nearly every test: 20 logins per account in 15 minutes would lock it out.
-        ACCOUNT_LOGINS_PER_15_MINUTES: '100000',
-        ASTRO_TELEMETRY_DISABLED: '1',
-        LOG_LEVEL: 'warn',
+        ...E2E_SERVER_ENV,
       },
     },
     {

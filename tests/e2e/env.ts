@@ -1,3 +1,20 @@
 // Shared by playwright.config.ts and the browser tests: where the product under test runs.
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4399);
 export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password-1' };
+
+/**
+ * What every browser suite (playwright.config.ts, playwright.nginx.config.ts) sets on the server beside its
+ * own address: the known admin, a cheap bot check, and limits raised because every test comes from
+ * 127.0.0.1 and the same admin signs in for nearly every test (the defaults would throttle the suite:
+ * 10 sign-ups an hour, 20 bot-check derivations a minute, 20 logins per account in 15 minutes).
+ */
+export const E2E_SERVER_ENV = {
+  ADMIN_EMAIL: E2E_ADMIN.email,
+  ADMIN_PASSWORD: E2E_ADMIN.password,
+  BOTCHECK_COST: '500',
+  REGISTRATIONS_PER_HOUR: '1000',
+  BOTCHECK_VERIFY_PER_MINUTE: '100000',
+  ACCOUNT_LOGINS_PER_15_MINUTES: '100000',
+  ASTRO_TELEMETRY_DISABLED: '1',
+  LOG_LEVEL: 'warn',
+} as const;
