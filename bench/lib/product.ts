@@ -1,5 +1,5 @@
 // Starts the real product (`node server/index.ts`) for the bench, in its own process group so the build
-// children go with it, and samples the memory of its build processes (the warm Astro process, Pagefind).
+// children go with it, and samples the memory of its build processes (the Astro build process, Pagefind).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -100,18 +100,20 @@ function resetHighWaterMark(pid: number): void {
   }
 }
 
+/** A process's resident memory now (VmRSS), in bytes; null when gone. */
+function residentMemory(pid: number): number | null {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match?.[1] ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Resident memory now (VmRSS) of `pid` and of its serving processes (the web workers), in bytes; Linux /proc only. */
 export function servingRss(pid: number): number {
-  const rss = (id: number) => {
-    try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${id}/status`, 'utf8'));
-      return match?.[1] ? Number(match[1]) * 1024 : 0;
-    } catch {
-      return 0;
-    }
-  };
-  let total = rss(pid);
-  for (const child of childrenOf(pid)) if (isServingProcess(child)) total += rss(child);
+  let total = residentMemory(pid) ?? 0;
+  for (const child of childrenOf(pid)) if (isServingProcess(child)) total += residentMemory(child) ?? 0;
   return total;
 }
 
@@ -124,7 +126,7 @@ function isServingProcess(pid: number): boolean {
   }
 }
 
-/** The build processes under `pid`: everything it spawned but its other serving processes (the warm Astro process, Pagefind). */
+/** The build processes under `pid`: everything it spawned but its other serving processes (the Astro build process, esbuild's service, Pagefind). */
 function buildProcesses(pid: number, workers: Set<number>): number[] {
   return descendantsOf(pid).filter((child) => {
     if (workers.has(child)) return false;
@@ -134,22 +136,23 @@ function buildProcesses(pid: number, workers: Set<number>): number[] {
   });
 }
 
-/** The sum of the build processes' high-water marks now: after a cold start, the peak of its first build (Astro only; Pagefind has exited). */
-export function buildProcessesPeak(pid: number): number {
-  return buildProcesses(pid, new Set()).reduce((sum, child) => sum + (highWaterMark(child) ?? 0), 0);
+/** Resident memory now (VmRSS) of the build processes under `pid`: between publishes, the one made ready for the next. */
+export function buildProcessesRss(pid: number): number {
+  return buildProcesses(pid, new Set()).reduce((sum, child) => sum + (residentMemory(child) ?? 0), 0);
 }
 
 /**
  * Samples the build processes under `pid` every `everyMs` until stopped, and returns an upper bound of
  * the peak of the sum of their resident memory during that time: what the machine needs for a publish.
  *
- * A process that was already running at the start (the warm Astro process) has its high-water mark reset
- * then and at every sample, so each sample adds its peak over the last interval only: its earlier builds
- * (the cold first one) do not count, and its peak during the Astro build is not added to Pagefind's,
- * which runs after it (docs/decisions/0034-lean-publishing.md). A process started during the sampling
- * (Pagefind, a replacement warm process) is never reset: its mark covers its whole life, all of it inside
- * the publish. Summing marks can only overstate within an interval; a peak in the last interval of a process
- * that exits before the next sample is missed (as it always was), hence the short interval.
+ * A process that was already running at the start (the Astro build process made ready before the save) has
+ * its high-water mark reset then and at every sample, so each sample adds its peak over the last interval
+ * only: its warm-up does not count, and its peak is not added to Pagefind's, which runs after it
+ * (docs/decisions/0034-lean-publishing.md). A process started during the sampling (Pagefind, a build process
+ * started for this build) is never reset: its mark covers its whole life, all of it inside the publish.
+ * Summing marks can only overstate within an interval; a peak in the last interval of a process that exits
+ * before the next sample is missed, hence the short interval (and the bench also takes the peak the Astro
+ * build process reports of itself, measurePublish in bench/run.ts).
  */
 export function samplePeakChildMemory(pid: number, everyMs = 50): { stop(): number } {
   const workers = new Set<number>();

@@ -1,30 +1,52 @@
-// The warm Astro build process (docs/decisions/0020-warm-astro-builds.md), forked by build-runner.ts, never
-// started by hand. It runs `astro build` through Astro's programmatic API once per message, one at a time,
-// so a publish no longer pays for starting Node, loading Astro, Vite and Rolldown, and warming their code:
-// measured on 2 cores, a 1,000-post site builds in about 2 s here against 3.7 s in a fresh `astro build`.
+// An Astro build process (docs/decisions/0036-one-build-per-process.md), forked by warm-astro.ts, never
+// started by hand. It loads Astro once, may warm up by building the tiny warm-up site while nothing is being
+// published, then runs one real `astro build` through Astro's programmatic API and is let go: Rolldown keeps
+// every build's bundles and options reachable from native handles it never releases, so a process that
+// built before carries tens of MB more into each build (measured in 0036).
 //
-// Each build runs in its own working directory: Astro writes the pages' server bundle under
-// `<cwd>/.astro/.prerender` and imports it, and a path used before would hand back the previous build's
-// modules from Node's module cache, with their snapshot. The parent recycles this process after a few
-// builds, since those modules are never freed.
+// Messages are handled one at a time, in order: a build sent while the warm-up runs waits for it (a few
+// hundred ms at most); one sent before the warm-up started skips it.
+//
+// The real build runs in its own working directory: Astro writes the pages' server bundle under
+// `<cwd>/.astro/.prerender` and imports it from there.
 import { build } from 'astro';
 import fs from 'node:fs';
+import path from 'node:path';
 import v8 from 'node:v8';
-import type { AstroBuildDone, AstroBuildJob } from './warm-astro.ts';
+import type { AstroBuildDone, AstroBuildJob, AstroWarmUpDone, BuildProcessMessage, WarmUpJob } from './warm-astro.ts';
 
 if (!process.send) {
   console.error('server/publish/astro-build-process.ts is started by the publisher, not by hand.');
   process.exit(1);
 }
 
-const reply = (message: AstroBuildDone) => process.send?.(message);
+const reply = (message: AstroBuildDone | AstroWarmUpDone) => process.send?.(message);
 
 // The server went away: nothing will ask for a build again.
 process.on('disconnect', () => process.exit(0));
 
-process.on('message', (job: AstroBuildJob) => {
-  void runBuild(job);
+const inbox: BuildProcessMessage[] = [];
+let working = false;
+process.on('message', (message: BuildProcessMessage) => {
+  inbox.push(message);
+  // Messages sent while Astro was loading arrive together: look at all of them before starting any.
+  setImmediate(() => void work());
 });
+
+async function work(): Promise<void> {
+  if (working) return;
+  working = true;
+  try {
+    for (let next = inbox.shift(); next; next = inbox.shift()) {
+      if (next.type === 'build') await runBuild(next);
+      // A build already waiting goes first: the warm-up would delay it by more than it saves.
+      else if (inbox.some((message) => message.type === 'build')) reply({ type: 'warm', ok: false, ms: 0 });
+      else await warmUp(next);
+    }
+  } finally {
+    working = false;
+  }
+}
 
 async function runBuild(job: AstroBuildJob): Promise<void> {
   let ok = false;
@@ -38,31 +60,48 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     // The log (this process's output) is what the admin reads about a failed build.
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   }
-  // The build's garbage (and the native memory its objects hold) goes now, not during the next build, and the
-  // heap left is what earlier builds keep: the parent replaces the process when it grows too large.
-  (globalThis as { gc?: () => void }).gc?.();
-  const { rss, heapUsed } = process.memoryUsage();
   reply({
     type: 'done',
     id: job.id,
     ok,
-    rssBytes: rss,
     // maxRSS (KiB): this build's peak where resetPeakRss() works (Linux), else this process's peak so far.
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
-    heapUsedBytes: heapUsed,
     heapLimitBytes: v8.getHeapStatistics().heap_size_limit,
   });
 }
 
 /**
+ * Builds the warm-up site (server/publish/warm-up-site) from a copy in `job.workDir`, which it removes after.
+ * Its output is thrown away and its log is not the admin's business: only whether it worked is reported.
+ */
+async function warmUp(job: WarmUpJob): Promise<void> {
+  const started = performance.now();
+  let ok = false;
+  try {
+    fs.cpSync(job.siteDir, job.workDir, { recursive: true });
+    process.chdir(job.workDir);
+    await build({ root: job.workDir, outDir: path.join(job.workDir, 'dist'), logLevel: 'silent' });
+    ok = true;
+  } catch {
+    // A failed warm-up costs the next build its speed-up, nothing else: the real build reports its own errors.
+  } finally {
+    process.chdir(path.dirname(job.workDir));
+    fs.rmSync(job.workDir, { recursive: true, force: true });
+  }
+  // The warm-up's garbage (and the native memory its objects hold) goes now, not during the real build.
+  (globalThis as { gc?: () => void }).gc?.();
+  reply({ type: 'warm', ok, ms: Math.round(performance.now() - started) });
+}
+
+/**
  * Sets this process's high-water mark (VmHWM, and so maxRSS) back to its resident memory now, so the peak
- * reported after the build is this build's, not the cold first build's that a warm process would otherwise
- * carry (docs/decisions/0034-lean-publishing.md). Linux ≥ 4.0 only; elsewhere the mark keeps its whole life.
+ * reported after the build is the build's, not the warm-up's. Linux ≥ 4.0 only; elsewhere the mark keeps
+ * the process's whole life.
  */
 function resetPeakRss(): void {
   try {
     fs.writeFileSync('/proc/self/clear_refs', '5');
   } catch {
-    // Not Linux, or /proc not writable: the peak reported then covers earlier builds too.
+    // Not Linux, or /proc not writable: the peak reported then covers the warm-up too.
   }
 }

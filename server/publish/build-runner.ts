@@ -31,7 +31,15 @@ export interface BuildResult {
   heapLimitBytes?: number;
 }
 
-export type BuildRunner = (job: BuildJob) => Promise<BuildResult>;
+export interface BuildRunner {
+  (job: BuildJob): Promise<BuildResult>;
+  /**
+   * The publisher has nothing more to build: get ready for the next build now, while the machine is idle
+   * (the Astro runner starts and warms up its next build process, warm-astro.ts). Resolves true once it is
+   * warmed up; never rejects. Fakes need not have it.
+   */
+  prepare?: (config: BuildJob['config']) => Promise<boolean>;
+}
 
 export interface AstroBuildRunnerOptions {
   /** Build the Pagefind search index after Astro (default true). */
@@ -45,12 +53,9 @@ export interface AstroBuildRunnerOptions {
 export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): BuildRunner {
   const { pagefind = true, timeoutMs = 10 * 60_000 } = options;
   const warm = createWarmAstro();
-  return async (job) => {
+  const run = async (job: BuildJob): Promise<BuildResult> => {
     const { projectRoot } = job.config;
-    // Astro writes its prerender chunks to `<cwd>/.astro/.prerender` when outDir lies outside the cwd, and
-    // those chunks import packages by bare name. A private cwd inside the project keeps concurrent builds
-    // (test files in parallel) apart while node_modules still resolves from it.
-    const workDir = path.join(projectRoot, 'node_modules', '.cache', 'site-publish', `${job.id}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+    const workDir = buildWorkDir(projectRoot, `${job.id}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
     fs.mkdirSync(workDir, { recursive: true });
     const env = buildChildEnv(job);
     let log = '';
@@ -73,6 +78,19 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
       fs.rmSync(workDir, { recursive: true, force: true });
     }
   };
+  // Not during a publish: loading Astro beside Pagefind and the switch slowed both (measured in 0036).
+  const prepare = (config: BuildJob['config']) =>
+    warm.prepare({ env: buildChildEnv({ config }), workDir: buildWorkDir(config.projectRoot, `warm-up-${process.pid}`) });
+  return Object.assign(run, { prepare });
+}
+
+/**
+ * Astro writes its prerender chunks to `<cwd>/.astro/.prerender` when outDir lies outside the cwd, and those
+ * chunks import packages by bare name. A private cwd inside the project keeps concurrent builds (test files
+ * in parallel) apart while node_modules still resolves from it; the systemd unit lets the server write there.
+ */
+function buildWorkDir(projectRoot: string, name: string): string {
+  return path.join(projectRoot, 'node_modules', '.cache', 'site-publish', name);
 }
 
 /**

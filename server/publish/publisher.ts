@@ -95,6 +95,17 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
     } finally {
       running = null;
       reportStatus();
+      // The queue is empty: the runner gets ready for the next publish while nothing is being built.
+      if (!stopped) prepareNextBuild();
+    }
+  }
+
+  function prepareNextBuild(): void {
+    try {
+      // Not awaited: whether the warm-up worked only changes how fast the next build is.
+      void runBuild.prepare?.(config);
+    } catch (error) {
+      log.warn('publish: could not prepare the next build', error);
     }
   }
 

@@ -1,11 +1,16 @@
-// Keeps one Astro build process warm between publishes (docs/decisions/0020-warm-astro-builds.md): forks
-// astro-build-process.ts on the first build, sends it one build at a time, collects what it prints as the
-// build's log, and replaces it when it failed, hung, grew too large, built enough times, or sat idle.
+// Runs each Astro build in a build process of its own, made ready ahead (docs/decisions/0036-one-build-per-process.md):
+// after a publish, prepare() forks astro-build-process.ts, which loads Astro and warms up on a tiny site while
+// nothing is being built; the next build() takes that process, sends it the job, collects what it prints as
+// the build's log, and lets it go when the build ends. A build with no process ready (the first after a start,
+// after a long idle time, or right behind another) forks one on the spot and builds without the warm-up.
 import { fork, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { appendToBuildLog } from './build-log.ts';
 
 export interface AstroBuildJob {
+  type: 'build';
   id: string;
   root: string;
   outDir: string;
@@ -15,26 +20,47 @@ export interface AstroBuildJob {
   contentDir: string;
 }
 
+export interface WarmUpJob {
+  type: 'warm-up';
+  /** The warm-up site's sources (WARM_UP_SITE). */
+  siteDir: string;
+  /** A fresh directory the site is copied into and built in; removed after. */
+  workDir: string;
+}
+
+export type BuildProcessMessage = AstroBuildJob | WarmUpJob;
+
 export interface AstroBuildDone {
   type: 'done';
   id: string;
   ok: boolean;
-  rssBytes: number;
-  /** The process's peak resident memory so far (the metric site_publish_build_peak_rss_bytes). */
+  /** The build's peak resident memory (the metric site_publish_build_peak_rss_bytes). */
   peakRssBytes: number;
-  /** The JavaScript heap still in use after the build and a full GC: what earlier builds left behind. */
-  heapUsedBytes: number;
   /** V8's heap limit in the process (set by BUILD_PROCESS_EXEC_ARGV). */
   heapLimitBytes: number;
 }
 
+export interface AstroWarmUpDone {
+  type: 'warm';
+  ok: boolean;
+  ms: number;
+}
+
 export interface WarmAstroOptions {
-  /** The process's environment; CONTENT_DIR is set per build. A different one starts a new process. */
+  /** The process's environment; CONTENT_DIR is set per build. A ready process made with another is not used. */
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
 }
 
+export interface PrepareOptions {
+  env: NodeJS.ProcessEnv;
+  /** Where the warm-up site is copied to and built: a writable directory inside the project (see build-runner.ts). */
+  workDir: string;
+}
+
 const ENTRY = path.join(import.meta.dirname, 'astro-build-process.ts');
+/** The warm-up site's sources: copied, never built in place (the project is read-only under systemd). */
+export const WARM_UP_SITE = path.join(import.meta.dirname, 'warm-up-site');
 /**
  * V8's limits for the build process (docs/decisions/0034-lean-publishing.md). Left alone, V8 grows the heap
  * towards its default limit (a quarter of the machine's memory) and collects seldom; the native memory of
@@ -42,113 +68,149 @@ const ENTRY = path.join(import.meta.dirname, 'astro-build-process.ts');
  * so a seldom-collected heap also keeps hundreds of MB of native memory. A 768 MB old space (a 5,000-post
  * build keeps about 230 MB live) and 8 MB semi-spaces cut the publish's peak by about a third at 1,000 and
  * 5,000 posts in no more time; 512 MB saved little more and cost ~18% of the time at 5,000, 320 MB thrashed.
- * --expose-gc lets the process collect after each build.
+ * --expose-gc lets the process collect after its warm-up.
  */
 export const BUILD_PROCESS_EXEC_ARGV = ['--max-old-space-size=768', '--max-semi-space-size=8', '--expose-gc'];
-/**
- * Each build's server bundle stays in the process's module cache (about 100 MB on a 1,000-post site):
- * after this many builds, or past MAX_RSS_BYTES, the next publish gets a fresh process.
- */
-const MAX_BUILDS_PER_PROCESS = 6;
-const MAX_RSS_BYTES = 1.2 * 1024 ** 3;
-/**
- * Heap left after a build and a full GC (the modules of earlier builds, never freed): past this the next
- * build would work close to the 768 MB limit (slow, constant collection, at worst out of memory), so the
- * next publish gets a fresh process.
- */
-const MAX_HEAP_AFTER_BUILD_BYTES = 480 * 1024 ** 2;
-/** A warm process holds several hundred MB: it is let go when nobody has published for this long. */
+/** A ready process holds about 220 MB: it is let go when nobody has published for this long. */
 const IDLE_MS = 10 * 60_000;
 
 export interface WarmAstro {
-  build(job: AstroBuildJob, options: WarmAstroOptions): Promise<{ ok: boolean; log: string; peakRssBytes?: number; heapLimitBytes?: number }>;
-  /** Ends the warm process, if any (the server stopping; tests). */
+  build(job: Omit<AstroBuildJob, 'type'>, options: WarmAstroOptions): Promise<{ ok: boolean; log: string; peakRssBytes?: number; heapLimitBytes?: number }>;
+  /**
+   * Makes the process for the next build ready now (loads Astro, warms up), unless one is ready or starting.
+   * Resolves true once it has warmed up, false when the warm-up failed or was skipped or the process ended
+   * first (the next build then simply runs cold); never rejects.
+   */
+  prepare(options: PrepareOptions): Promise<boolean>;
+  /** Ends the ready process, if any (the server stopping; tests). */
   close(): void;
 }
 
-export function createWarmAstro(): WarmAstro {
-  let child: ChildProcess | null = null;
-  let childEnvKey = '';
-  let builds = 0;
-  let idleTimer: NodeJS.Timeout | null = null;
-  let onOutput: ((chunk: Buffer) => void) | null = null;
+interface ReadyProcess {
+  child: ChildProcess;
+  envKey: string;
+  idleTimer: NodeJS.Timeout;
+  warmedUp: Promise<boolean>;
+}
 
-  const retire = () => {
-    if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = null;
-    if (!child) return;
-    const old = child;
-    child = null;
-    if (old.exitCode === null && old.signalCode === null) old.kill('SIGKILL');
+export function createWarmAstro(): WarmAstro {
+  let ready: ReadyProcess | null = null;
+
+  const end = (child: ChildProcess) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
 
-  const start = (env: NodeJS.ProcessEnv, key: string): ChildProcess => {
-    const next = fork(ENTRY, [], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: BUILD_PROCESS_EXEC_ARGV });
-    next.stdout?.on('data', (chunk: Buffer) => onOutput?.(chunk));
-    next.stderr?.on('data', (chunk: Buffer) => onOutput?.(chunk));
-    next.on('exit', () => {
-      if (child === next) child = null;
+  const discardReady = () => {
+    if (!ready) return;
+    clearTimeout(ready.idleTimer);
+    end(ready.child);
+    ready = null;
+  };
+
+  const start = (env: NodeJS.ProcessEnv): ChildProcess => {
+    const child = fork(ENTRY, [], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: BUILD_PROCESS_EXEC_ARGV });
+    // Nothing reads a ready process's output until its build starts (the warm-up is silent anyway): flowing,
+    // unread output is dropped rather than filling the pipe and blocking the process.
+    child.stdout?.resume();
+    child.stderr?.resume();
+    // Waiting for a build, the process must not keep the server (or a test run) alive.
+    child.unref();
+    child.channel?.unref();
+    child.on('exit', () => {
+      if (ready?.child === child) {
+        clearTimeout(ready.idleTimer);
+        ready = null;
+      }
     });
-    // Between builds the warm process must not keep the server (or a test run) alive.
-    next.unref();
-    next.channel?.unref();
-    child = next;
-    childEnvKey = key;
-    builds = 0;
-    return next;
+    return child;
   };
 
   return {
     build(job, options) {
-      const key = JSON.stringify(options.env);
-      if (child && childEnvKey !== key) retire();
-      if (idleTimer) clearTimeout(idleTimer);
-      idleTimer = null;
-      const worker = child ?? start(options.env, key);
-      let log = `$ astro build --root ${job.root} --outDir ${job.outDir} (warm process ${worker.pid}, build ${builds + 1})\n`;
-      onOutput = (chunk) => (log = appendToBuildLog(log, chunk));
+      const envKey = JSON.stringify(options.env);
+      let worker: ChildProcess;
+      let origin: string;
+      if (ready && ready.envKey === envKey) {
+        worker = ready.child;
+        clearTimeout(ready.idleTimer);
+        ready = null;
+        origin = 'made ready ahead';
+      } else {
+        discardReady();
+        worker = start(options.env);
+        origin = 'started for this build';
+      }
+      let log = `$ astro build --root ${job.root} --outDir ${job.outDir} (build process ${worker.pid}, ${origin})\n`;
+      // Only the real build's output is its log: a warm-up still running says nothing (logLevel silent).
+      const append = (chunk: Buffer) => (log = appendToBuildLog(log, chunk));
+      worker.stdout?.on('data', append);
+      worker.stderr?.on('data', append);
       worker.channel?.ref();
       return new Promise((resolve) => {
         let settled = false;
         let peakRssBytes: number | undefined;
         let heapLimitBytes: number | undefined;
-        const settle = (ok: boolean, note?: string, keep = false) => {
+        const settle = (ok: boolean, note?: string) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
           worker.off('message', onMessage);
           worker.off('exit', onExit);
-          onOutput = null;
+          worker.stdout?.off('data', append);
+          worker.stderr?.off('data', append);
           if (note) log += note;
-          if (keep && child === worker) {
-            worker.channel?.unref();
-            idleTimer = setTimeout(retire, IDLE_MS);
-            idleTimer.unref();
-          } else if (child === worker) {
-            retire();
-          }
+          // One build per process: what Rolldown kept of this one must not weigh on the next (0036).
+          end(worker);
           resolve({ ok, log, peakRssBytes, heapLimitBytes });
         };
-        const onMessage = (message: AstroBuildDone) => {
+        const onMessage = (message: AstroBuildDone | AstroWarmUpDone) => {
           if (message.type !== 'done' || message.id !== job.id) return;
-          builds += 1;
           peakRssBytes = message.peakRssBytes;
           heapLimitBytes = message.heapLimitBytes;
-          // A failed build may leave Astro in any state: the next one starts clean.
-          const keep = message.ok && builds < MAX_BUILDS_PER_PROCESS && message.rssBytes < MAX_RSS_BYTES && message.heapUsedBytes < MAX_HEAP_AFTER_BUILD_BYTES;
           // Its output may still be in the pipe: let it arrive before the log is handed over.
-          setImmediate(() => settle(message.ok, message.ok ? undefined : '\n[publish] astro build failed\n', keep));
+          setImmediate(() => settle(message.ok, message.ok ? undefined : '\n[publish] astro build failed\n'));
         };
         const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
           settle(false, `\n[publish] the build process exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`);
         const timer = setTimeout(() => settle(false, `\n[publish] build exceeded ${options.timeoutMs} ms and was stopped\n`), options.timeoutMs);
         worker.on('message', onMessage);
         worker.on('exit', onExit);
-        worker.send(job satisfies AstroBuildJob, (error) => {
+        worker.send({ ...job, type: 'build' } satisfies AstroBuildJob, (error) => {
           if (error) settle(false, `\n[publish] could not start the build: ${error.message}\n`);
         });
       });
     },
-    close: retire,
+    prepare({ env, workDir }) {
+      const envKey = JSON.stringify(env);
+      if (ready?.envKey === envKey) return ready.warmedUp;
+      discardReady();
+      const child = start(env);
+      const idleTimer = setTimeout(discardReady, IDLE_MS);
+      idleTimer.unref();
+      const warmedUp = new Promise<boolean>((resolve) => {
+        const onMessage = (message: AstroBuildDone | AstroWarmUpDone) => {
+          if (message.type !== 'warm') return;
+          child.off('exit', onExit);
+          child.off('message', onMessage);
+          resolve(message.ok);
+        };
+        const onExit = () => {
+          child.off('message', onMessage);
+          resolve(false);
+        };
+        child.on('message', onMessage);
+        child.once('exit', onExit);
+      });
+      ready = { child, envKey, idleTimer, warmedUp };
+      const warmUp: WarmUpJob = { type: 'warm-up', siteDir: WARM_UP_SITE, workDir: `${workDir}-${crypto.randomBytes(4).toString('hex')}` };
+      // The process removes its copy after the warm-up; one killed during it (a build's end, the server's) cannot.
+      child.once('exit', () => fs.rmSync(warmUp.workDir, { recursive: true, force: true }));
+      child.send(warmUp, (error) => {
+        // The process could not be reached: the next build starts its own.
+        if (error && ready?.child === child) discardReady();
+      });
+      return warmedUp;
+    },
+    close: discardReady,
   };
 }

@@ -21,6 +21,8 @@ export interface HeldBuild {
 export interface ControlledRunner {
   runBuild: BuildRunner;
   builds: HeldBuild[];
+  /** Each call of runBuild.prepare: how many builds had started by then. */
+  prepared: { buildsStarted: number; config: BuildJob['config'] }[];
   /** Waits until the n-th build (1-based) has started and returns it. */
   started(n: number): Promise<HeldBuild>;
 }
@@ -31,7 +33,8 @@ export function homePageHtml(snapshot: SiteSnapshot): string {
 
 export function createControlledRunner(): ControlledRunner {
   const builds: HeldBuild[] = [];
-  const runBuild: BuildRunner = (job) =>
+  const prepared: ControlledRunner['prepared'] = [];
+  const build = (job: BuildJob) =>
     new Promise<BuildResult>((resolve, reject) => {
       const file = path.join(job.contentDir, SNAPSHOT_FILE);
       const snapshot = parseSnapshot(JSON.parse(fs.readFileSync(file, 'utf8')), file);
@@ -51,9 +54,16 @@ export function createControlledRunner(): ControlledRunner {
         crash: reject,
       });
     });
+  const runBuild: BuildRunner = Object.assign(build, {
+    prepare: (config: BuildJob['config']) => {
+      prepared.push({ buildsStarted: builds.length, config });
+      return Promise.resolve(true);
+    },
+  });
   return {
     runBuild,
     builds,
+    prepared,
     async started(n) {
       await vi.waitFor(() => {
         if (builds.length < n) throw new Error(`only ${builds.length} of ${n} builds started`);

@@ -100,6 +100,26 @@ describe('publisher', () => {
     expect(liveCalls).toEqual([first.job.id, second.job.id]);
   });
 
+  it('gets the runner ready for the next publish once its queue is empty, never between queued builds or after a stop', async () => {
+    publisher.schedule('first change');
+    const first = await runner.started(1);
+    publisher.schedule('second change');
+    first.succeed();
+    const second = await runner.started(2);
+    expect(runner.prepared).toEqual([]);
+    second.succeed();
+    await publisher.whenIdle();
+    expect(runner.prepared).toEqual([{ buildsStarted: 2, config: ctx.config }]);
+
+    // A stopping server builds nothing more: nothing to get ready for.
+    publisher.schedule('third change');
+    const third = await runner.started(3);
+    (publisher as ReturnType<typeof createPublisher>).stop();
+    third.succeed();
+    await publisher.whenIdle();
+    expect(runner.prepared).toHaveLength(1);
+  });
+
   it('starts a new build for a change that arrives after the queue went idle', async () => {
     publisher.schedule('one');
     (await runner.started(1)).succeed();
