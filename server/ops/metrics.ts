@@ -55,7 +55,7 @@ export const publishFailures = new Counter({ name: 'site_publish_failures_total'
 
 export const buildPeakRss = new Gauge({
   name: 'site_publish_build_peak_rss_bytes',
-  help: "Peak resident memory of the Astro build process during the last publish's Astro build (on Linux; elsewhere the warm process's peak so far).",
+  help: "Peak resident memory of the Astro build process during the last publish's Astro build (on Linux; elsewhere its peak including its warm-up).",
   aggregator: 'max',
   registers,
 });

@@ -22,8 +22,14 @@ if (!process.send) {
 
 const reply = (message: AstroBuildDone | AstroWarmUpDone) => process.send?.(message);
 
+/** The warm-up's working copy while it runs: removed here too if the server goes away meanwhile. */
+let warmUpDir: string | null = null;
+
 // The server went away: nothing will ask for a build again.
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+  if (warmUpDir) fs.rmSync(warmUpDir, { recursive: true, force: true });
+  process.exit(0);
+});
 
 const inbox: BuildProcessMessage[] = [];
 let working = false;
@@ -78,6 +84,7 @@ async function warmUp(job: WarmUpJob): Promise<void> {
   const started = performance.now();
   let ok = false;
   try {
+    warmUpDir = job.workDir;
     fs.cpSync(job.siteDir, job.workDir, { recursive: true });
     process.chdir(job.workDir);
     await build({ root: job.workDir, outDir: path.join(job.workDir, 'dist'), logLevel: 'silent' });
@@ -87,6 +94,7 @@ async function warmUp(job: WarmUpJob): Promise<void> {
   } finally {
     process.chdir(path.dirname(job.workDir));
     fs.rmSync(job.workDir, { recursive: true, force: true });
+    warmUpDir = null;
   }
   // The warm-up's garbage (and the native memory its objects hold) goes now, not during the real build.
   (globalThis as { gc?: () => void }).gc?.();

@@ -61,7 +61,7 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
     let log = '';
     try {
       const astroStarted = performance.now();
-      // CONTENT_DIR differs per build: the warm process takes it with each job, not from its environment.
+      // CONTENT_DIR differs per build: the build process takes it with its job, not from its environment.
       const astro = await warm.build({ id: job.id, root: projectRoot, outDir: job.outDir, workDir, contentDir: job.contentDir }, { env, timeoutMs });
       log += astro.log;
       options.log?.debug(`publish ${job.id}: astro build ${astro.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - astroStarted)} ms`);
