@@ -300,12 +300,14 @@ async function measureServing(
   await loginClient.json('GET', '/sanctum/csrf-cookie');
   const xsrf = loginClient.cookie('XSRF-TOKEN') ?? '';
   const tokens = await Promise.all(Array.from({ length: 60 * seconds }, () => solvedBotToken(product.base)));
+  // The token is bound to the visitor cookie that came with it (docs/decisions/0027-transport-limits.md):
+  // every login sends both, as one browser would.
   const logins = await runCannon({
     url: `${product.base}/api/auth/login`,
     seconds,
     connections: 8,
     method: 'POST',
-    headers: { ...apiHeaders, 'Content-Type': 'application/json', Cookie: `XSRF-TOKEN=${xsrf}`, 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
+    headers: { ...apiHeaders, 'Content-Type': 'application/json', Cookie: loginClient.cookieHeader(), 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
     bodies: tokens.map((g_token, index) =>
       JSON.stringify({ email: seed.userEmails[index % seed.userEmails.length], password: BENCH_USER_PASSWORD, remember_me: false, g_token }),
     ),
