@@ -79,8 +79,9 @@ export function runWorker(): void {
     try {
       while (wanted && wanted.generation > loadedGeneration) {
         const { dir, generation } = wanted;
-        // The primary wrote the compressed forms next to the files: nothing is compressed again here.
-        if (dir !== null && dir !== site?.dir) site = await loadStaticSite(dir, { compress: false });
+        // The primary wrote the compressed forms next to the files: nothing is compressed again here. The site
+        // being replaced lends its pages' policies to the pages that did not change.
+        if (dir !== null && dir !== site?.dir) site = await loadStaticSite(dir, { previous: site, compress: false });
         loadedGeneration = generation;
         tell({ type: 'site-loaded', generation });
       }

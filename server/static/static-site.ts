@@ -87,6 +87,9 @@ export function needsWasm(file: string): boolean {
 // Sites are only ever replaced whole, so the site keeps its compressed buffers on its entries; the
 // WeakMap lets a later load find them by content hash without the site exposing them.
 const entriesOfSite = new WeakMap<object, StaticEntry[]>();
+// The policy of each page by its bytes (and whether it allows WebAssembly): finding a page's inline scripts
+// means decoding and scanning all of it, and most pages of a publish are the previous build's, byte for byte.
+const pagePoliciesOfSite = new WeakMap<object, Map<string, string>>();
 
 interface Compressed {
   gzip: Buffer | null;
@@ -103,6 +106,8 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     compress: options.compress ?? true,
     write: options.writeCompressed ?? false,
     onWriteError: options.onWriteError,
+    previousPolicies: (options.previous && pagePoliciesOfSite.get(options.previous)) || new Map<string, string>(),
+    policies: new Map<string, string>(),
   };
   const entries = await mapLimited(files, COMPRESS_CONCURRENCY, (file) => loadEntry(load, file));
   const routes = routeTable(entries);
@@ -119,6 +124,7 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     matchEtag,
   };
   entriesOfSite.set(site, entries);
+  pagePoliciesOfSite.set(site, load.policies);
   return site;
 }
 
@@ -136,6 +142,9 @@ interface EntryLoad {
   compress: boolean;
   write: boolean;
   onWriteError: LoadOptions['onWriteError'];
+  /** The previous site's page policies, and this site's as they are found (pagePoliciesOfSite). */
+  previousPolicies: Map<string, string>;
+  policies: Map<string, string>;
 }
 
 async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
@@ -147,7 +156,7 @@ async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
   const compressed = isCompressible(file) && body.length >= MIN_COMPRESS_BYTES ? await compressedForms(load, file, body, sha256) : { gzip: null, br: null };
   const varies = compressed.gzip !== null || compressed.br !== null;
   const wasm = needsWasm(file);
-  const csp = file.endsWith('.html') ? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')), { wasm }) : wasm ? wasmCsp : defaultCsp;
+  const csp = file.endsWith('.html') ? pagePolicy(load, body, sha256, wasm) : wasm ? wasmCsp : defaultCsp;
   const common = [
     'Cache-Control',
     urlPath.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE,
@@ -180,6 +189,14 @@ async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
     gzip: compressed.gzip ? variant('gzip', compressed.gzip, `"${sha256}-gz"`) : null,
     br: compressed.br ? variant('br', compressed.br, `"${sha256}-br"`) : null,
   };
+}
+
+/** A page's Content-Security-Policy (its inline scripts' hashes), taken from the previous site when its bytes are the same. */
+function pagePolicy(load: EntryLoad, body: Buffer, sha256: string, wasm: boolean): string {
+  const key = `${sha256}|${wasm ? 'wasm' : ''}`;
+  const policy = load.previousPolicies.get(key) ?? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')), { wasm });
+  load.policies.set(key, policy);
+  return policy;
 }
 
 /** The forms stored next to the file when they are newer than it; otherwise reused or made (and written). */
