@@ -81,15 +81,18 @@ function descendantsOf(pid: number): number[] {
   return result;
 }
 
-/** A process's peak resident memory (VmHWM) since it started or since its mark was last reset, in bytes; null when gone. */
-function highWaterMark(pid: number): number | null {
+/** A memory figure of a process's /proc status (VmHWM, VmRSS), in bytes; null when the process is gone. */
+function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   try {
-    const peak = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return peak?.[1] ? Number(peak[1]) * 1024 : null;
+    const value = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return value?.[1] ? Number(value[1]) * 1024 : null;
   } catch {
     return null;
   }
 }
+
+/** A process's peak resident memory (VmHWM) since it started or since its mark was last reset. */
+const highWaterMark = (pid: number) => statusBytes(pid, 'VmHWM');
 
 /** Sets a process's VmHWM back to its resident memory now (Linux ≥ 4.0, the process's own user). */
 function resetHighWaterMark(pid: number): void {
@@ -100,15 +103,8 @@ function resetHighWaterMark(pid: number): void {
   }
 }
 
-/** A process's resident memory now (VmRSS), in bytes; null when gone. */
-function residentMemory(pid: number): number | null {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match?.[1] ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
+/** A process's resident memory now (VmRSS). */
+const residentMemory = (pid: number) => statusBytes(pid, 'VmRSS');
 
 /** Resident memory now (VmRSS) of `pid` and of its serving processes (the web workers), in bytes; Linux /proc only. */
 export function servingRss(pid: number): number {
