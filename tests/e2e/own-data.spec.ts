@@ -50,7 +50,7 @@ test('a verified user downloads their data, then deletes the account; logging in
   await expect(dialog).toContainText(email);
   await expect(dialog).toContainText('signed out on every device');
   // No two-factor on: no code field.
-  await expect(dialog.getByLabel('Two-factor code')).toHaveCount(0);
+  await expect(dialog.getByLabel('Code from the app')).toHaveCount(0);
   const password = dialog.getByLabel('Password');
   await expect(password).toBeFocused();
   await page.screenshot({ path: test.info().outputPath('delete-dialog-390.png') });

@@ -1,7 +1,7 @@
 // Two-factor sign-in in the browser (docs/product/accounts.md#two-factor-sign-in), on a phone-sized screen: enrol
 // from the dashboard (this test plays the authenticator app, computing codes from the key the page shows
 // with the same library as the server), keep the recovery codes, log out, log in with a code, log out, log
-// in with a recovery code.
+// in with a recovery code, and delete the account with another recovery code (a lost phone).
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { PASSWORD, logInThroughApi, registerAccount, uniqueEmail } from './accounts-support.ts';
@@ -92,4 +92,17 @@ test('enrol, then log in with a code and with a recovery code', async ({ page })
   await recovery.fill(codes[0] ?? '');
   await recovery.press('Enter');
   await expect(page).toHaveURL(/\/dashboard\/?$/);
+
+  // The phone is lost for good: the account can still be deleted with a recovery code, typed on a phone.
+  // Recovery codes have letters: the field must not ask for a numeric keyboard.
+  await page.getByRole('region', { name: 'Your data' }).getByRole('button', { name: 'Delete my account' }).click();
+  const remove = page.getByRole('dialog', { name: 'Delete your account' });
+  const identityCode = remove.getByLabel('Code from the app');
+  await expect(identityCode).not.toHaveAttribute('inputmode', 'numeric');
+  await expect(remove.getByText('Or one of your recovery codes.')).toBeVisible();
+  await remove.getByLabel('Password').fill(PASSWORD);
+  await identityCode.fill(codes[1] ?? '');
+  await identityCode.press('Enter');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Your account has been deleted.' })).toBeVisible();
 });

@@ -11,6 +11,7 @@ import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
 import { serverErrorFor5xx } from '../ui/form-errors.ts';
 import { STAY_BUSY, useFormSubmit } from '../ui/use-form-submit.ts';
+import { IdentityCodeField } from './IdentityCodeField.tsx';
 
 export const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted. Thank you for having been with us.';
 
@@ -72,18 +73,7 @@ function DeleteAccountForm({ user, licenses, onCancel }: DeleteAccountFormProps)
         autoComplete="current-password"
         autoFocusOnOpen
       />
-      {twoFactor && (
-        <Field
-          label="Two-factor code"
-          name="code"
-          value={code}
-          onChange={setCode}
-          error={form.errors.code}
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          hint="The 6-digit code from your authenticator app."
-        />
-      )}
+      {twoFactor && <IdentityCodeField value={code} onChange={setCode} error={form.errors.code} />}
       <Message message={form.message} />
       <FormActions label="Delete my account" busyLabel={form.busyLabel} onCancel={onCancel} danger />
     </form>

@@ -9,6 +9,7 @@ import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
 import { serverErrorFor5xx } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
+import { IdentityCodeField } from './IdentityCodeField.tsx';
 import { RecoveryCodes } from './RecoveryCodes.tsx';
 
 export type ConfirmAction = 'disable' | 'regenerate';
@@ -52,15 +53,7 @@ function ConfirmForm({ action, onDone, onCancel }: { action: ConfirmAction; onDo
         autoComplete="current-password"
         autoFocusOnOpen
       />
-      <Field
-        label="Code from the app"
-        name="code"
-        value={code}
-        onChange={setCode}
-        error={form.errors.code}
-        autoComplete="one-time-code"
-        hint="Or one of your recovery codes."
-      />
+      <IdentityCodeField value={code} onChange={setCode} error={form.errors.code} />
       <Message message={form.message} />
       <FormActions label={WORDING[action].label} busyLabel={form.busyLabel} onCancel={onCancel} />
     </form>
