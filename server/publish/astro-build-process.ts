@@ -4,8 +4,8 @@
 // every build's bundles and options reachable from native handles it never releases, so a process that
 // built before carries tens of MB more into each build (measured in 0036).
 //
-// Messages are handled one at a time, in order: a build sent while the warm-up runs waits for it (a few
-// hundred ms at most); one sent before the warm-up started skips it.
+// Messages are handled one at a time, in order: a build sent while the warm-up runs waits for the rest of it
+// (the warm-up takes about a second); one sent before the warm-up started skips it.
 //
 // The real build runs in its own working directory: Astro writes the pages' server bundle under
 // `<cwd>/.astro/.prerender` and imports it from there.
@@ -46,7 +46,7 @@ async function work(): Promise<void> {
     for (let next = inbox.shift(); next; next = inbox.shift()) {
       if (next.type === 'build') await runBuild(next);
       // A build already waiting goes first: the warm-up would delay it by more than it saves.
-      else if (inbox.some((message) => message.type === 'build')) reply({ type: 'warm', ok: false, ms: 0 });
+      else if (inbox.some((message) => message.type === 'build')) reply({ type: 'warm', ok: false });
       else await warmUp(next);
     }
   } finally {
@@ -81,7 +81,6 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
  * Its output is thrown away and its log is not the admin's business: only whether it worked is reported.
  */
 async function warmUp(job: WarmUpJob): Promise<void> {
-  const started = performance.now();
   let ok = false;
   try {
     warmUpDir = job.workDir;
@@ -98,7 +97,7 @@ async function warmUp(job: WarmUpJob): Promise<void> {
   }
   // The warm-up's garbage (and the native memory its objects hold) goes now, not during the real build.
   (globalThis as { gc?: () => void }).gc?.();
-  reply({ type: 'warm', ok, ms: Math.round(performance.now() - started) });
+  reply({ type: 'warm', ok });
 }
 
 /**

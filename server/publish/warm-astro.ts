@@ -42,8 +42,8 @@ export interface AstroBuildDone {
 
 export interface AstroWarmUpDone {
   type: 'warm';
+  /** False when the warm-up failed or was skipped for a build already waiting. */
   ok: boolean;
-  ms: number;
 }
 
 export interface WarmAstroOptions {
@@ -71,7 +71,7 @@ export const WARM_UP_SITE = path.join(import.meta.dirname, 'warm-up-site');
  * --expose-gc lets the process collect after its warm-up.
  */
 export const BUILD_PROCESS_EXEC_ARGV = ['--max-old-space-size=768', '--max-semi-space-size=8', '--expose-gc'];
-/** A ready process holds about 220 MB: it is let go when nobody has published for this long. */
+/** A ready process holds about 260 MB: it is let go when nobody has published for this long. */
 const IDLE_MS = 10 * 60_000;
 
 export interface WarmAstro {

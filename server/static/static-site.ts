@@ -87,9 +87,6 @@ export function needsWasm(file: string): boolean {
 // Sites are only ever replaced whole, so the site keeps its compressed buffers on its entries; the
 // WeakMap lets a later load find them by content hash without the site exposing them.
 const entriesOfSite = new WeakMap<object, StaticEntry[]>();
-// The policy of each page by its bytes (and whether it allows WebAssembly): finding a page's inline scripts
-// means decoding and scanning all of it, and most pages of a publish are the previous build's, byte for byte.
-const pagePoliciesOfSite = new WeakMap<object, Map<string, string>>();
 
 interface Compressed {
   gzip: Buffer | null;
@@ -106,8 +103,7 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     compress: options.compress ?? true,
     write: options.writeCompressed ?? false,
     onWriteError: options.onWriteError,
-    previousPolicies: (options.previous && pagePoliciesOfSite.get(options.previous)) || new Map<string, string>(),
-    policies: new Map<string, string>(),
+    previousPolicies: options.previous ? pagePoliciesByHash(options.previous) : new Map<string, string>(),
   };
   const entries = await mapLimited(files, COMPRESS_CONCURRENCY, (file) => loadEntry(load, file));
   const routes = routeTable(entries);
@@ -124,7 +120,6 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     matchEtag,
   };
   entriesOfSite.set(site, entries);
-  pagePoliciesOfSite.set(site, load.policies);
   return site;
 }
 
@@ -134,6 +129,23 @@ function compressedByHash(site: StaticSite): Map<string, Compressed> {
   return map;
 }
 
+/**
+ * Each page's Content-Security-Policy by its bytes and whether its path allows WebAssembly (pagePolicyKey):
+ * finding a page's inline scripts means decoding and scanning all of it, and most pages of a publish are
+ * the previous build's, byte for byte.
+ */
+function pagePoliciesByHash(site: StaticSite): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const { file, sha256, identity } of entriesOfSite.get(site) ?? []) {
+    if (!file.endsWith('.html')) continue;
+    const at = identity.headers.indexOf('Content-Security-Policy');
+    if (at !== -1) map.set(pagePolicyKey(sha256, needsWasm(file)), identity.headers[at + 1] ?? '');
+  }
+  return map;
+}
+
+const pagePolicyKey = (sha256: string, wasm: boolean) => `${sha256}|${wasm ? 'wasm' : ''}`;
+
 interface EntryLoad {
   dir: string;
   reuse: Map<string, Compressed>;
@@ -142,9 +154,8 @@ interface EntryLoad {
   compress: boolean;
   write: boolean;
   onWriteError: LoadOptions['onWriteError'];
-  /** The previous site's page policies, and this site's as they are found (pagePoliciesOfSite). */
+  /** The previous site's page policies (pagePoliciesByHash). */
   previousPolicies: Map<string, string>;
-  policies: Map<string, string>;
 }
 
 async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
@@ -193,10 +204,7 @@ async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
 
 /** A page's Content-Security-Policy (its inline scripts' hashes), taken from the previous site when its bytes are the same. */
 function pagePolicy(load: EntryLoad, body: Buffer, sha256: string, wasm: boolean): string {
-  const key = `${sha256}|${wasm ? 'wasm' : ''}`;
-  const policy = load.previousPolicies.get(key) ?? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')), { wasm });
-  load.policies.set(key, policy);
-  return policy;
+  return load.previousPolicies.get(pagePolicyKey(sha256, wasm)) ?? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')), { wasm });
 }
 
 /** The forms stored next to the file when they are newer than it; otherwise reused or made (and written). */
