@@ -69,7 +69,7 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
       if (!astro.ok || !pagefind) return { ok: astro.ok, log, peakRssBytes, heapLimitBytes };
       const pagefindStarted = performance.now();
       // KaTeX's rendered spans and MathML presentation carry data-pagefind-ignore, so each formula is indexed
-      // once, as its TeX source (src/lib/markdown/search-hints.ts, docs/decisions/0030-search-indexes-tex.md).
+      // once, as its TeX source (common/markdown/search-hints.ts, docs/decisions/0030-search-indexes-tex.md).
       const index = await runChild(await pagefindBinary(projectRoot), ['--site', job.outDir], { cwd: workDir, env, timeoutMs });
       log += index.log;
       options.log?.debug(`publish ${job.id}: pagefind ${index.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - pagefindStarted)} ms`);

@@ -1,5 +1,5 @@
 // Exports the public part of the database into the JSON snapshot the Astro build reads. Its shape is
-// src/lib/snapshot-schema.ts, which the build parses with too: the export is parsed before anyone writes
+// common/snapshot-schema.ts, which the build parses with too: the export is parsed before anyone writes
 // it, so an exporter bug fails the publish with the path of the bad field instead of a broken site.
 // Only published content is selected, so a build can never show a draft.
 import crypto from 'node:crypto';
@@ -22,8 +22,8 @@ import {
   type PostEntry,
   type SectionEntry,
   type SiteSnapshot,
-} from '../../src/lib/snapshot-schema.ts';
-import { SNAPSHOT_FILE, type Namespace } from '../../src/lib/snapshot-types.ts';
+} from '../../common/snapshot-schema.ts';
+import { SNAPSHOT_FILE, type Namespace } from '../../common/snapshot-types.ts';
 
 /**
  * The snapshot of what is published now. Rows may carry columns the snapshot does not list (a post's

@@ -17,11 +17,11 @@ import { ChangeEmailForm } from './account/ChangeEmailForm.tsx';
 import { ChangePasswordForm } from './account/ChangePasswordForm.tsx';
 import { Alert } from './ui/Alert.tsx';
 import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
-import { LicenseCard } from './users/LicenseCard.tsx';
-import { OwnDataCard } from './users/OwnDataCard.tsx';
-import { TwoFactorCard } from './users/TwoFactorCard.tsx';
-import { UserCard } from './users/UserCard.tsx';
-import { UserFormDialog } from './users/UserFormDialog.tsx';
+import { LicenseCard } from './dashboard/LicenseCard.tsx';
+import { OwnDataCard } from './dashboard/OwnDataCard.tsx';
+import { TwoFactorCard } from './dashboard/TwoFactorCard.tsx';
+import { UserCard } from './dashboard/UserCard.tsx';
+import { UserFormDialog } from './dashboard/UserFormDialog.tsx';
 
 type RequestResult = { kind: 'sent'; email: string } | { kind: 'granted'; email: string } | { kind: 'failed'; reason: string | undefined };
 

@@ -2,7 +2,7 @@
 // readers are asked to log in (in the words of the namespace: tutorials offer "tutorial materials", news and
 // documentation a plain download), unverified users to verify; a verified user (or an admin, who is
 // verified) gets none and the download button instead.
-import type { Namespace } from './snapshot-types.ts';
+import type { Namespace } from '../../common/snapshot-types.ts';
 import type { CurrentUser } from '../stores/session.ts';
 
 export const DOWNLOAD_NOTICES = {

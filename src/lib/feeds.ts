@@ -5,8 +5,8 @@
 import { markdownExcerpt } from './page-meta.ts';
 import { NAMESPACE_TITLES, sortSections } from './posts.ts';
 import { latestUpdate, siteBase } from './sitemap.ts';
-import type { SectionEntry, SiteSnapshot } from './snapshot-schema.ts';
-import type { Namespace } from './snapshot-types.ts';
+import type { SectionEntry, SiteSnapshot } from '../../common/snapshot-schema.ts';
+import type { Namespace } from '../../common/snapshot-types.ts';
 import { escapeXml } from './xml.ts';
 
 export { latestUpdate };

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { renderMarkdown } from './markdown/index.ts';
+import { renderMarkdown } from '../../common/markdown/index.ts';
 
 export function renderMarkdownCached(body: string, cacheDir: string | undefined = process.env.MARKDOWN_CACHE_DIR): string {
   if (!cacheDir) return renderMarkdown(body);

@@ -1,6 +1,6 @@
 // Build-time only (node:crypto): the islands that import lib/posts.ts must not pull this into the browser.
 import { createHash } from 'node:crypto';
-import type { SectionEntry } from './snapshot-schema.ts';
+import type { SectionEntry } from '../../common/snapshot-schema.ts';
 
 /**
  * The cacheKey of Astro's incremental build (astro.config.mjs) for pages made of posts: a publish copies a

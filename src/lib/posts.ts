@@ -1,7 +1,7 @@
 // Ordering and routing rules of the posts screens (docs/product/reading.md#posts-screens), kept out of the pages so they are
 // testable without Astro.
-import type { PostEntry, SectionEntry } from './snapshot-schema.ts';
-import type { Namespace } from './snapshot-types.ts';
+import type { PostEntry, SectionEntry } from '../../common/snapshot-schema.ts';
+import type { Namespace } from '../../common/snapshot-types.ts';
 
 export const NAMESPACE_TITLES: Record<Namespace, string> = {
   news: 'News',

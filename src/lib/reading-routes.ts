@@ -2,7 +2,7 @@
 // in <main> (home, the posts screens, search). Between them the browser swaps <main> instead of loading
 // a whole page (src/scripts/reading-navigation.ts). Everything else (downloads, contact, the account and
 // admin islands, feeds, files) is loaded normally.
-import { NAMESPACE_LIST } from './snapshot-types.ts';
+import { NAMESPACE_LIST } from '../../common/snapshot-types.ts';
 
 const POSTS_PATH = new RegExp(`^/(?:${NAMESPACE_LIST.join('|')})(?:/[^/.]+)?/?$`);
 

@@ -3,7 +3,7 @@
 import { root, site } from 'astro:config/server';
 import { fileURLToPath } from 'node:url';
 import { readSnapshot } from './snapshot.ts';
-import type { SiteSnapshot } from './snapshot-schema.ts';
+import type { SiteSnapshot } from '../../common/snapshot-schema.ts';
 
 /** Name used only when there is no snapshot at all (a fresh clone); the server's SITE_NAME default. */
 const FALLBACK_NAME = 'Dimensional Control';

@@ -2,8 +2,8 @@
 // section at priority 0.8, each post at 0.6 with the post's slug as the URL's anchor; lastmod is the
 // content's own update date (not the build date, which would tell crawlers everything changed).
 import { sortSections } from './posts.ts';
-import type { SiteSnapshot } from './snapshot-schema.ts';
-import { NAMESPACE_LIST } from './snapshot-types.ts';
+import type { SiteSnapshot } from '../../common/snapshot-schema.ts';
+import { NAMESPACE_LIST } from '../../common/snapshot-types.ts';
 import { escapeXml, isoDay } from './xml.ts';
 
 export const SITEMAP_PRIORITY = { home: 1, section: 0.8, downloads: 0.8, namespace: 0.7, post: 0.6, contact: 0.5 } as const;

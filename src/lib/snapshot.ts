@@ -2,8 +2,8 @@
 // frontmatter (through site-data.ts), never from code that reaches the browser.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseSnapshot, type SiteSnapshot } from './snapshot-schema.ts';
-import { SNAPSHOT_FILE } from './snapshot-types.ts';
+import { parseSnapshot, type SiteSnapshot } from '../../common/snapshot-schema.ts';
+import { SNAPSHOT_FILE } from '../../common/snapshot-types.ts';
 
 type SiteIdentity = SiteSnapshot['site'];
 

@@ -4,7 +4,7 @@
 // [data-download-action] container next to it. The user comes from the shared session store that the
 // nav bar's account script fills, so this asks the API nothing.
 import { downloadNotice } from '../lib/download-notice';
-import { NAMESPACE_LIST } from '../lib/snapshot-types';
+import { NAMESPACE_LIST } from '../../common/snapshot-types';
 import { $user, type CurrentUser } from '../stores/session';
 import { onEveryPage } from './page-lifecycle';
 

@@ -4,7 +4,7 @@
 // The file comes through POST /api/{ns}/extrafiles/download with the loading modal's progress; the
 // server checks the permission again. Admins download from the admin overlay's bar instead.
 import { downloadFile } from '../lib/api/files.ts';
-import { NAMESPACE_LIST, type Namespace } from '../lib/snapshot-types.ts';
+import { NAMESPACE_LIST, type Namespace } from '../../common/snapshot-types.ts';
 import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
 import { ensureAccountRoot } from './account-root.ts';
 import { downloadButton, downloadErrorElement } from './download-button.ts';

@@ -9,7 +9,7 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { E2E_ADMIN } from './env.ts';
 import { clientHeaders, logInContext, makePng, waitForLive } from './content-admin-support.ts';
-import { slugify } from '../../src/lib/slugify.ts';
+import { slugify } from '../../common/slugify.ts';
 
 // Independent tests (one failing does not skip the others); one worker runs them in order.
 test.describe.configure({ timeout: 240_000 });

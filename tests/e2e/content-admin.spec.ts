@@ -9,7 +9,7 @@ import { expect, test, type Browser, type BrowserContext, type Page, type Reques
 import { E2E_ADMIN } from './env.ts';
 import { PASSWORD, uniqueEmail } from './accounts-support.ts';
 import { clientHeaders, createVerifiedReader, logInContext, makePng, waitForLive } from './content-admin-support.ts';
-import { slugify } from '../../src/lib/slugify.ts';
+import { slugify } from '../../common/slugify.ts';
 
 // Several tests wait for publishes (real astro builds), slower while other builds share the machine.
 test.describe.configure({ mode: 'serial', timeout: 240_000 });

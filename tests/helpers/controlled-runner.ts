@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { vi } from 'vitest';
 import type { BuildJob, BuildResult, BuildRunner } from '../../server/publish/build-runner.ts';
-import { parseSnapshot, type SiteSnapshot } from '../../src/lib/snapshot-schema.ts';
-import { SNAPSHOT_FILE } from '../../src/lib/snapshot-types.ts';
+import { parseSnapshot, type SiteSnapshot } from '../../common/snapshot-schema.ts';
+import { SNAPSHOT_FILE } from '../../common/snapshot-types.ts';
 
 export interface HeldBuild {
   job: BuildJob;

@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAstroBuildRunner } from '../../server/publish/build-runner.ts';
 import { exportSnapshot, writeSnapshot } from '../../server/publish/export-snapshot.ts';
-import type { SiteSnapshot } from '../../src/lib/snapshot-schema.ts';
+import type { SiteSnapshot } from '../../common/snapshot-schema.ts';
 import { FIXTURE, insertContentFixture } from '../helpers/content-fixture.ts';
 import { createTestContext, type TestContext } from '../helpers/test-context.ts';
 

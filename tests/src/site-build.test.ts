@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSnapshot } from '../../src/lib/snapshot-schema.ts';
+import { parseSnapshot } from '../../common/snapshot-schema.ts';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const fixtureFile = path.join(projectRoot, 'tests/fixtures/snapshot.json');

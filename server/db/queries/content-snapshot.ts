@@ -3,7 +3,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { downloadItems, posts, uploadedFiles, users, type DownloadItem, type Namespace } from '../schema.ts';
-import type { PostEntry } from '../../../src/lib/snapshot-schema.ts';
+import type { PostEntry } from '../../../common/snapshot-schema.ts';
 
 /** A post as the snapshot holds it, with the section it belongs in. */
 export type PublishedPostRow = PostEntry & { section_id: number };

@@ -1,6 +1,6 @@
 // Named queries for posts of the three namespaces.
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import { slugify, uniqueSlug } from '../../../src/lib/slugify.ts';
+import { slugify, uniqueSlug } from '../../../common/slugify.ts';
 import type { Db } from '../client.ts';
 import { preparedFor } from '../prepared.ts';
 import { posts, sections, uploadedFiles, users, type Namespace, type Post } from '../schema.ts';

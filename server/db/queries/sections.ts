@@ -1,6 +1,6 @@
 // Named queries for the sections of the three post namespaces.
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { slugify, uniqueSlug } from '../../../src/lib/slugify.ts';
+import { slugify, uniqueSlug } from '../../../common/slugify.ts';
 import type { Db } from '../client.ts';
 import { preparedFor } from '../prepared.ts';
 import { sections, type Namespace, type Section } from '../schema.ts';

@@ -1,12 +1,12 @@
 // The message of a mailing (issue 7, item 4): the admin's markdown rendered by the site's own pipeline
 // (sanitised, so embedded HTML cannot smuggle scripts into mail clients; no image from another site, so
-// no tracking pixel: src/lib/markdown/mailing-html.ts), the same markdown as readable plain text for the
-// text part (src/lib/markdown/plain-text.ts), and in both an unsubscribe link signed for the recipient,
+// no tracking pixel: common/markdown/mailing-html.ts), the same markdown as readable plain text for the
+// text part (common/markdown/plain-text.ts), and in both an unsubscribe link signed for the recipient,
 // which the List-Unsubscribe headers carry too (RFC 2369, RFC 8058).
 import type { AppContext } from '../../context.ts';
 import { ONE_CLICK_UNSUBSCRIBE_PATH } from '../../auth/csrf.ts';
 import { signUrl } from '../../auth/signed-urls.ts';
-import { renderMailingHtml, renderPlainText } from '../../../src/lib/markdown/index.ts';
+import { renderMailingHtml, renderPlainText } from '../../../common/markdown/index.ts';
 import { escapeHtml } from '../../mail/layout.ts';
 import type { MailMessage } from '../../mail/transport.ts';
 

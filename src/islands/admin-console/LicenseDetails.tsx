@@ -2,8 +2,8 @@
 // machines (the admin deactivates any, after a confirmation) and the History disclosure.
 import { useRef } from 'react';
 import { deactivateLicenseMachine, type License } from '../../lib/api/admin.ts';
-import { LicenseKey } from '../users/LicenseKey.tsx';
-import { MachineList, machineLabel, type MachineItem } from '../users/MachineList.tsx';
+import { LicenseKey } from '../dashboard/LicenseKey.tsx';
+import { MachineList, machineLabel, type MachineItem } from '../dashboard/MachineList.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
 import { serverMessage } from '../ui/form-errors.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';

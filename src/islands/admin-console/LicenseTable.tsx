@@ -3,8 +3,8 @@
 // Suspend/Unsuspend and Delete. The Actions column is pinned at the right edge of the scrolling table, so the
 // buttons stay in the card however narrow it is.
 import type { License } from '../../lib/api/admin.ts';
-import { YesNo } from '../users/YesNo.tsx';
-import { LicenseStatus } from '../users/LicenseCard.tsx';
+import { YesNo } from '../dashboard/YesNo.tsx';
+import { LicenseStatus } from '../dashboard/LicenseCard.tsx';
 import { formatAdminDate } from './dates.ts';
 
 function DateCell({ value }: { value: string | null }) {

@@ -1,4 +1,4 @@
-// The mailing body's preview through the site's own markdown pipeline (src/lib/markdown): the server
+// The mailing body's preview through the site's own markdown pipeline (common/markdown): the server
 // renders the mail with the same function (renderMailingHtml: site paths absolute, images from other
 // sites left out), so what the admin sees is what recipients get. The pipeline is
 // a sizeable chunk (KaTeX), loaded when the preview first shows; rendering waits for a pause in typing.
@@ -10,7 +10,7 @@ import { loadStylesheet } from '../../scripts/load-stylesheet.ts';
 // importing the sheet itself made Astro link it from every page.
 import katexStylesUrl from 'katex/dist/katex.min.css?url';
 
-const loadMarkdown = () => Promise.all([import('../../lib/markdown/index.ts'), loadStylesheet(katexStylesUrl)]).then(([module]) => module);
+const loadMarkdown = () => Promise.all([import('../../../common/markdown/index.ts'), loadStylesheet(katexStylesUrl)]).then(([module]) => module);
 const PAUSE_MS = 250;
 
 export function MarkdownPreview({ markdown, id }: { markdown: string; id?: string }) {

@@ -4,7 +4,7 @@
 // (docs/admin-api.md): per field, and refusals such as 'You cannot remove your own admin role.' as the
 // form's message.
 import { useRef, useState } from 'react';
-import { PROFILE_FIELD_NAMES, ProfileFields, profileOf, type Profile } from '../users/ProfileFields.tsx';
+import { PROFILE_FIELD_NAMES, ProfileFields, profileOf, type Profile } from '../dashboard/ProfileFields.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Checkbox, Field, SelectField } from '../ui/Field.tsx';
 import { FormActions } from '../ui/FormActions.tsx';

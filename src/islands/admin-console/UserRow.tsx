@@ -9,7 +9,7 @@ import { MenuButton, type MenuItem } from '../ui/MenuButton.tsx';
 import { SELF_BAN_REFUSED, SELF_DELETE_REFUSED } from './messages.ts';
 import { formatAdminDate } from './dates.ts';
 import type { Column } from '../../lib/user-columns.ts';
-import { YesNo } from '../users/YesNo.tsx';
+import { YesNo } from '../dashboard/YesNo.tsx';
 import type { AdminUser } from '../../lib/api/admin.ts';
 
 export interface RowActions {

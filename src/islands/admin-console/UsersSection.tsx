@@ -4,7 +4,7 @@
 // one page of rows is ever rendered.
 import { useCallback, useId, useRef, useState } from 'react';
 import type { Column } from '../../lib/user-columns.ts';
-import { UserCard } from '../users/UserCard.tsx';
+import { UserCard } from '../dashboard/UserCard.tsx';
 import type { FormMessage } from '../ui/form-errors.ts';
 import { $user } from '../../stores/session.ts';
 import type { AdminUser } from '../../lib/api/admin.ts';

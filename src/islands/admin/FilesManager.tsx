@@ -3,7 +3,7 @@
 // files; files still attached to a post are refused by the server with a message naming it.
 import { useId, useState } from 'react';
 import { deleteFiles, fetchFiles, uploadFile, type ExtraFile } from '../../lib/api/files.ts';
-import type { Namespace } from '../../lib/snapshot-types.ts';
+import type { Namespace } from '../../../common/snapshot-types.ts';
 import { FilesTable } from './media/FilesTable.tsx';
 import { inMediaDialog, type MediaManagerProps } from './media/MediaDialog.tsx';
 import type { MediaTexts } from './media/media-library-actions.ts';

@@ -10,7 +10,7 @@ import {
   uploadPageImage,
   type PageImage,
 } from '../../lib/api/page-images.ts';
-import type { Namespace } from '../../lib/snapshot-types.ts';
+import type { Namespace } from '../../../common/snapshot-types.ts';
 import { imageMarkdown, videoEmbed } from './markdown-edits.ts';
 import { ImageGrid } from './media/ImageGrid.tsx';
 import { inMediaDialog, type MediaManagerProps } from './media/MediaDialog.tsx';

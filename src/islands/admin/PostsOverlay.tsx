@@ -6,7 +6,7 @@ import { StrictMode, useCallback, useEffect, useId, useLayoutEffect, useMemo, us
 import { createPortal } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { NAMESPACE_TITLES } from '../../lib/posts.ts';
-import { NAMESPACE_LIST } from '../../lib/snapshot-types.ts';
+import { NAMESPACE_LIST } from '../../../common/snapshot-types.ts';
 import { ensureAccountRoot } from '../../scripts/account-root.ts';
 import type { FormMessage } from '../ui/form-errors.ts';
 import { AdminArticle } from './AdminArticle.tsx';

@@ -1,13 +1,13 @@
-// The site's markdown pipeline (src/lib/markdown, the one the build uses) for the live preview and for
+// The site's markdown pipeline (common/markdown, the one the build uses) for the live preview and for
 // posts the static page does not show. It is heavy (unified, KaTeX), so it is a chunk of its own, loaded
 // once on first need: the overlay's buttons and labels do not wait for it.
 import { useEffect, useRef, useState } from 'react';
-import type * as Markdown from '../../lib/markdown/index.ts';
+import type * as Markdown from '../../../common/markdown/index.ts';
 
 let loading: Promise<typeof Markdown> | undefined;
 
 export function loadMarkdown(): Promise<typeof Markdown> {
-  loading ??= import('../../lib/markdown/index.ts').catch((error: unknown) => {
+  loading ??= import('../../../common/markdown/index.ts').catch((error: unknown) => {
     // A failed chunk load (a new deploy, a dropped connection) may work on the next try.
     loading = undefined;
     throw error;

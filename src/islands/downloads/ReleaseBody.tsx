@@ -1,7 +1,7 @@
 // A release's rendered markdown in the admin list. The static page already holds the build's rendering of
 // every published release: that HTML is reused while the release is unchanged (same updated_at), so the
 // markdown pipeline (a sizeable chunk with KaTeX) loads only after an admin adds or edits a release.
-// Both come out of the same sanitising pipeline (src/lib/markdown), so either is safe to insert.
+// Both come out of the same sanitising pipeline (common/markdown), so either is safe to insert.
 import { useEffect, useState } from 'react';
 import type { Release } from '../../lib/api/downloads.ts';
 
@@ -23,7 +23,7 @@ export function collectStaticBodies(page: ParentNode): Map<number, StaticBody> {
   return bodies;
 }
 
-const loadMarkdown = () => import('../../lib/markdown/index.ts');
+const loadMarkdown = () => import('../../../common/markdown/index.ts');
 
 export function ReleaseBody({ release, staticBodies, compact = false }: { release: Release; staticBodies: StaticBodies; compact?: boolean }) {
   const published = staticBodies.get(release.id);

@@ -1,6 +1,6 @@
 // The extra files of a namespace, offered for download with a post (docs/content-api.md, 'Extra files').
 import type { extraFilesRoutes } from '../../../server/features/files/routes.ts';
-import type { Namespace } from '../snapshot-types.ts';
+import type { Namespace } from '../../../common/snapshot-types.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 import { downloadWithProgress, uploadWithProgress } from './transfer.ts';

@@ -1,7 +1,7 @@
 // The image library of a namespace: images and YouTube video items (docs/content-api.md, 'Images').
 import type { imagesRoutes } from '../../../server/features/images/routes.ts';
 import type { VariantSizes } from '../../../server/features/images/storage.ts';
-import type { Namespace } from '../snapshot-types.ts';
+import type { Namespace } from '../../../common/snapshot-types.ts';
 import { api } from './request.ts';
 import type { HomeImage } from './home.ts';
 import type { Answer } from './route-types.ts';

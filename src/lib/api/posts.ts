@@ -1,7 +1,7 @@
 // Posts and sections of a namespace (docs/content-api.md, 'Posts', 'Sections').
 import type { postsRoutes } from '../../../server/features/content/posts.ts';
 import type { sectionsRoutes } from '../../../server/features/content/sections.ts';
-import type { Namespace } from '../snapshot-types.ts';
+import type { Namespace } from '../../../common/snapshot-types.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 

@@ -2,7 +2,7 @@
 // that missed something the page shows would leave stale HTML live.
 import { describe, expect, it } from 'vitest';
 import { postsCacheKey } from '../../../src/lib/page-cache-key.ts';
-import type { SectionEntry } from '../../../src/lib/snapshot-schema.ts';
+import type { SectionEntry } from '../../../common/snapshot-schema.ts';
 
 const site = { name: 'Dimensional Control', url: 'https://example.com' };
 const section = (title: string, postTitle: string) =>

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportSnapshot, writeSnapshot } from '../../../server/publish/export-snapshot.ts';
-import { siteSnapshotSchema, type SiteSnapshot } from '../../../src/lib/snapshot-schema.ts';
-import { SNAPSHOT_FILE } from '../../../src/lib/snapshot-types.ts';
+import { siteSnapshotSchema, type SiteSnapshot } from '../../../common/snapshot-schema.ts';
+import { SNAPSHOT_FILE } from '../../../common/snapshot-types.ts';
 import { FIXTURE, insertContentFixture } from '../../helpers/content-fixture.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 

@@ -9,7 +9,7 @@ import { createPublisher, findCurrentBuild } from '../../../server/publish/publi
 import type { Publisher } from '../../../server/publish/types.ts';
 import { createHttpServer } from '../../../server/server.ts';
 import { loadStaticSite, type StaticSite } from '../../../server/static/static-site.ts';
-import { SNAPSHOT_FILE } from '../../../src/lib/snapshot-types.ts';
+import { SNAPSHOT_FILE } from '../../../common/snapshot-types.ts';
 import { FIXTURE, insertContentFixture } from '../../helpers/content-fixture.ts';
 import { createControlledRunner, type ControlledRunner } from '../../helpers/controlled-runner.ts';
 import { listen, rawRequest } from '../../helpers/raw-http.ts';

@@ -2,7 +2,7 @@
 // arbitrary Cookie headers at the session parser and arbitrary names at the extra-file upload, and check
 // that oversized bodies are refused with 413 without being read whole. The invariant everywhere: never a
 // 500, and every 4xx is the API's JSON error shape with a string `message`.
-// (The markdown sanitiser has its own property tests in tests/src/lib/markdown.)
+// (The markdown sanitiser has its own property tests in tests/common/markdown.)
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../../src/lib/markdown/index.ts';
+import { renderMarkdown } from '../../../common/markdown/index.ts';
 import { renderMarkdownCached } from '../../../src/lib/markdown-cache.ts';
 import { markdownPipelineFingerprint } from '../../../server/publish/build-runner.ts';
 

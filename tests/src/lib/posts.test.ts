@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { postsRoutes, sidebarPosts, sortSections } from '../../../src/lib/posts.ts';
-import type { PostEntry, SectionEntry } from '../../../src/lib/snapshot-schema.ts';
+import type { PostEntry, SectionEntry } from '../../../common/snapshot-schema.ts';
 
 const post = (id: number, display_order: number): PostEntry => ({
   id,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { absolutizeHtml, newsFeed, renderJsonFeed, renderRss, sectionFeed, FEED_MAX_ITEMS } from '../../../src/lib/feeds.ts';
 import { latestUpdate, renderRobots, renderSitemap, sitemapUrls, SITEMAP_PRIORITY } from '../../../src/lib/sitemap.ts';
-import type { PostEntry, SiteSnapshot } from '../../../src/lib/snapshot-schema.ts';
+import type { PostEntry, SiteSnapshot } from '../../../common/snapshot-schema.ts';
 import { escapeXml, isoDay } from '../../../src/lib/xml.ts';
 
 const fixture = JSON.parse(fs.readFileSync(new URL('../../fixtures/snapshot.json', import.meta.url), 'utf8')) as SiteSnapshot;

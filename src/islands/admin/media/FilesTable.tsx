@@ -1,7 +1,7 @@
 // The extra files of a namespace as a table: tick, name, description, size, upload date, the posts that
 // offer it, and Download (through the same permission-checked endpoint readers use).
 import { downloadFile, type ExtraFile } from '../../../lib/api/files.ts';
-import type { Namespace } from '../../../lib/snapshot-types.ts';
+import type { Namespace } from '../../../../common/snapshot-types.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { failureNotice } from '../notices.ts';
 import type { MediaLibrary } from './use-media-library.ts';

@@ -5,8 +5,8 @@ import { renderRss, sectionFeed } from '../../../lib/feeds';
 import { renderMarkdownCached as renderMarkdown } from '../../../lib/markdown-cache';
 import { postsCacheKey } from '../../../lib/page-cache-key';
 import { getSnapshot } from '../../../lib/site-data';
-import type { SectionEntry } from '../../../lib/snapshot-schema';
-import { NAMESPACE_LIST, type Namespace } from '../../../lib/snapshot-types';
+import type { SectionEntry } from '../../../../common/snapshot-schema';
+import { NAMESPACE_LIST, type Namespace } from '../../../../common/snapshot-types';
 
 // A feed shows the site and its one section: an edit elsewhere leaves its key, and a publish copies it.
 export const getStaticPaths = (() => {

@@ -8,7 +8,7 @@ import { insertUser, markUnsubscribed } from '../../../../server/db/queries/user
 import { mailingRecipients, users } from '../../../../server/db/schema.ts';
 import { classifySendError, MAILING_LEASE_MS, retryDelay, startMailingWorker, type MailingWorker } from '../../../../server/features/mailings/worker.ts';
 import { renderMailing } from '../../../../server/features/mailings/message.ts';
-import { renderMailingHtml } from '../../../../src/lib/markdown/index.ts';
+import { renderMailingHtml } from '../../../../common/markdown/index.ts';
 import { createFlakySmtp, type FlakySmtp } from '../../../helpers/flaky-smtp.ts';
 import { linksIn, parseMail, readOutbox } from '../../../helpers/mail.ts';
 import { createAdminFixture, json, type AdminFixture } from '../../admin/admin-fixture.ts';

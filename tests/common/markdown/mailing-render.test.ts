@@ -1,7 +1,7 @@
 // The two renderings of a mailing's markdown: readable plain text for the text part (issue 14: it was the
 // raw markdown) and HTML without anything loaded from another site (issue 17, item 9: tracking pixels).
 import { describe, expect, it } from 'vitest';
-import { renderMailingHtml, renderPlainText } from '../../../../src/lib/markdown/index.ts';
+import { renderMailingHtml, renderPlainText } from '../../../common/markdown/index.ts';
 import { findDangers } from './inspect-html.ts';
 
 const SITE = 'https://www.example.com';

@@ -1,6 +1,6 @@
 // Known XSS vectors through both entry points: sanitizeHtml and embedded HTML in renderMarkdown.
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown, sanitizeHtml } from '../../../../src/lib/markdown/index.ts';
+import { renderMarkdown, sanitizeHtml } from '../../../common/markdown/index.ts';
 import { findDangers } from './inspect-html.ts';
 
 const VECTORS: Array<[name: string, html: string]> = [

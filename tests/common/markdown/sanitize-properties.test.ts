@@ -2,7 +2,7 @@
 // the input — arbitrary text, or HTML-ish strings assembled from known-dangerous fragments.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown, sanitizeHtml } from '../../../../src/lib/markdown/index.ts';
+import { renderMarkdown, sanitizeHtml } from '../../../common/markdown/index.ts';
 import { findDangers } from './inspect-html.ts';
 
 const FRAGMENTS = [

@@ -1,8 +1,8 @@
-// slugify as the markdown module exports it: the server's title_slug function (src/lib/slugify.ts).
+// slugify as the markdown module exports it: the server's title_slug function (common/slugify.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { slugify } from '../../../../src/lib/markdown/index.ts';
-import { slugify as serverSlugify } from '../../../../src/lib/slugify.ts';
+import { slugify } from '../../../common/markdown/index.ts';
+import { slugify as serverSlugify } from '../../../common/slugify.ts';
 
 describe('slugify', () => {
   it('is the same function the server uses for title_slug', () => {

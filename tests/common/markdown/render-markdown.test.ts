@@ -1,6 +1,6 @@
 // renderMarkdown, feature by feature (issue 4, item 1).
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../../../src/lib/markdown/index.ts';
+import { renderMarkdown } from '../../../common/markdown/index.ts';
 import { findDangers } from './inspect-html.ts';
 
 describe('renderMarkdown: CommonMark and GFM', () => {

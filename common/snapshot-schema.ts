@@ -113,7 +113,7 @@ export function parseSnapshot(data: unknown, source: string): SiteSnapshot {
   const { issues } = result.error;
   const listed = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
   if (issues.length > MAX_LISTED_ISSUES) listed.push(`  … and ${issues.length - MAX_LISTED_ISSUES} more`);
-  throw new Error(`${source} is not a valid site snapshot (src/lib/snapshot-schema.ts):\n${listed.join('\n')}`);
+  throw new Error(`${source} is not a valid site snapshot (common/snapshot-schema.ts):\n${listed.join('\n')}`);
 }
 
 function formatPath(path: readonly PropertyKey[]): string {

@@ -2,7 +2,7 @@
 // editor preview) and must not produce HTML nested deeper than the limit.
 import type { Root } from 'hast';
 import { describe, expect, it } from 'vitest';
-import { NESTING_LIMIT, renderMarkdown, sanitizeHtml } from '../../../../src/lib/markdown/index.ts';
+import { NESTING_LIMIT, renderMarkdown, sanitizeHtml } from '../../../common/markdown/index.ts';
 import { parseHtml } from './inspect-html.ts';
 
 function maxDepth(root: Root, tag?: string): number {

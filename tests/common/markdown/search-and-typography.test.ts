@@ -1,7 +1,7 @@
 // Issue 14: rendered math is hidden from the site search (its TeX source stays), and titles get the same
 // typographic punctuation as bodies.
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown, typographicText } from '../../../../src/lib/markdown/index.ts';
+import { renderMarkdown, typographicText } from '../../../common/markdown/index.ts';
 
 describe('math in the search index', () => {
   it('marks the rendered HTML and the MathML presentation for Pagefind to skip, and leaves the TeX source', () => {

@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseSnapshot, type SiteSnapshot } from '../../../src/lib/snapshot-schema.ts';
+import { parseSnapshot, type SiteSnapshot } from '../../common/snapshot-schema.ts';
 
-const fixtureText = fs.readFileSync(path.join(import.meta.dirname, '../../fixtures/snapshot.json'), 'utf8');
+const fixtureText = fs.readFileSync(path.join(import.meta.dirname, '../fixtures/snapshot.json'), 'utf8');
 const fixture = (): SiteSnapshot => JSON.parse(fixtureText) as SiteSnapshot;
 
 describe('parseSnapshot', () => {
