@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { hashPassword } from '../server/auth/passwords.ts';
 import { openDatabase } from '../server/db/client.ts';
-import { seedDatabase } from '../server/db/seed.ts';
+import { seedDatabase } from '../server/demo/seed.ts';
 import { loadConfig } from '../server/env.ts';
 import { createLogger } from '../server/log.ts';
 import { captureQueries } from './lib/captured-queries.ts';
@@ -26,7 +26,7 @@ import { buildProcessesRss, PROJECT_ROOT, samplePeakChildMemory, servingRss, sta
 import { formatReport, checkTargets, type BenchReport, type SizeResult } from './lib/report.ts';
 import { BENCH_USER_PASSWORD, seedScaled, type ScaledSeed } from './lib/seed-scaled.ts';
 import { startSmtpSink, type SmtpSink } from './lib/smtp-sink.ts';
-import { saveSecuritySettings } from '../server/features/accounts/two-factor-settings.ts';
+import { saveSecuritySettings } from '../server/auth/two-factor-policy.ts';
 import { ensureTools, startNginx, type Tools } from './lib/tools.ts';
 
 const { values: flags } = parseArgs({

@@ -1,4 +1,4 @@
-// Builds the Hono app from the feature routers. Static pages are not served here but by the
+// Builds the Hono app from the features. Static pages are not served here but by the
 // in-memory fast path in server/static (see server/server.ts), which hands everything else to this app.
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -12,39 +12,50 @@ import { observeRequests } from './ops/request-observer.ts';
 import { routePattern } from './ops/route-pattern.ts';
 import { csrfCookieRoutes, csrfProtection, originCheck } from './auth/csrf.ts';
 import { loadSession } from './auth/session-middleware.ts';
-import { authRoutes } from './features/accounts/auth.ts';
-import { userRoutes } from './features/accounts/user.ts';
-import { homeRoutes } from './features/home/routes.ts';
-import { publishRoutes } from './features/publish/routes.ts';
-import { botcheckRoutes } from './features/botcheck/routes.ts';
-import { registrationRoutes } from './features/accounts/registration.ts';
-import { emailVerificationRoutes } from './features/accounts/email-verification.ts';
-import { passwordResetRoutes } from './features/accounts/password-reset.ts';
-import { accountRoutes } from './features/accounts/account.ts';
-import { ownDataRoutes } from './features/accounts/own-data.ts';
-import { sessionRoutes } from './features/accounts/sessions.ts';
-import { passwordChangeRoutes } from './features/accounts/password-change.ts';
-import { emailChangeRoutes } from './features/accounts/email-change.ts';
-import { twoFactorRoutes } from './features/accounts/two-factor.ts';
-import { twoFactorLoginRoutes } from './features/accounts/two-factor-login.ts';
-import { securitySettingsRoutes } from './features/accounts/security-settings-routes.ts';
-import { contactRoutes } from './features/contact/routes.ts';
-import { contentRoutes } from './features/content/routes.ts';
-import { adminUserListRoutes, adminUserRoutes } from './features/users/routes.ts';
-import { adminSessionRoutes } from './features/users/session-routes.ts';
-import { licenseRoutes } from './features/licenses/routes.ts';
-import { licensingSettingsRoutes } from './features/licensing/settings-routes.ts';
-import { bannedDomainRoutes } from './features/banned-domains/routes.ts';
-import { mailingRoutes } from './features/mailings/routes.ts';
-import { mailingUnsubscribeRoutes } from './features/mailings/unsubscribe.ts';
-import { sitemapRoutes } from './features/sitemap/routes.ts';
-import { inboxRoutes } from './features/inbox/routes.ts';
-import { licenseRequestRoutes } from './features/inbox/license-request-routes.ts';
-import { downloadsRoutes } from './features/downloads/routes.ts';
-import { LICENSING_PREFIX, licensingApiRoutes } from './features/licensing/routes.ts';
-import { adminMachineRoutes, ownerMachineRoutes } from './features/licensing/machine-routes.ts';
+import { botcheckFeature } from './features/botcheck/index.ts';
+import { sessionsFeature } from './features/sessions/index.ts';
+import { twoFactorFeature } from './features/two-factor/index.ts';
+import { accountsFeature } from './features/accounts/index.ts';
+import { profileFeature } from './features/profile/index.ts';
+import { ownDataFeature } from './features/own-data/index.ts';
+import { usersFeature } from './features/users/index.ts';
+import { licensingFeature } from './features/licensing/index.ts';
+import { contactFeature } from './features/contact/index.ts';
+import { homeFeature } from './features/home/index.ts';
+import { contentFeature } from './features/content/index.ts';
+import { imagesFeature } from './features/images/index.ts';
+import { filesFeature } from './features/files/index.ts';
+import { downloadsFeature } from './features/downloads/index.ts';
+import { publishFeature } from './features/publish/index.ts';
+import { bannedDomainsFeature } from './features/banned-domains/index.ts';
+import { mailingsFeature } from './features/mailings/index.ts';
+import { sitemapFeature } from './features/sitemap/index.ts';
+import { inboxFeature } from './features/inbox/index.ts';
 
 export type App = Hono<AppEnv>;
+
+/** The features the API is made of, each one router at full paths (server/features/<feature>/index.ts). */
+export const FEATURES = [
+  botcheckFeature,
+  sessionsFeature,
+  twoFactorFeature,
+  accountsFeature,
+  profileFeature,
+  ownDataFeature,
+  usersFeature,
+  licensingFeature,
+  contactFeature,
+  homeFeature,
+  contentFeature,
+  imagesFeature,
+  filesFeature,
+  downloadsFeature,
+  publishFeature,
+  bannedDomainsFeature,
+  mailingsFeature,
+  sitemapFeature,
+  inboxFeature,
+] as const satisfies readonly ((ctx: AppContext) => Hono<AppEnv>)[];
 
 export function createApp(ctx: AppContext): App {
   const app = new Hono<AppEnv>();
@@ -59,41 +70,10 @@ export function createApp(ctx: AppContext): App {
   app.use('*', loadSession(ctx));
 
   app.route('/sanctum', csrfCookieRoutes(ctx));
-  app.route('/api/botcheck', botcheckRoutes(ctx));
-  app.route('/api/auth', authRoutes(ctx));
-  app.route('/api/auth', twoFactorLoginRoutes(ctx));
-  app.route('/api/auth', registrationRoutes(ctx));
-  app.route('/api/auth', emailVerificationRoutes(ctx));
-  app.route('/api/auth', passwordResetRoutes(ctx));
-  app.route('/api/user', userRoutes(ctx));
-  app.route('/api/user/two-factor', twoFactorRoutes(ctx));
-  // Before accountRoutes: an admin's PUT /api/user/update/{id} is answered here; everyone else's falls through.
-  app.route('/api/user', adminUserRoutes(ctx));
-  app.route('/api/user', accountRoutes(ctx));
-  app.route('/api/user', ownDataRoutes(ctx));
-  app.route('/api/user/licenses', ownerMachineRoutes(ctx));
-  app.route('/api/user/sessions', sessionRoutes(ctx));
-  app.route('/api/user', passwordChangeRoutes(ctx));
-  app.route('/api/user', emailChangeRoutes(ctx));
-  app.route('/api/contact', contactRoutes(ctx));
-  app.route('/api/home', homeRoutes(ctx));
-  app.route('/api', contentRoutes(ctx));
-  app.route('/api/downloads', downloadsRoutes(ctx));
-  app.route('/api/admin/publish', publishRoutes(ctx));
-  app.route('/api/admin/users', adminUserListRoutes(ctx));
-  app.route('/api/admin/users', adminSessionRoutes(ctx));
-  app.route('/api/license', licenseRoutes(ctx));
-  app.route('/api/admin/licensing-settings', licensingSettingsRoutes(ctx));
-  app.route('/api/admin/security-settings', securitySettingsRoutes(ctx));
-  app.route('/api/license', adminMachineRoutes(ctx));
-  // Exempt from the Origin and XSRF checks above (server/auth/csrf.ts): the software sends no cookies.
-  app.route(LICENSING_PREFIX, licensingApiRoutes(ctx));
-  app.route('/api/admin/banned-domains', bannedDomainRoutes(ctx));
-  app.route('/api/admin', mailingRoutes(ctx));
-  app.route('/api/admin/sitemap', sitemapRoutes(ctx));
-  app.route('/api/admin/inbox/license-request', licenseRequestRoutes(ctx));
-  app.route('/api/admin/inbox', inboxRoutes(ctx));
-  app.route('/api/mailing', mailingUnsubscribeRoutes(ctx));
+  // Every feature answers at full paths of its own, and no path belongs to two features
+  // (tests/server/app-features.test.ts), so the order below decides nothing (docs/architecture.md#where-things-are).
+  // The machine-facing prefix of licensing is exempt from the Origin and XSRF checks above (server/auth/csrf.ts).
+  for (const feature of FEATURES) app.route('/', feature(ctx));
 
   app.notFound((c) => {
     if (c.req.path.startsWith('/api/')) return errorResponse(c, 404, 'Not found.');

@@ -6,7 +6,7 @@ import type { Logger } from './log.ts';
 import type { Publisher } from './publish/types.ts';
 import type { Mailer } from './mail/transport.ts';
 import type { User } from './db/schema.ts';
-import type { Keyring } from './features/licensing/signing-keys.ts';
+import type { Keyring } from './features/licensing/index.ts';
 
 export interface AppContext {
   config: Config;

@@ -51,7 +51,7 @@ const envSchema = z.object({
   // many forms are sent from one address (the browser tests, the bench).
   BOTCHECK_VERIFY_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(20),
   // Login attempts per account (its e-mail) from any address in 15 minutes, then a lockout with a notice
-  // mail (server/features/accounts/auth.ts); raise it only where one account logs in very often on purpose
+  // mail (server/features/sessions/routes.ts); raise it only where one account logs in very often on purpose
   // (the browser tests sign the same admin in for every test).
   ACCOUNT_LOGINS_PER_15_MINUTES: z.coerce.number().int().min(1).max(10_000_000).default(20),
   // Per client IP; raise it where many sign-ups share one address (the browser tests, an office NAT).
@@ -182,7 +182,7 @@ export interface Config {
   maxConnectionsPerClient: number;
   /** PEM of the key that signs license files; undefined: the newest key in $DATA_DIR/secrets/license-signing. */
   licenseSigningKey: string | undefined;
-  /** Key for authenticator secrets at rest; undefined: the key file in $DATA_DIR/secrets (server/auth/two-factor-key.ts). */
+  /** Key for authenticator secrets at rest; undefined: the key file in $DATA_DIR/secrets (server/features/two-factor/key.ts). */
   twoFactorEncryptionKey: Buffer | undefined;
   /** Days a machine-bound license file is valid without a check-in. */
   licenseLeaseDays: number;

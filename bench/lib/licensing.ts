@@ -2,9 +2,9 @@
 // /api/licensing/v1/validate to find, and the signing rate of license files (what every activation and
 // check-in costs the server beside its database work).
 import type { Db } from '../../server/db/client.ts';
-import { insertLicense } from '../../server/db/queries/licenses.ts';
+import { insertLicense } from '../../server/features/licensing/queries.ts';
 import type { Config } from '../../server/env.ts';
-import { ensureLicenseTypes, listLicenseTypes } from '../../server/features/licenses/license-types-queries.ts';
+import { ensureLicenseTypes, listLicenseTypes } from '../../server/features/licensing/queries.ts';
 import { signLicenseFile } from '../../server/features/licensing/license-file.ts';
 import { insertMachine } from '../../server/features/licensing/queries.ts';
 import { loadKeyring } from '../../server/features/licensing/signing-keys.ts';

@@ -4,8 +4,8 @@
 // constraints are the product's; only the password hash is computed once and shared (argon2id per user
 // would take minutes and measure nothing the bench reports).
 import { writeTransaction, type Db } from '../../server/db/client.ts';
-import { insertPost } from '../../server/db/queries/posts.ts';
-import { insertSection } from '../../server/db/queries/sections.ts';
+import { insertPost } from '../../server/features/content/queries.ts';
+import { insertSection } from '../../server/features/content/queries.ts';
 import { NAMESPACES, users, type Namespace } from '../../server/db/schema.ts';
 
 export const POSTS_PER_SECTION = 25;

@@ -53,7 +53,7 @@ export function clearSessionCookies(c: Context, config: Pick<Config, 'secureCook
 }
 
 /**
- * The pending two-factor login (server/features/accounts/two-factor-login.ts): HttpOnly, host-only over https
+ * The pending two-factor login (server/features/two-factor/routes.ts): HttpOnly, host-only over https
  * like the session cookie, and gone with the step it belongs to.
  */
 export function twoFactorCookieName(config: Pick<Config, 'secureCookies'>): string {

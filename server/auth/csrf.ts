@@ -54,7 +54,7 @@ export function isSoftwareApiPath(path: string): boolean {
  * The one-click unsubscribe of mailings (RFC 8058; issue 17, item 9): a mail provider POSTs
  * `List-Unsubscribe=One-Click` to the link in the List-Unsubscribe header, with no cookie and no header of
  * ours, so the XSRF check cannot apply. Its authority is the link's signature, made for one user
- * (server/features/mailings/unsubscribe.ts), which a forged cross-site request would need as well, and
+ * (server/features/mailings/routes.ts), which a forged cross-site request would need as well, and
  * all it can do is unsubscribe that user. Exactly this path, and only the XSRF check: the Origin check
  * still refuses a foreign page's POST.
  */

@@ -5,7 +5,7 @@ import type { AppContext, AppEnv } from '../context.ts';
 import { rotateXsrfToken } from './csrf.ts';
 import { clearSessionCookies, hasSignedInHint, readSessionCookie, setSessionCookies } from './cookies.ts';
 import { validateSessionToken } from './sessions.ts';
-import { mustEnrollTwoFactor } from '../features/accounts/two-factor-settings.ts';
+import { mustEnrollTwoFactor } from './two-factor-policy.ts';
 
 export function loadSession(ctx: AppContext) {
   return createMiddleware<AppEnv>(async (c, next) => {

@@ -74,7 +74,7 @@ export const sessions = sqliteTable(
 
 /**
  * A user's authenticator secret (docs/product/accounts.md#two-factor-sign-in), AES-256-GCM encrypted with a key
- * outside the database (server/auth/two-factor-key.ts). `pending_secret` is the one being set up, until a
+ * outside the database (server/features/two-factor/key.ts). `pending_secret` is the one being set up, until a
  * code confirms it; `last_used_step` is the TOTP time step last accepted, so no code works twice.
  */
 export const twoFactorCredentials = sqliteTable('two_factor_credentials', {
@@ -104,7 +104,7 @@ export const twoFactorRecoveryCodes = sqliteTable(
 
 /**
  * The password step of a login with two-factor on: never a session, only this row, bound to one browser by
- * a cookie whose token is stored as its SHA-256 like session tokens (server/features/accounts/two-factor-login.ts).
+ * a cookie whose token is stored as its SHA-256 like session tokens (server/features/two-factor/routes.ts).
  */
 export const twoFactorPendingLogins = sqliteTable(
   'two_factor_pending_logins',
@@ -155,7 +155,7 @@ export const licenses = sqliteTable(
     /**
      * What the owner types into the software (docs/licensing.md): `DCTL-` and six groups of five
      * Crockford base-32 characters, 150 random bits. Null only between the migration that added the column
-     * and the start-up backfill that gives every older license one (server/features/licensing/keys.ts).
+     * and the start-up backfill that gives every older license one (server/auth/license-keys.ts).
      */
     key: text('key'),
     /** Machines that may be activated at once. */

@@ -132,3 +132,24 @@ export function idListField(label: string, emptyMessage: string, max = 500) {
       .transform((ids) => [...new Set(ids)]),
   );
 }
+
+/** An optional integer that defaults to 0 (docs/product/constants.md: order and display order default to 0). */
+export function orderField(label: string) {
+  return z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    z.coerce
+      .number({ error: `The ${label} must be a number.` })
+      .int(`The ${label} must be a whole number.`)
+      .min(-1_000_000, `The ${label} is out of range.`)
+      .max(1_000_000, `The ${label} is out of range.`)
+      .default(0),
+  );
+}
+
+/** An optional single-line text (image title, alt) of at most `max` characters. */
+export function optionalText(label: string, max: number) {
+  return z
+    .preprocess((value) => (value === null ? '' : value), z.string({ error: `The ${label} must be text.` }))
+    .transform((value) => value.trim())
+    .pipe(z.string().max(max, tooLong(label, max)));
+}

@@ -4,7 +4,7 @@
 // and secrets recognisable in free text (a link's query, a license key, a bearer token, an otpauth URI,
 // a session cookie) are cut out of strings. tests/server/ops/log-redaction.test.ts runs the real flows
 // and looks for the actual secret values in every line.
-import { LICENSE_KEY_PATTERN } from '../features/licensing/keys.ts';
+import { LICENSE_KEY_PATTERN } from '../auth/license-keys.ts';
 
 export const REDACTED = '[redacted]';
 

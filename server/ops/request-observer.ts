@@ -11,7 +11,7 @@ import { routePattern } from './route-pattern.ts';
 /** Methods named as they are in labels; anything else (a client may send any token) is 'OTHER'. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** The password login (server/features/accounts/auth.ts), whose answers are the login outcomes. */
+/** The password login (server/features/sessions/routes.ts), whose answers are the login outcomes. */
 const LOGIN_ROUTE = '/api/auth/login';
 
 /** ok: signed in (or on to a second step); throttled: 429; failed: wrong credentials, bot check, suspended. */

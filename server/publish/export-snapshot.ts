@@ -8,8 +8,6 @@ import path from 'node:path';
 import type { ZodType } from 'zod';
 import type { Db } from '../db/client.ts';
 import type { DownloadItem } from '../db/schema.ts';
-import { listHomeSectionsWithImages, type HomeSectionWithImages } from '../db/queries/home.ts';
-import { listSections } from '../db/queries/sections.ts';
 import { listDownloadsForSnapshot, listPublishedPostsForSnapshot } from '../db/queries/content-snapshot.ts';
 import type { Config } from '../env.ts';
 import { parseJsonObject } from '../http/json.ts';
@@ -24,6 +22,7 @@ import {
   type SiteSnapshot,
 } from '../../common/snapshot-schema.ts';
 import { SNAPSHOT_FILE, type Namespace } from '../../common/snapshot-types.ts';
+import { listHomeSectionsWithImages, type HomeSectionWithImages, listSections } from '../db/queries/content-snapshot.ts';
 
 /**
  * The snapshot of what is published now. Rows may carry columns the snapshot does not list (a post's

@@ -1,39 +1,22 @@
 // Content types of the files a build or the media folder holds, and which are worth compressing.
 import path from 'node:path';
+import { getMimeType } from 'hono/utils/mime';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
+// Hono's table (hono/utils/mime, already our framework's) names the types; these few keep the charset our
+// answers have always carried, or drop the one Hono adds to SVG (an image, not text): docs/decisions/0041.
+const OVERRIDES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.wasm': 'application/wasm',
-  '.pdf': 'application/pdf',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
 };
 
 // Already-compressed formats (images, fonts, Pagefind's gzip chunks) gain nothing from another pass.
 const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.map', '.webmanifest', '.xml', '.txt', '.svg']);
 
 export function contentTypeOf(file: string): string {
-  return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const extension = path.extname(file).toLowerCase();
+  return OVERRIDES[extension] ?? getMimeType(`file${extension}`) ?? 'application/octet-stream';
 }
 
 export function isCompressible(file: string): boolean {

@@ -54,3 +54,9 @@ export async function readUploadForm(
     throw error;
   }
 }
+
+export const FILE_NOT_SELECTED = 'File not selected';
+
+export function fileNotSelected(): HttpError {
+  return new HttpError(422, FILE_NOT_SELECTED, { file: [FILE_NOT_SELECTED] });
+}

@@ -1,6 +1,7 @@
 // Client-wide state (docs/product/data-model.md#client-wide-state), shared by every island on a page.
 import { atom } from 'nanostores';
-import type { PublicUser, SessionUser } from '../../server/auth/public-user.ts';
+import type { PublicUser } from '../../server/auth/public-user.ts';
+import type { SessionUser } from '../../server/features/sessions/present.ts';
 import type { SessionAnswer } from '../lib/api/account.ts';
 
 /** A license as the server sends it with the user (GET /api/user, login). */

@@ -1,7 +1,7 @@
 // The public site as a reader meets it (issue 4): the home slideshow, the posts screens' hash, scroll
 // and scroll-spy rules, corrections of unknown sections and hashes, in-place navigation, search, the
 // 600 px layout, relative times, the feeds and sitemap on the running product, and the JavaScript
-// budget of an anonymous reader's news page. Content is the seeded demo content (server/db/demo-content.ts).
+// budget of an anonymous reader's news page. Content is the seeded demo content (server/demo/demo-content.ts).
 import { expect, test, type Page } from '@playwright/test';
 import { measureScriptBytes } from '../../scripts/js-bytes.ts';
 import { SLIDESHOW_TIMING } from '../../src/lib/reading-constants.ts';

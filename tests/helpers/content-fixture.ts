@@ -2,9 +2,9 @@
 // with published and unpublished posts, an attached file, and two download releases.
 import type { Db } from '../../server/db/client.ts';
 import { insertDownloadItem } from '../../server/features/downloads/queries.ts';
-import { insertHomeImage, insertHomeSection } from '../../server/db/queries/home.ts';
-import { insertPost } from '../../server/db/queries/posts.ts';
-import { insertSection } from '../../server/db/queries/sections.ts';
+import { insertHomeImage, insertHomeSection } from '../../server/features/home/queries.ts';
+import { insertPost } from '../../server/features/content/queries.ts';
+import { insertSection } from '../../server/features/content/queries.ts';
 import { insertUser } from '../../server/db/queries/users.ts';
 import { uploadedFiles } from '../../server/db/schema.ts';
 

@@ -1,7 +1,7 @@
 // Two-factor helpers for API tests: enrol a signed-in client through the real calls, play the authenticator
 // app (codes computed from the secret the setup answered), and log in through both steps.
 import type { App } from '../../server/app.ts';
-import { totpCode, totpStep } from '../../server/auth/totp.ts';
+import { totpCode, totpStep } from '../../server/features/two-factor/totp.ts';
 import { DEFAULT_TEST_PASSWORD, createClient, type TestClient } from './auth.ts';
 import { solveBotChallenge } from './botcheck.ts';
 

@@ -1,8 +1,22 @@
 // Named queries the publish pipeline reads the public site from. They return published content only:
 // whatever is not selected here can never reach static HTML (docs/engineering.md#unpublished-content-stays-private).
+// The home sections and the section lists are the same reads the home and content features answer with.
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { downloadItems, posts, uploadedFiles, users, type DownloadItem, type Namespace } from '../schema.ts';
+import {
+  downloadItems,
+  homeImages,
+  homeSections,
+  posts,
+  sections,
+  uploadedFiles,
+  users,
+  type DownloadItem,
+  type HomeImage,
+  type HomeSection,
+  type Namespace,
+  type Section,
+} from '../schema.ts';
 import type { PostEntry } from '../../../common/snapshot-schema.ts';
 
 /** A post as the snapshot holds it, with the section it belongs in. */
@@ -34,4 +48,17 @@ export function listPublishedPostsForSnapshot(db: Db, namespace: Namespace): Pub
 /** Download items, the current release first, then newest first (docs/product/downloads.md#downloads-page cards, then the table). */
 export function listDownloadsForSnapshot(db: Db): DownloadItem[] {
   return db.select().from(downloadItems).orderBy(desc(downloadItems.is_current), desc(downloadItems.created_at), desc(downloadItems.id)).all();
+}
+
+export type HomeSectionWithImages = HomeSection & { images: HomeImage[] };
+
+export function listHomeSectionsWithImages(db: Db): HomeSectionWithImages[] {
+  const sectionRows = db.select().from(homeSections).orderBy(asc(homeSections.order), asc(homeSections.id)).all();
+  const imageRows = db.select().from(homeImages).orderBy(asc(homeImages.order), asc(homeImages.id)).all();
+  return sectionRows.map((section) => ({ ...section, images: imageRows.filter((image) => image.home_section_id === section.id) }));
+}
+
+/** Sections ascending by order (docs/product/data-model.md), ties by id so the order is stable. */
+export function listSections(db: Db, namespace: Namespace): Section[] {
+  return db.select().from(sections).where(eq(sections.namespace, namespace)).orderBy(asc(sections.order), asc(sections.id)).all();
 }

@@ -2,7 +2,6 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { preparedFor } from '../prepared.ts';
-import { closeOpenLicenseRequests } from './license-requests.ts';
 import { posts, users, type User } from '../schema.ts';
 
 export type NewUser = typeof users.$inferInsert;
@@ -146,25 +145,6 @@ export function setUserBanned(db: Db, id: number, banned: boolean, atIso: string
 /** Hard delete (docs/product/messages.md#error-catalogue); sessions, licenses, reset tokens and mailing rows go with it by cascade. */
 export function deleteUserById(db: Db, id: number): boolean {
   return db.delete(users).where(eq(users.id, id)).run().changes === 1;
-}
-
-/**
- * Keeps the user's license flags in step with their licenses: `license_granted` is 1 while the user holds
- * an active license, else 0; a grant (`clearRequest`) also answers the pending request, the inbox item
- * included (handled by `by`, the granting admin; null for an automatic trial).
- */
-export function syncLicenseFlags(db: Db, id: number, options: { clearRequest: boolean; by?: number | null }, atIso: string): User | undefined {
-  if (options.clearRequest) closeOpenLicenseRequests(db, id, { outcome: 'granted', by: options.by ?? null, atIso });
-  return db
-    .update(users)
-    .set({
-      license_granted: sql`exists (select 1 from licenses where licenses.user_id = ${id} and licenses.active = 1)`,
-      ...(options.clearRequest ? { license_request: 0 } : {}),
-      updated_at: atIso,
-    })
-    .where(eq(users.id, id))
-    .returning()
-    .get();
 }
 
 /** Records the unsubscribe (the first time is kept); true when the user exists. */

@@ -1,7 +1,7 @@
 // Whether an address may become an account's (docs/product/accounts.md#login-and-registration, #change-e-mail): the one check
 // registration and the e-mail change both run, so a banned domain or a taken address is refused the same way.
 import type { Db } from '../../db/client.ts';
-import { emailDomain, isDomainBanned } from '../../db/queries/banned-domains.ts';
+import { emailDomain, isDomainBanned } from '../banned-domains/index.ts';
 import { getUserByEmail } from '../../db/queries/users.ts';
 
 export type EmailRefusal = 'banned-domain' | 'taken';

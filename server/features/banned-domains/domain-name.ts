@@ -1,8 +1,8 @@
 // Banned-domain input (issue 7, item 3): what an admin types becomes one canonical form, the form
-// registration compares against (server/db/queries/banned-domains.ts), and existing users are matched
+// registration compares against (server/features/banned-domains/queries.ts), and existing users are matched
 // the same way registration would refuse them: the domain itself or any subdomain of it.
 import { domainToASCII } from 'node:url';
-import { domainAndParents, emailDomain } from '../../db/queries/banned-domains.ts';
+import { domainAndParents, emailDomain } from './queries.ts';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 

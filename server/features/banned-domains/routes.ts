@@ -1,5 +1,5 @@
 // Banned e-mail domains for the admin screen (docs/product/admin.md#admin-screen, docs/product/api.md#admin; issue 7, item 3), mounted at
-// /api/admin/banned-domains. Registration refuses them (server/db/queries/banned-domains.ts); here each
+// /api/admin/banned-domains. Registration refuses them (server/features/banned-domains/queries.ts); here each
 // domain comes with the existing users it covers, since banning a domain does not touch existing accounts
 // and the admin decides what to do with them (ban, delete, keep).
 import { Hono } from 'hono';
@@ -7,14 +7,7 @@ import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { requireAdmin } from '../../auth/guards.ts';
 import { writeTransaction } from '../../db/client.ts';
-import {
-  deleteBannedDomain,
-  domainAndParents,
-  findBannedDomain,
-  insertBannedDomain,
-  listBannedDomains,
-  type BannedDomain,
-} from '../../db/queries/banned-domains.ts';
+import { deleteBannedDomain, domainAndParents, findBannedDomain, insertBannedDomain, listBannedDomains, type BannedDomain } from './queries.ts';
 import { listUserEmails } from '../../db/queries/users.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
@@ -89,4 +82,9 @@ export function bannedDomainRoutes(ctx: AppContext) {
       if (!removed) return errorResponse(c, 404, BANNED_DOMAIN_MESSAGES.notFound);
       return c.json({ message: BANNED_DOMAIN_MESSAGES.deleted, id: removed.id });
     });
+}
+
+/** The banned-domains feature as server/app.ts mounts it: banned e-mail domains, at full paths. */
+export function bannedDomainsFeature(ctx: AppContext) {
+  return new Hono<AppEnv>().route('/api/admin/banned-domains', bannedDomainRoutes(ctx));
 }

@@ -11,3 +11,8 @@ export function botcheckRoutes(ctx: AppContext) {
     return c.json(challenge);
   });
 }
+
+/** The botcheck feature as server/app.ts mounts it: the bot check's challenges, at full paths. */
+export function botcheckFeature(ctx: AppContext) {
+  return new Hono<AppEnv>().route('/api/botcheck', botcheckRoutes(ctx));
+}

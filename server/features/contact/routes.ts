@@ -13,7 +13,7 @@ import { clientIp, rateLimitAddress, UNKNOWN_IP } from '../../http/client-ip.ts'
 import { fieldErrorsFromZod, validationFailed } from '../../http/errors.ts';
 import { emailField, requiredText } from '../../http/fields.ts';
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
-import { notifyAdmins } from '../inbox/notify.ts';
+import { notifyAdmins } from '../inbox/index.ts';
 import { contactAdminEmail } from '../../mail/templates.ts';
 
 export const CONTACT_MESSAGES = { sent: 'Message sent.' } as const;
@@ -56,4 +56,9 @@ export function contactRoutes(ctx: AppContext) {
     await notifyAdmins(ctx, contactAdminEmail(ctx.config, { name, email, message }));
     return c.json({ message: CONTACT_MESSAGES.sent }, 200);
   });
+}
+
+/** The contact feature as server/app.ts mounts it: the contact form, at full paths. */
+export function contactFeature(ctx: AppContext) {
+  return new Hono<AppEnv>().route('/api/contact', contactRoutes(ctx));
 }

@@ -165,3 +165,8 @@ export function downloadsRoutes(ctx: AppContext) {
       })
   );
 }
+
+/** The downloads feature as server/app.ts mounts it: releases and their downloads, at full paths. */
+export function downloadsFeature(ctx: AppContext) {
+  return new Hono<AppEnv>().route('/api/downloads', downloadsRoutes(ctx));
+}

@@ -11,9 +11,8 @@ import type { AppContext, AppEnv } from '../../context.ts';
 import { isAdmin, requireAdmin } from '../../auth/guards.ts';
 import { allowSlowBody } from '../../http/body-deadline.ts';
 import { writeTransaction } from '../../db/client.ts';
-import { isFileAttachedToPublishedPost, listPostsAttachedToFiles } from '../../db/queries/posts.ts';
-import { deleteUploadedFiles, getUploadedFile, getUploadedFiles, insertUploadedFile, listUploadedFiles } from '../../db/queries/uploaded-files.ts';
-import type { Namespace, UploadedFile } from '../../db/schema.ts';
+import { deleteUploadedFiles, getUploadedFile, getUploadedFiles, insertUploadedFile, listUploadedFiles } from './queries.ts';
+import { NAMESPACES, type Namespace, type UploadedFile } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { attachmentDisposition } from '../../http/byte-range.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
@@ -23,8 +22,11 @@ import { moveExtraFileIntoPlace, readExtraFileForm, removeStoredFiles, storedFil
 import { fileRangeStream } from '../../storage/file-range-stream.ts';
 import { removeQuietly } from '../../storage/receive-upload.ts';
 import { uploadTempDir } from '../../storage/release-files.ts';
-import { afterPublish, optionalText } from '../content/common.ts';
-import { FILE_NOT_SELECTED } from '../images/upload.ts';
+import { isFileAttachedToPublishedPost, listPostsAttachedToFiles } from './queries.ts';
+import { afterPublish } from '../../publish/after-publish.ts';
+import { optionalText } from '../../http/fields.ts';
+import { FILE_NOT_SELECTED } from '../../storage/upload-form.ts';
+import { presentUploadedFile, type PostRef } from './present.ts';
 
 export const EXTRA_FILE_MESSAGES = {
   /** docs/product/roles.md, exact texts. */
@@ -39,13 +41,6 @@ export const EXTRA_FILE_MESSAGES = {
 const descriptionSchema = z.object({ description: optionalText('description', 1000).default('') });
 const deleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!') });
 const downloadSchema = z.object({ id: idField('id') });
-
-type PostRef = { id: number; title: string; title_slug: string; published: number };
-
-export function presentUploadedFile(file: UploadedFile, posts: PostRef[]) {
-  const { id, namespace, filename, description, mime_type, size, sha256, created_at, updated_at } = file;
-  return { id, namespace, filename, description, mime_type, size, sha256, created_at, updated_at, posts };
-}
 
 export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
   const { db, publisher, config } = ctx;
@@ -174,4 +169,11 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
         });
       })
   );
+}
+
+/** The files feature as server/app.ts mounts it: each namespace's extra files, at full paths. */
+export function filesFeature(ctx: AppContext) {
+  const app = new Hono<AppEnv>();
+  for (const namespace of NAMESPACES) app.route(`/api/${namespace}/extrafiles`, extraFilesRoutes(ctx, namespace));
+  return app;
 }

@@ -1,7 +1,7 @@
 // Shapes home rows for clients: the image `urls`/`sizes` JSON columns become objects.
-import type { HomeSectionWithImages } from '../../db/queries/home.ts';
 import type { HomeImage } from '../../db/schema.ts';
 import { parseJsonObject } from '../../http/json.ts';
+import { type HomeSectionWithImages } from '../../db/queries/content-snapshot.ts';
 
 export function presentHomeImage(image: HomeImage) {
   return { ...image, urls: parseJsonObject(image.urls), sizes: parseJsonObject(image.sizes) };

@@ -4,12 +4,12 @@
 // pages never point at a missing file. Answers: docs/content-api.md.
 import type { AppContext } from '../../context.ts';
 import { writeTransaction } from '../../db/client.ts';
-import { replaceInHomeSectionBodies } from '../../db/queries/home.ts';
-import { replaceInPostBodies } from '../../db/queries/posts.ts';
+import { replaceInBodies } from '../../db/queries/content-bodies.ts';
 import { parseJsonObject } from '../../http/json.ts';
 import { removeMediaFiles, type StoredImage, type VariantBox } from './storage.ts';
-import { afterPublish, nowIso } from '../content/common.ts';
 import { storeUploadedImage, urlsOf } from './upload.ts';
+import { afterPublish } from '../../publish/after-publish.ts';
+import { nowIso } from '../../db/timestamps.ts';
 
 export interface ImageReplacement<Row> {
   /** The media route the variants go under (a namespace, or "home"). */
@@ -46,8 +46,7 @@ export async function replaceImageFile<Row>(ctx: AppContext, file: File, target:
       if (current === undefined) return undefined;
       const replacements = replacementsFor(parseJsonObject(current), stored.urls, target.fallbackVariant);
       const at = nowIso(ctx);
-      const posts = replaceInPostBodies(db, replacements, at);
-      const homeSections = replaceInHomeSectionBodies(db, replacements, at);
+      const { posts, homeSections } = replaceInBodies(db, replacements, at);
       return { image: target.save(stored, at), posts, homeSections, oldUrls: urlsOf(current) };
     });
   } catch (error) {

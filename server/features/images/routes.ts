@@ -11,19 +11,16 @@ import { requireAdmin } from '../../auth/guards.ts';
 import { allowSlowBody } from '../../http/body-deadline.ts';
 import { writeTransaction } from '../../db/client.ts';
 import { deleteUploadedImages, getUploadedImage, getUploadedImages, insertUploadedImage, listUploadedImages, updateUploadedImage } from './queries.ts';
-import type { Namespace, UploadedImage } from '../../db/schema.ts';
+import { NAMESPACES, type Namespace, type UploadedImage } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
 import { parseFields, readFields } from '../../http/form-or-json.ts';
-import { parseJsonObject } from '../../http/json.ts';
 import { pathId } from '../../http/fields.ts';
 import { FALLBACK_OF, PAGE_IMAGE_VARIANTS, removeMediaFiles } from './storage.ts';
 import { youTubeEmbedUrl, youTubeVideoId } from './video-links.ts';
-import { afterPublish, nowIso, optionalText } from '../content/common.ts';
 import { replaceImageFile } from './image-replace.ts';
 import {
   describeUsage,
-  fileNotSelected,
   findImageUsage,
   imageBodyLimit,
   isUsed,
@@ -34,15 +31,16 @@ import {
   urlsOf,
   type ImageUsage,
 } from './upload.ts';
+import { afterPublish } from '../../publish/after-publish.ts';
+import { nowIso } from '../../db/timestamps.ts';
+import { optionalText } from '../../http/fields.ts';
+import { fileNotSelected } from '../../storage/upload-form.ts';
+import { presentUploadedImage } from './present.ts';
 
 export const NOT_A_VIDEO_LINK = 'The link is not a YouTube video link.';
 
 const detailsSchema = z.object({ title: optionalText('title', 255).optional(), alt: optionalText('alt', 255).optional() });
 const uploadSchema = detailsSchema.extend({ video_url: z.string({ error: NOT_A_VIDEO_LINK }).max(2048, NOT_A_VIDEO_LINK).optional() });
-
-export function presentUploadedImage(image: UploadedImage) {
-  return { ...image, image_url: parseJsonObject(image.image_url), sizes: parseJsonObject(image.sizes) };
-}
 
 /** A title from the file's name ("gauge-r-r.png" → "gauge-r-r") when the admin gave none. */
 function titleFromFileName(name: string): string {
@@ -181,4 +179,11 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
         return deleteImages(c, ids, force);
       })
   );
+}
+
+/** The images feature as server/app.ts mounts it: each namespace's image library, at full paths. */
+export function imagesFeature(ctx: AppContext) {
+  const app = new Hono<AppEnv>();
+  for (const namespace of NAMESPACES) app.route(`/api/${namespace}`, imagesRoutes(ctx, namespace));
+  return app;
 }

@@ -6,8 +6,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { listHomeSectionsWhoseBodyContains } from '../../db/queries/home.ts';
-import { listPostsWhoseBodyContains, type PostSummary } from '../../db/queries/posts.ts';
+import { findBodiesContaining, type BodyUsage } from '../../db/queries/content-bodies.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
 import { flagFieldOr, idListField } from '../../http/fields.ts';
 import { parseFields, readFields } from '../../http/form-or-json.ts';
@@ -15,7 +14,6 @@ import { parseJsonObject } from '../../http/json.ts';
 import { formatBytes } from '../../storage/receive-upload.ts';
 import { ImageRejected, storeImageVariants, type StoredImage, type VariantBox } from './storage.ts';
 
-export const FILE_NOT_SELECTED = 'File not selected';
 /** Multipart framing and the small text fields beside the image. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
@@ -75,10 +73,6 @@ export async function readBulkDelete(c: Context): Promise<{ ids: number[]; force
   return { ids, force: force === 1 };
 }
 
-export function fileNotSelected(): HttpError {
-  return new HttpError(422, FILE_NOT_SELECTED, { file: [FILE_NOT_SELECTED] });
-}
-
 /** Checks and stores one uploaded image as variants under /media/<route>/; refusals become 413/422 answers. */
 export async function storeUploadedImage(
   ctx: Pick<AppContext, 'config'>,
@@ -104,14 +98,11 @@ export function urlsOf(json: string): string[] {
   return Object.values(parseJsonObject(json)).filter((value): value is string => typeof value === 'string' && value !== '');
 }
 
-export interface ImageUsage {
-  posts: PostSummary[];
-  home_sections: { id: number; title: string }[];
-}
+export type ImageUsage = BodyUsage;
 
 /** The posts (any namespace) and home sections whose text contains one of the image's URLs. */
 export function findImageUsage(db: Db, urls: string[]): ImageUsage {
-  return { posts: listPostsWhoseBodyContains(db, urls), home_sections: listHomeSectionsWhoseBodyContains(db, urls) };
+  return findBodiesContaining(db, urls);
 }
 
 export function isUsed(usage: ImageUsage): boolean {

@@ -1,6 +1,11 @@
 // The admin inbox (docs/product/admin.md#inbox, docs/admin-api.md#inbox; issue 14, part 1), mounted at /api/admin/inbox:
 // contact messages and license requests in one list, their read and handled state (shared by all admins), and
 // replies mailed through the site's mail and recorded. Grant and decline of license requests: license-request-routes.ts.
+//
+// A license request's answers from the inbox (docs/product/admin.md#inbox, docs/admin-api.md#inbox), mounted at
+// /api/admin/inbox/license-request: Grant trial goes through the license form's own grant (storeLicenseAsAdmin: the
+// same dates, flags, events and mail, and the grant closes the request); Decline closes it with a reason mailed to the user,
+// whose dashboard then offers Request License again.
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
@@ -13,7 +18,7 @@ import { errorResponse, HttpError } from '../../http/errors.ts';
 import { parseId, requiredText } from '../../http/fields.ts';
 import { validate } from '../../http/validate.ts';
 import { sendSafely } from '../../mail/transport.ts';
-import { inboxReplyEmail } from '../../mail/templates.ts';
+import { inboxReplyEmail, licenseRequestDeclinedEmail } from '../../mail/templates.ts';
 import { INBOX_MESSAGES } from './messages.ts';
 import { presentInboxItem } from './present.ts';
 import {
@@ -27,6 +32,13 @@ import {
   type InboxKind,
   type InboxRow,
 } from './queries.ts';
+import { closeOpenLicenseRequests, listLicenseTypes } from '../licensing/index.ts';
+import { getUserById, setLicenseRequest } from '../../db/queries/users.ts';
+import { licenseKind } from '../licensing/index.ts';
+import { answerLicenseWrite, storeLicenseAsAdmin } from '../licensing/index.ts';
+import { MAX_EXPIRE_DAYS } from '../licensing/index.ts';
+import { AUTO_GRANT_TRIAL_DAYS } from '../licensing/index.ts';
+import { toAdminUser } from '../../auth/public-user.ts';
 
 /** Items per page of the inbox list. */
 export const INBOX_PAGE_SIZE = 20;
@@ -133,4 +145,89 @@ export function inboxRoutes(ctx: AppContext) {
       });
       return c.json({ message: INBOX_MESSAGES.replied, ...inboxAnswer(ctx, kind, target.id) });
     });
+}
+
+export const DECLINE_REASON_MAX = 2000;
+/** What the Grant trial form fills in: the trial length the license form and automatic trials use. */
+export const INBOX_TRIAL_DAYS = AUTO_GRANT_TRIAL_DAYS;
+
+const daysMessage = 'The days field must be a whole number of days.';
+const grantSchema = z.object({
+  days: z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    z
+      .union([z.number(), z.string().trim().regex(/^\d+$/, daysMessage)], {
+        error: (issue) => (issue.input === undefined ? 'The days field is required.' : daysMessage),
+      })
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .int(daysMessage)
+          .min(1, 'The days field must be at least 1.')
+          .max(MAX_EXPIRE_DAYS, `The days field must not be greater than ${MAX_EXPIRE_DAYS}.`),
+      ),
+  ),
+});
+
+const declineSchema = z.object({ reason: requiredText('reason', DECLINE_REASON_MAX) });
+
+export function licenseRequestRoutes(ctx: AppContext) {
+  const nowIso = () => new Date(ctx.now()).toISOString();
+
+  /**
+   * The request the path names, still waiting: 404 when unknown, 409 when handled or ever answered (a reopened request that
+   * was granted must not grant a second trial; the license form is there for a change of mind).
+   */
+  const openRequest = (idText: string | undefined) => {
+    const target = inboxTarget(ctx, 'license-request', idText);
+    if (target.handled_at !== null || target.outcome !== null || target.user_id === null) throw new HttpError(409, INBOX_MESSAGES.alreadyHandled);
+    return { ...target, user_id: target.user_id };
+  };
+
+  return new Hono<AppEnv>()
+    .post('/:id/grant', requireAdmin, smallJsonBody(), validate('json', grantSchema), async (c) => {
+      const admin = adminOf(c.get('user'));
+      const { days } = c.req.valid('json');
+      const write = writeTransaction(ctx.db, () => {
+        const request = openRequest(c.req.param('id'));
+        const trial = listLicenseTypes(ctx.db).find((type) => licenseKind(type.name) === 'trial');
+        if (!trial) throw new HttpError(422, INBOX_MESSAGES.noTrialType);
+        // A trial is active from the moment it is stored, so this is a grant: it clears the user's flag and closes the request.
+        return { request, write: storeLicenseAsAdmin(ctx, admin.id, { license_type_id: trial.id, user_id: request.user_id, expire: days }) };
+      });
+      const answer = await answerLicenseWrite(ctx, write.write, admin);
+      return c.json({ ...answer, ...inboxAnswer(ctx, 'license-request', write.request.id) });
+    })
+    .post('/:id/decline', requireAdmin, smallJsonBody(64 * 1024), validate('json', declineSchema), async (c) => {
+      const admin = adminOf(c.get('user'));
+      const { reason } = c.req.valid('json');
+      const { request, user } = writeTransaction(ctx.db, () => {
+        const request = openRequest(c.req.param('id'));
+        const at = nowIso();
+        closeOpenLicenseRequests(ctx.db, request.user_id, { outcome: 'declined', by: admin.id, atIso: at, reason });
+        // The dashboard stops saying "awaiting approval" and offers Request License again.
+        setLicenseRequest(ctx.db, request.user_id, false, at);
+        return { request, user: getUserById(ctx.db, request.user_id) };
+      });
+      const mailSent = user
+        ? await sendSafely(
+            ctx.mailer,
+            { to: user.email, ...licenseRequestDeclinedEmail(ctx.config, { name: user.name, reason, replyTo: admin.email }) },
+            ctx.log,
+          )
+        : false;
+      return c.json({
+        message: mailSent ? INBOX_MESSAGES.declined : INBOX_MESSAGES.declinedMailFailed,
+        mail_sent: mailSent,
+        // The users table on the same screen shows the cleared request flag without a reload.
+        user: user ? toAdminUser(user) : null,
+        ...inboxAnswer(ctx, 'license-request', request.id),
+      });
+    });
+}
+
+/** The inbox feature as server/app.ts mounts it: the admins' inbox of messages and license requests, at full paths. */
+export function inboxFeature(ctx: AppContext) {
+  return new Hono<AppEnv>().route('/api/admin/inbox/license-request', licenseRequestRoutes(ctx)).route('/api/admin/inbox', inboxRoutes(ctx));
 }

@@ -9,7 +9,7 @@
 import type { AppContext } from '../../context.ts';
 import { writeTransaction } from '../../db/client.ts';
 import type { License } from '../../db/schema.ts';
-import { DAY_MS } from '../licenses/license-dates.ts';
+import { DAY_MS } from './license-dates.ts';
 import { signLicenseFile, type LicenseClaims } from './license-file.ts';
 import {
   deleteMachine,

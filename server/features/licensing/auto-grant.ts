@@ -7,12 +7,12 @@
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { insertLicense } from '../../db/queries/licenses.ts';
-import { syncLicenseFlags } from '../../db/queries/users.ts';
+import { insertLicense } from './queries.ts';
 import { licenses, licenseTypes, type License, type LicenseType, type User } from '../../db/schema.ts';
-import { resolveLicenseDates } from '../licenses/license-dates.ts';
+import { resolveLicenseDates } from './license-dates.ts';
 import { recordLicenseEvent } from './events.ts';
 import { getLicensingSettings } from './settings.ts';
+import { syncLicenseFlags } from './queries.ts';
 
 /** The days the admin form fills in for a trial (docs/product/admin.md#licenses). */
 export const AUTO_GRANT_TRIAL_DAYS = 30;

@@ -1,8 +1,8 @@
 // What a license is for the software and in words for people (issue 12, items 5 and 6): the same four codes
 // the activation API answers (docs/licensing.md), and the text the dashboard and the admin panel show.
 // Pure: the stored license and the clock in, the status out.
-import type { LicenseWithType } from '../../db/queries/licenses.ts';
-import { DAY_MS } from '../licenses/license-dates.ts';
+import type { LicenseWithType } from './queries.ts';
+import { DAY_MS } from './license-dates.ts';
 
 export type LicenseStatusCode = 'VALID' | 'NOT_ACTIVE' | 'EXPIRED' | 'SUSPENDED';
 

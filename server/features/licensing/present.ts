@@ -4,10 +4,10 @@
 // answer that carries licenses goes through, so a new caller cannot leak them by forgetting a check.
 import { isAdmin } from '../../auth/guards.ts';
 import type { Db } from '../../db/client.ts';
-import type { LicenseWithType } from '../../db/queries/licenses.ts';
+import type { LicenseWithType } from './queries.ts';
 import { licenseStatus, type LicenseStatus } from './license-status.ts';
 import { listMachinesOfLicenses, type MachineView } from './machine-list.ts';
-import { listLicenseEvents, type LicenseEventView } from './queries.ts';
+import { listLicenseEvents, type LicenseEventView, type LicenseMachine } from './queries.ts';
 
 export type LicenseView = LicenseWithType & { machines: MachineView[]; status: LicenseStatus };
 
@@ -55,4 +55,17 @@ export function presentLicenseEvents(db: Db, license: Pick<LicenseWithType, 'id'
   const events = listLicenseEvents(db, license.id);
   if (isAdmin(viewer)) return events;
   return events.map(({ actor_name: _hidden, ...event }) => event);
+}
+
+/** The machine as the software and the owner see it. */
+export function presentMachine(machine: LicenseMachine) {
+  return {
+    id: machine.id,
+    fingerprint: machine.fingerprint,
+    name: machine.name,
+    platform: machine.platform,
+    activated_at: machine.activated_at,
+    last_check_in_at: machine.last_check_in_at,
+    lease_expires_at: machine.lease_expires_at,
+  };
 }

@@ -2,10 +2,29 @@
 // (found by its key), the machines it is activated on, and its events. The lookups by key and the
 // machines of a license run on every call of POST /api/licensing/v1/validate, so they are statements
 // prepared once per connection (server/db/prepared.ts), like the other hot reads.
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+//
+// Named queries for licenses (docs/product/data-model.md#license): clients read the type's name as `license_type.name`.
+//
+// License requests as inbox items (docs/product/admin.md#inbox). Shared: the user's Request License opens one, every grant
+// closes the user's open ones (syncLicenseFlags), the inbox reads and declines them.
+//
+// License types: 'trial' and 'perpetual' are the named types the product relies on (docs/product/data-model.md).
+import { and, asc, desc, eq, sql, type SQL, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
-import { licenseEvents, licenseMachines, licenseTypes, licenses, users, type License } from '../../db/schema.ts';
+import {
+  licenseEvents,
+  licenseMachines,
+  licenseTypes,
+  licenses,
+  users,
+  type License,
+  licenseRequests,
+  type LicenseRequest,
+  type LicenseType,
+  type User,
+} from '../../db/schema.ts';
+import { generateLicenseKey } from '../../auth/license-keys.ts';
 
 export type LicenseMachine = typeof licenseMachines.$inferSelect;
 export type LicenseEvent = typeof licenseEvents.$inferSelect;
@@ -146,4 +165,164 @@ function parseDetail(text: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+export type LicenseWithType = License & { license_type: { name: string } };
+export type NewLicense = typeof licenses.$inferInsert;
+
+const licensesWithTypeQuery = (db: Db, where: SQL | undefined) =>
+  db
+    .select({ license: licenses, typeName: licenseTypes.name })
+    .from(licenses)
+    .innerJoin(licenseTypes, eq(licenses.license_type_id, licenseTypes.id))
+    .where(where)
+    .orderBy(asc(licenses.user_id), asc(licenses.id));
+
+const withTypeName = (rows: { license: License; typeName: string }[]): LicenseWithType[] =>
+  rows.map(({ license, typeName }) => ({ ...license, license_type: { name: typeName } }));
+
+function selectLicensesWithType(db: Db, where: SQL | undefined): LicenseWithType[] {
+  return withTypeName(licensesWithTypeQuery(db, where).all());
+}
+
+// Every signed-in page load asks for the user's licenses (GET /api/user): prepared once.
+const licensesOfUserStatement = (db: Db) => licensesWithTypeQuery(db, eq(licenses.user_id, sql.placeholder('userId'))).prepare();
+
+export function getLicensesOfUser(db: Db, userId: number): LicenseWithType[] {
+  return withTypeName(preparedFor(db, licensesOfUserStatement, licensesOfUserStatement).all({ userId }));
+}
+
+/** Every license, for the admin's GET /api/license/getAll: one query whatever the number of users. */
+export function listAllLicenses(db: Db): LicenseWithType[] {
+  return selectLicensesWithType(db, undefined);
+}
+
+/** The licenses of a page of users; the ids travel as one JSON parameter, so any page size fits. */
+export function listLicensesOfUsers(db: Db, userIds: readonly number[]): LicenseWithType[] {
+  if (userIds.length === 0) return [];
+  return selectLicensesWithType(db, sql`${licenses.user_id} in (select value from json_each(${JSON.stringify(userIds)}))`);
+}
+
+export function getLicenseWithType(db: Db, id: number): LicenseWithType | undefined {
+  return selectLicensesWithType(db, eq(licenses.id, id))[0];
+}
+
+/** Every new license gets its key here (server/auth/license-keys.ts), whoever creates it. */
+export function insertLicense(db: Db, license: NewLicense): License {
+  return db
+    .insert(licenses)
+    .values({ ...license, key: license.key ?? generateLicenseKey() })
+    .returning()
+    .get();
+}
+
+export function updateLicense(db: Db, id: number, fields: Partial<NewLicense>): License | undefined {
+  return db.update(licenses).set(fields).where(eq(licenses.id, id)).returning().get();
+}
+
+export function deleteLicense(db: Db, id: number): License | undefined {
+  return db.delete(licenses).where(eq(licenses.id, id)).returning().get();
+}
+
+/** Whether the user holds a license marked active (the dashboard then hides the Request License button). */
+export function hasActiveLicense(db: Db, userId: number): boolean {
+  return (
+    db
+      .select({ id: licenses.id })
+      .from(licenses)
+      .where(and(eq(licenses.user_id, userId), eq(licenses.active, 1)))
+      .limit(1)
+      .get() !== undefined
+  );
+}
+
+export function insertLicenseRequest(db: Db, userId: number, atIso: string): LicenseRequest {
+  return db.insert(licenseRequests).values({ user_id: userId, created_at: atIso }).returning().get();
+}
+
+export function getLicenseRequest(db: Db, id: number): LicenseRequest | undefined {
+  return db.select().from(licenseRequests).where(eq(licenseRequests.id, id)).get();
+}
+
+/**
+ * Closes the user's open requests with an outcome; how many it closed. A grant made anywhere (the license
+ * form, the inbox, an automatic trial) answers the request, so the inbox never shows it as waiting.
+ */
+export function closeOpenLicenseRequests(
+  db: Db,
+  userId: number,
+  close: { outcome: 'granted' | 'declined'; by: number | null; atIso: string; reason?: string },
+): number {
+  return db
+    .update(licenseRequests)
+    .set({
+      outcome: close.outcome,
+      handled_at: close.atIso,
+      handled_by: close.by,
+      read_at: sql`coalesce(${licenseRequests.read_at}, ${close.atIso})`,
+      ...(close.reason === undefined ? {} : { decline_reason: close.reason }),
+    })
+    .where(and(eq(licenseRequests.user_id, userId), isNull(licenseRequests.handled_at)))
+    .run().changes;
+}
+
+/**
+ * Gives every user whose request flag is set, and who has no open request item, one (requests made before
+ * the inbox existed). Runs at every start, in the caller's transaction; a no-op afterwards. The user's
+ * last update is the best guess of when they asked.
+ */
+export function backfillLicenseRequests(db: Db): number {
+  return db.run(sql`
+    insert into ${licenseRequests} (user_id, created_at)
+    select ${users.id}, ${users.updated_at} from ${users}
+    where ${users.license_request} = 1
+      and not exists (select 1 from ${licenseRequests} r where r.user_id = ${users.id} and r.handled_at is null)`).changes;
+}
+
+/** A user's license requests, oldest first, with how each was answered (their own data export). */
+export function listLicenseRequestsOfUser(db: Db, userId: number): Pick<LicenseRequest, 'created_at' | 'handled_at' | 'outcome' | 'decline_reason'>[] {
+  return db
+    .select({
+      created_at: licenseRequests.created_at,
+      handled_at: licenseRequests.handled_at,
+      outcome: licenseRequests.outcome,
+      decline_reason: licenseRequests.decline_reason,
+    })
+    .from(licenseRequests)
+    .where(eq(licenseRequests.user_id, userId))
+    .orderBy(asc(licenseRequests.id))
+    .all();
+}
+
+export const REQUIRED_LICENSE_TYPES = ['trial', 'perpetual'] as const;
+
+export function ensureLicenseTypes(db: Db): void {
+  for (const name of REQUIRED_LICENSE_TYPES) db.insert(licenseTypes).values({ name }).onConflictDoNothing().run();
+}
+
+export function listLicenseTypes(db: Db): LicenseType[] {
+  return db.select().from(licenseTypes).orderBy(asc(licenseTypes.id)).all();
+}
+
+export function getLicenseTypeById(db: Db, id: number): LicenseType | undefined {
+  return db.select().from(licenseTypes).where(eq(licenseTypes.id, id)).get();
+}
+
+/**
+ * Keeps the user's license flags in step with their licenses: `license_granted` is 1 while the user holds
+ * an active license, else 0; a grant (`clearRequest`) also answers the pending request, the inbox item
+ * included (handled by `by`, the granting admin; null for an automatic trial).
+ */
+export function syncLicenseFlags(db: Db, id: number, options: { clearRequest: boolean; by?: number | null }, atIso: string): User | undefined {
+  if (options.clearRequest) closeOpenLicenseRequests(db, id, { outcome: 'granted', by: options.by ?? null, atIso });
+  return db
+    .update(users)
+    .set({
+      license_granted: sql`exists (select 1 from licenses where licenses.user_id = ${id} and licenses.active = 1)`,
+      ...(options.clearRequest ? { license_request: 0 } : {}),
+      updated_at: atIso,
+    })
+    .where(eq(users.id, id))
+    .returning()
+    .get();
 }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { getSetting, setSetting } from '../../db/queries/settings.ts';
-import type { LicenseKind } from '../licenses/license-dates.ts';
+import type { LicenseKind } from './license-dates.ts';
 
 export interface LicensingSettings {
   trial_max_machines: number;

@@ -1,5 +1,5 @@
 // Named queries for mailings and their per-recipient queue rows (issue 7, item 4). The queue lives in
-// the database so that a restart or a mail-server outage loses nothing; see server/features/mailings/worker.ts
+// the database so that a restart or a mail-server outage loses nothing; see server/features/mailings/job.ts
 // for how rows move between pending, sent, failed and skipped.
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';

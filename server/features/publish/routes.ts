@@ -2,17 +2,7 @@
 import { Hono } from 'hono';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { requireAdmin } from '../../auth/guards.ts';
-import type { PublishStatus } from '../../publish/types.ts';
-
-export function presentPublishStatus(status: PublishStatus) {
-  return {
-    state: status.state,
-    pending: status.pending,
-    current_build_id: status.currentBuildId,
-    last_success: status.lastSuccess && { at: status.lastSuccess.at, duration_ms: status.lastSuccess.durationMs, build_id: status.lastSuccess.buildId },
-    last_failure: status.lastFailure && { at: status.lastFailure.at, duration_ms: status.lastFailure.durationMs, log: status.lastFailure.log },
-  };
-}
+import { presentPublishStatus } from './present.ts';
 
 export function publishRoutes(ctx: AppContext) {
   const { publisher } = ctx;
@@ -24,4 +14,9 @@ export function publishRoutes(ctx: AppContext) {
       // 202: the build runs in the background; the client polls GET for its outcome.
       return c.json(presentPublishStatus(publisher.status()), 202);
     });
+}
+
+/** The publish feature as server/app.ts mounts it: the publish status and a publish on demand, at full paths. */
+export function publishFeature(ctx: AppContext) {
+  return new Hono<AppEnv>().route('/api/admin/publish', publishRoutes(ctx));
 }

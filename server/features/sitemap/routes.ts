@@ -5,8 +5,8 @@ import { Hono } from 'hono';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { requireAdmin } from '../../auth/guards.ts';
 import { findCurrentBuild } from '../../publish/build-dirs.ts';
-import { presentPublishStatus } from '../publish/routes.ts';
 import { readLiveSitemap } from './sitemap-file.ts';
+import { presentPublishStatus } from '../publish/index.ts';
 
 export const SITEMAP_MESSAGES = {
   scheduled: 'The sitemap is being regenerated with the site. It is shown here when the publish completes.',
@@ -35,4 +35,9 @@ export function sitemapRoutes(ctx: AppContext) {
       // 202: the build runs in the background; the client polls GET /api/admin/publish, then GET here.
       return c.json({ message: SITEMAP_MESSAGES.scheduled, publish: presentPublishStatus(ctx.publisher.status()) }, 202);
     });
+}
+
+/** The sitemap feature as server/app.ts mounts it: the sitemap, at full paths. */
+export function sitemapFeature(ctx: AppContext) {
+  return new Hono<AppEnv>().route('/api/admin/sitemap', sitemapRoutes(ctx));
 }

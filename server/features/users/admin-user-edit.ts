@@ -1,18 +1,18 @@
 // An admin editing any user (issue 7, item 1) through the spec's own PUT /api/user/update/{id}: the
 // profile fields users edit themselves, plus e-mail, role, verification, ban and the license-request flag.
-// Users editing themselves keep the narrower rules of server/features/accounts/account.ts.
+// Users editing themselves keep the narrower rules of server/features/profile/routes.ts.
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { invalidateUserSessions } from '../../auth/sessions.ts';
 import { findProtectedChanges } from '../../auth/protected-user-fields.ts';
-import { profileSchema } from '../accounts/account.ts';
-import { deletePasswordResetToken } from '../accounts/password-reset-queries.ts';
+import { deletePasswordResetToken } from '../accounts/index.ts';
 import { emailField } from '../../http/fields.ts';
 import { HttpError } from '../../http/errors.ts';
 import { getUserByEmail, getUserById, updateUserAsAdmin, type AdminUserFields } from '../../db/queries/users.ts';
 import type { User } from '../../db/schema.ts';
 import { assertAdminRemovalAllowed, isActiveAdmin } from './admin-protection.ts';
 import { optionalFlagField } from '../../http/fields.ts';
+import { profileSchema } from '../../auth/profile-fields.ts';
 
 export const ADMIN_USER_MESSAGES = {
   updated: 'User updated.',

@@ -14,7 +14,7 @@ import { writeTransaction } from '../../db/client.ts';
 import { deleteUserById, getUserById, isPostAuthor } from '../../db/queries/users.ts';
 import type { User } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
-import { deleteContactMessagesFrom } from '../contact/queries.ts';
+import { deleteContactMessagesFrom } from '../contact/index.ts';
 import { ADMIN_USER_MESSAGES } from './admin-user-edit.ts';
 
 export interface DeleteUserOptions {

@@ -5,26 +5,34 @@
 // - DELETE /delete/{id}, PUT /suspend/{id}: hard delete (delete-user.ts, the one deletion path), ban/unban. Both end
 //   every session of the user.
 // The big table's paged listing is adminUserListRoutes, at /api/admin/users.
-import { Hono } from 'hono';
+//
+// The admin's view of a user's sessions (docs/admin-api.md#sessions-of-a-user; issue 13, item 2), mounted at
+// /api/admin/users beside the users listing: list them, end one, end all. Shown in the user's Details area
+// of the admin console. The list is the one the user sees (server/features/sessions/present.ts).
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
-import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE, isAdmin, requireAdmin } from '../../auth/guards.ts';
+import type { User } from '../../db/schema.ts';
+import { requireAdmin } from '../../auth/guards.ts';
 import { sendVerificationEmail } from '../../auth/email-verification.ts';
 import { invalidateUserSessions } from '../../auth/sessions.ts';
 import { writeTransaction } from '../../db/client.ts';
-import { listLicensesOfUsers } from '../../db/queries/licenses.ts';
+import { listLicensesOfUsers } from '../licensing/index.ts';
 import { getUserById, isPostAuthor, setUserBanned } from '../../db/queries/users.ts';
-import { presentLicenses } from '../licensing/present.ts';
+import { presentLicenses } from '../licensing/index.ts';
 import { listUsersPage, USER_SORT_FIELDS, type SortValue, type UserSortField } from './queries.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, fieldErrorsFromZod, HttpError, validationFailed } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
-import { toAdminUser } from './admin-user.ts';
+import { toAdminUser } from '../../auth/public-user.ts';
 import { assertAdminRemovalAllowed, isActiveAdmin } from './admin-protection.ts';
 import { deleteUserWithOwnedData } from './delete-user.ts';
 import { ADMIN_USER_MESSAGES, adminUserSchema, applyAdminUserEdit, findReadOnlyChanges } from './admin-user-edit.ts';
-import { isPlainObject } from '../../admin/params.ts';
+import { isPlainObject } from '../../http/plain-object.ts';
 import { flagField, optionalIdField, parseId } from '../../http/fields.ts';
+import { deleteSessionOfUserByPublicId, listLiveSessionsOfUser } from '../../db/queries/sessions.ts';
+import { PUBLIC_SESSION_ID, SESSION_MESSAGES } from '../sessions/index.ts';
+import { presentSessions } from '../sessions/index.ts';
 
 export const USER_ACTION_MESSAGES = {
   deleted: 'User deleted.',
@@ -45,39 +53,42 @@ function requireActiveAdmin(ctx: AppContext, actorId: number): void {
   if (!actor || !isActiveAdmin(actor)) throw new HttpError(403, ADMIN_USER_MESSAGES.forbidden);
 }
 
-export function adminUserRoutes(ctx: AppContext) {
-  const nowIso = () => new Date(ctx.now()).toISOString();
+/**
+ * An admin's edit of any user through the spec's own PUT /api/user/update/{id} (docs/product/api.md), which the
+ * profile feature owns: it hands an admin's request here, everyone else's is an edit of their own profile.
+ */
+export function editUserAsAdmin(ctx: AppContext) {
   // A post shows its author's name and role: changing or removing an author changes published pages.
   const republishIfAuthor = (userId: number, why: string) => {
     if (isPostAuthor(ctx.db, userId)) ctx.publisher.schedule(why);
   };
+  return async (c: Context<AppEnv>, actor: User) => {
+    const id = parseId(c.req.param('id'));
+    const target = id === null ? undefined : getUserById(ctx.db, id);
+    if (id === null || !target) return errorResponse(c, 404, ADMIN_USER_MESSAGES.notFound);
+    const body: unknown = await c.req.json().catch(() => undefined);
+    if (!isPlainObject(body)) return errorResponse(c, 422, USER_ACTION_MESSAGES.notJson);
+    // The client sends the whole user object back: read-only fields pass as echoes, changes are refused.
+    const readOnly = findReadOnlyChanges(body, target);
+    if (readOnly.length > 0) return errorResponse(c, 403, ADMIN_USER_MESSAGES.readOnly(readOnly));
+    const parsed = adminUserSchema.safeParse(body);
+    if (!parsed.success) return validationFailed(c, fieldErrorsFromZod(parsed.error));
+
+    const outcome = writeTransaction(ctx.db, () => applyAdminUserEdit(ctx, actor.id, id, parsed.data));
+    if (outcome.emailChanged) {
+      // The new address must be proven like any other; sent in the background, a failure is logged.
+      void sendVerificationEmail(ctx, outcome.user);
+    }
+    if (outcome.authorFieldsChanged) republishIfAuthor(id, `author ${id} edited by admin ${actor.id}`);
+    if (outcome.user.id === actor.id) c.set('user', outcome.user);
+    return c.json({ message: ADMIN_USER_MESSAGES.updated, user: toAdminUser(outcome.user) });
+  };
+}
+
+export function adminUserRoutes(ctx: AppContext) {
+  const nowIso = () => new Date(ctx.now()).toISOString();
 
   return new Hono<AppEnv>()
-    .put('/update/:id', smallJsonBody(), async (c, next) => {
-      // An admin route like every other: refused while the admin must enrol (docs/product/accounts.md#two-factor-sign-in).
-      if (c.get('twoFactorEnrollmentRequired')) return errorResponse(c, 403, ADMIN_TWO_FACTOR_REQUIRED_MESSAGE);
-      const actor = c.get('user');
-      if (!actor || !isAdmin(actor)) return next();
-      const id = parseId(c.req.param('id'));
-      const target = id === null ? undefined : getUserById(ctx.db, id);
-      if (id === null || !target) return errorResponse(c, 404, ADMIN_USER_MESSAGES.notFound);
-      const body: unknown = await c.req.json().catch(() => undefined);
-      if (!isPlainObject(body)) return errorResponse(c, 422, USER_ACTION_MESSAGES.notJson);
-      // The client sends the whole user object back: read-only fields pass as echoes, changes are refused.
-      const readOnly = findReadOnlyChanges(body, target);
-      if (readOnly.length > 0) return errorResponse(c, 403, ADMIN_USER_MESSAGES.readOnly(readOnly));
-      const parsed = adminUserSchema.safeParse(body);
-      if (!parsed.success) return validationFailed(c, fieldErrorsFromZod(parsed.error));
-
-      const outcome = writeTransaction(ctx.db, () => applyAdminUserEdit(ctx, actor.id, id, parsed.data));
-      if (outcome.emailChanged) {
-        // The new address must be proven like any other; sent in the background, a failure is logged.
-        void sendVerificationEmail(ctx, outcome.user);
-      }
-      if (outcome.authorFieldsChanged) republishIfAuthor(id, `author ${id} edited by admin ${actor.id}`);
-      if (outcome.user.id === actor.id) c.set('user', outcome.user);
-      return c.json({ message: ADMIN_USER_MESSAGES.updated, user: toAdminUser(outcome.user) });
-    })
     .delete('/delete/:id', requireAdmin, (c) => {
       const actorId = c.get('user')?.id ?? 0;
       const id = parseId(c.req.param('id'));
@@ -181,4 +192,42 @@ export function adminUserListRoutes(ctx: AppContext) {
       limit,
     });
   });
+}
+
+export function adminSessionRoutes(ctx: AppContext) {
+  /** The user of the path, or null (the route answers 404) for a malformed or unknown id. */
+  const targetOf = (text: string | undefined) => {
+    const id = parseId(text);
+    return id === null ? null : (getUserById(ctx.db, id) ?? null);
+  };
+
+  return new Hono<AppEnv>()
+    .get('/:id/sessions', requireAdmin, (c) => {
+      const target = targetOf(c.req.param('id'));
+      if (!target) return errorResponse(c, 404, ADMIN_USER_MESSAGES.notFound);
+      return c.json({ sessions: presentSessions(listLiveSessionsOfUser(ctx.db, target.id, ctx.now()), c.get('sessionId')) });
+    })
+    .delete('/:id/sessions', requireAdmin, (c) => {
+      const target = targetOf(c.req.param('id'));
+      if (!target) return errorResponse(c, 404, ADMIN_USER_MESSAGES.notFound);
+      invalidateUserSessions(ctx, target.id);
+      return c.body(null, 204);
+    })
+    .delete('/:id/sessions/:sessionId', requireAdmin, (c) => {
+      const target = targetOf(c.req.param('id'));
+      if (!target) return errorResponse(c, 404, ADMIN_USER_MESSAGES.notFound);
+      const sessionId = c.req.param('sessionId');
+      if (!PUBLIC_SESSION_ID.test(sessionId) || !deleteSessionOfUserByPublicId(ctx.db, target.id, sessionId)) {
+        return errorResponse(c, 404, SESSION_MESSAGES.notFound);
+      }
+      return c.body(null, 204);
+    });
+}
+
+/** The users feature as server/app.ts mounts it: the admin's user management, at full paths. */
+export function usersFeature(ctx: AppContext) {
+  return new Hono<AppEnv>()
+    .route('/api/user', adminUserRoutes(ctx))
+    .route('/api/admin/users', adminUserListRoutes(ctx))
+    .route('/api/admin/users', adminSessionRoutes(ctx));
 }

@@ -1,9 +1,9 @@
 // The signed-in user's sessions, password and e-mail address (docs/product/api.md#sessions-password-and-e-mail,
 // docs/product/accounts.md#sessions, #change-password, #change-e-mail), and the admin's view of a user's
 // sessions (docs/admin-api.md#sessions-of-a-user). Answer types are read from the routers (docs/decisions/0021).
-import type { emailChangeRoutes } from '../../../server/features/accounts/email-change.ts';
-import type { passwordChangeRoutes } from '../../../server/features/accounts/password-change.ts';
-import type { sessionRoutes } from '../../../server/features/accounts/sessions.ts';
+import type { emailChangeRoutes } from '../../../server/features/profile/routes.ts';
+import type { passwordChangeRoutes } from '../../../server/features/profile/routes.ts';
+import type { sessionRoutes } from '../../../server/features/sessions/routes.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 

@@ -2,13 +2,13 @@
 // the bot check's `g_token`), password reset, the verification mail, the profile, a license request,
 // the license machines (deactivate one, download a machine-bound license file), the user's own data
 // (download it, delete the account) and the contact form.
-import type { accountRoutes } from '../../../server/features/accounts/account.ts';
-import type { authRoutes } from '../../../server/features/accounts/auth.ts';
+import type { accountRoutes } from '../../../server/features/profile/routes.ts';
+import type { authRoutes } from '../../../server/features/sessions/routes.ts';
 import type { contactRoutes } from '../../../server/features/contact/routes.ts';
-import type { emailVerificationRoutes } from '../../../server/features/accounts/email-verification.ts';
-import type { passwordResetRoutes } from '../../../server/features/accounts/password-reset.ts';
-import type { registrationRoutes } from '../../../server/features/accounts/registration.ts';
-import type { userRoutes } from '../../../server/features/accounts/user.ts';
+import type { emailVerificationRoutes } from '../../../server/features/accounts/routes.ts';
+import type { passwordResetRoutes } from '../../../server/features/accounts/routes.ts';
+import type { registrationRoutes } from '../../../server/features/accounts/routes.ts';
+import type { userRoutes } from '../../../server/features/sessions/routes.ts';
 import { api, type RequestOptions } from './request.ts';
 import { downloadWithProgress } from './transfer.ts';
 import type { Answer } from './route-types.ts';

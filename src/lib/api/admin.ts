@@ -2,10 +2,10 @@
 // is for what the admin just asked for, not for background refreshes.
 import type { adminUserRoutes } from '../../../server/features/users/routes.ts';
 import type { bannedDomainRoutes } from '../../../server/features/banned-domains/routes.ts';
-import type { licenseRoutes } from '../../../server/features/licenses/routes.ts';
-import type { adminMachineRoutes } from '../../../server/features/licensing/machine-routes.ts';
-import type { licensingSettingsRoutes } from '../../../server/features/licensing/settings-routes.ts';
-import type { securitySettingsRoutes } from '../../../server/features/accounts/security-settings-routes.ts';
+import type { licenseRoutes } from '../../../server/features/licensing/routes.ts';
+import type { adminMachineRoutes } from '../../../server/features/licensing/routes.ts';
+import type { licensingSettingsRoutes } from '../../../server/features/licensing/routes.ts';
+import type { securitySettingsRoutes } from '../../../server/features/two-factor/routes.ts';
 import type { mailingRoutes, ALL_VERIFIED as SERVER_ALL_VERIFIED } from '../../../server/features/mailings/routes.ts';
 import type { sitemapRoutes } from '../../../server/features/sitemap/routes.ts';
 import { api } from './request.ts';

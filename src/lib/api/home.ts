@@ -1,5 +1,5 @@
 // The home page's sections and their slideshow images (docs/content-api.md, 'Home images').
-import type { homeImagesRoutes } from '../../../server/features/images/home-images.ts';
+import type { homeImagesRoutes } from '../../../server/features/home/routes.ts';
 import type { homeRoutes } from '../../../server/features/home/routes.ts';
 import type { VariantSizes } from '../../../server/features/images/storage.ts';
 import { api } from './request.ts';

@@ -1,7 +1,7 @@
 // The admin inbox's calls (docs/admin-api.md#inbox): the list, the read/handled/reopen state, replies, and a license
 // request's Grant trial and Decline. Every write answers the item as it is now and the new unread count.
 import type { inboxRoutes } from '../../../server/features/inbox/routes.ts';
-import type { licenseRequestRoutes } from '../../../server/features/inbox/license-request-routes.ts';
+import type { licenseRequestRoutes } from '../../../server/features/inbox/routes.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 

@@ -1,6 +1,6 @@
 // Posts and sections of a namespace (docs/content-api.md, 'Posts', 'Sections').
-import type { postsRoutes } from '../../../server/features/content/posts.ts';
-import type { sectionsRoutes } from '../../../server/features/content/sections.ts';
+import type { postsRoutes } from '../../../server/features/content/routes.ts';
+import type { sectionsRoutes } from '../../../server/features/content/routes.ts';
 import type { Namespace } from '../../../common/snapshot-types.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';

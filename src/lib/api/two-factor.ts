@@ -1,7 +1,7 @@
 // Two-factor sign-in (docs/product/accounts.md#two-factor-sign-in): the dashboard's enrolment calls, the
 // login's second step. The admins' setting is in admin.ts with the other admin calls.
-import type { twoFactorLoginRoutes } from '../../../server/features/accounts/two-factor-login.ts';
-import type { twoFactorRoutes } from '../../../server/features/accounts/two-factor.ts';
+import type { twoFactorLoginRoutes } from '../../../server/features/two-factor/routes.ts';
+import type { twoFactorRoutes } from '../../../server/features/two-factor/routes.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 

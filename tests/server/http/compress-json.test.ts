@@ -2,8 +2,8 @@
 // do not accept it and non-JSON answers are left as they are.
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { insertPost } from '../../../server/db/queries/posts.ts';
-import { insertSection } from '../../../server/db/queries/sections.ts';
+import { insertPost } from '../../../server/features/content/queries.ts';
+import { insertSection } from '../../../server/features/content/queries.ts';
 import { COMPRESS_MIN_BYTES } from '../../../server/http/compress-json.ts';
 import { createTestContext } from '../../helpers/test-context.ts';
 

@@ -10,9 +10,9 @@ import {
   verificationEmail,
 } from '../../../server/mail/templates.ts';
 import { GREETING_NAME_MAX, greeting, greetingName } from '../../../server/mail/greeting.ts';
-import { licenseReminderEmail } from '../../../server/features/licensing/reminder-mails.ts';
+import { licenseReminderEmail } from '../../../server/features/license-reminders/mails.ts';
 import type { MailContent } from '../../../server/mail/transport.ts';
-import { licenseGrantedWithKeyEmail } from '../../../server/features/licensing/license-mails.ts';
+import { licenseGrantedWithKeyEmail } from '../../../server/features/licensing/mails.ts';
 
 const site = { siteName: 'Dimensional Control', siteUrl: 'https://www.example.com' };
 const link = 'https://www.example.com/reset-pasword/form?token=abc&email=ann%40example.com';

@@ -5,8 +5,8 @@
 // cookies, the verification link and its signature, the reset link and its token, the TOTP secret, codes
 // and recovery codes, license keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertLicense } from '../../../server/db/queries/licenses.ts';
-import { DAY_MS } from '../../../server/features/licenses/license-dates.ts';
+import { insertLicense } from '../../../server/features/licensing/queries.ts';
+import { DAY_MS } from '../../../server/features/licensing/license-dates.ts';
 import { createLogger } from '../../../server/log.ts';
 import { createAdminFixture, type AdminFixture } from '../admin/admin-fixture.ts';
 import { anonymousClient, linkIn, STRONG_PASSWORD, waitForMailTo } from '../../helpers/accounts.ts';

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { updateHomeSection } from '../../../server/db/queries/home.ts';
+import { updateHomeSection } from '../../../server/features/home/queries.ts';
 import { CURRENT_LINK, FAILURE_LOG } from '../../../server/publish/build-dirs.ts';
 import { createPublisher, findCurrentBuild } from '../../../server/publish/publisher.ts';
 import type { Publisher } from '../../../server/publish/types.ts';

@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateHomeSection } from '../../../server/db/queries/home.ts';
-import { insertPost, updatePost } from '../../../server/db/queries/posts.ts';
-import { insertSection } from '../../../server/db/queries/sections.ts';
+import { updateHomeSection } from '../../../server/features/home/queries.ts';
+import { insertPost, updatePost } from '../../../server/features/content/queries.ts';
+import { insertSection } from '../../../server/features/content/queries.ts';
 import { createPublisher } from '../../../server/publish/publisher.ts';
 import type { Publisher } from '../../../server/publish/types.ts';
 import { createHttpServer } from '../../../server/server.ts';

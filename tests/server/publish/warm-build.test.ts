@@ -7,8 +7,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildChildEnv, createAstroBuildRunner } from '../../../server/publish/build-runner.ts';
 import { exportSnapshot, writeSnapshot } from '../../../server/publish/export-snapshot.ts';
-import { insertPost } from '../../../server/db/queries/posts.ts';
-import { insertSection } from '../../../server/db/queries/sections.ts';
+import { insertPost } from '../../../server/features/content/queries.ts';
+import { insertSection } from '../../../server/features/content/queries.ts';
 import { createTestContext } from '../../helpers/test-context.ts';
 
 const BUILD_TIMEOUT = 120_000;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { listDownloadItems, updateDownloadItem } from '../../../server/features/downloads/queries.ts';
 import { newStoredName, releaseFilePath } from '../../../server/storage/release-files.ts';
 import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE } from '../../../server/auth/guards.ts';
-import { saveSecuritySettings } from '../../../server/features/accounts/two-factor-settings.ts';
+import { saveSecuritySettings } from '../../../server/auth/two-factor-policy.ts';
 
 type Role = 'anon' | 'unverified' | 'verified' | 'banned' | 'admin';
 const ROLES: readonly Role[] = ['anon', 'unverified', 'verified', 'banned', 'admin'];
@@ -55,7 +55,7 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/auth/reset-password': PUBLIC,
   'POST /api/auth/new-password': PUBLIC,
   // The login's second step: open like the first; what binds it is the pending step's cookie
-  // (tests/server/features/accounts/two-factor-login.test.ts).
+  // (tests/server/features/two-factor/two-factor-login.test.ts).
   'POST /api/auth/two-factor': PUBLIC,
 
   // The user's own account. The :id / :userId used is another user's, so only an admin may act on it,

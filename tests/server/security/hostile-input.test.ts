@@ -12,7 +12,7 @@ import { createClient, createUser, login, type LoggedInClient, type TestClient }
 import { solveBotChallenge } from '../../helpers/botcheck.ts';
 import { rateLimitHits, users } from '../../../server/db/schema.ts';
 import { insertContactMessage } from '../../../server/features/contact/queries.ts';
-import { insertLicenseRequest } from '../../../server/db/queries/license-requests.ts';
+import { insertLicenseRequest } from '../../../server/features/licensing/queries.ts';
 
 type Role = 'anonymous' | 'user' | 'admin';
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '../../../server/static/inline-scripts.ts';
 import { acceptedEncodings } from '../../../server/static/respond.ts';
 import { decodeSafePath, pathOfUrl } from '../../../server/static/safe-path.ts';
+import { contentTypeOf } from '../../../server/static/content-types.ts';
 
 describe('decodeSafePath', () => {
   it('decodes ordinary paths', () => {
@@ -68,5 +69,35 @@ describe('inlineScriptHashes', () => {
 
   it('hashes the text exactly as written, whitespace included', () => {
     expect(inlineScriptHashes('<script>\n  go();\n</script>')).toEqual([hash('\n  go();\n')]);
+  });
+});
+
+describe('contentTypeOf', () => {
+  it('keeps the types (and charsets) every built file has always been served with', () => {
+    const expected: Record<string, string> = {
+      'index.html': 'text/html; charset=utf-8',
+      'a.css': 'text/css; charset=utf-8',
+      'a.js': 'text/javascript; charset=utf-8',
+      'a.mjs': 'text/javascript; charset=utf-8',
+      'a.json': 'application/json; charset=utf-8',
+      'a.js.map': 'application/json; charset=utf-8',
+      'site.webmanifest': 'application/manifest+json; charset=utf-8',
+      'sitemap.xml': 'application/xml; charset=utf-8',
+      'robots.txt': 'text/plain; charset=utf-8',
+      'logo.svg': 'image/svg+xml',
+      'a.PNG': 'image/png',
+      'a.jpeg': 'image/jpeg',
+      'a.webp': 'image/webp',
+      'a.avif': 'image/avif',
+      'favicon.ico': 'image/x-icon',
+      'font.woff2': 'font/woff2',
+      'pagefind.wasm': 'application/wasm',
+      'manual.pdf': 'application/pdf',
+      'clip.mp4': 'video/mp4',
+      'clip.webm': 'video/webm',
+      'pagefind/fragment/en_1.pf_fragment': 'application/octet-stream',
+      'no-extension': 'application/octet-stream',
+    };
+    for (const [file, type] of Object.entries(expected)) expect([file, contentTypeOf(file)]).toEqual([file, type]);
   });
 });

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isCommonPassword, passwordField } from '../../../../server/auth/password-rules.ts';
 import { signUrl, verifySignedUrl } from '../../../../server/auth/signed-urls.ts';
-import { domainAndParents, isDomainBanned } from '../../../../server/db/queries/banned-domains.ts';
+import { domainAndParents, isDomainBanned } from '../../../../server/features/banned-domains/queries.ts';
 import { bannedDomains } from '../../../../server/db/schema.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
 

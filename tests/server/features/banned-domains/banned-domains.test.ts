@@ -2,7 +2,7 @@
 // duplicates are refused, and each domain comes with the existing users it covers.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normaliseDomain, usersByBannedDomain } from '../../../../server/features/banned-domains/domain-name.ts';
-import { isDomainBanned } from '../../../../server/db/queries/banned-domains.ts';
+import { isDomainBanned } from '../../../../server/features/banned-domains/queries.ts';
 import { createUser } from '../../../helpers/auth.ts';
 import { createAdminFixture, json, type AdminFixture } from '../../admin/admin-fixture.ts';
 

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { mediaUrlToFile, sniffImageType } from '../../../../server/features/images/storage.ts';
 import { youTubeVideoId } from '../../../../server/features/images/video-links.ts';
-import { timeAgo } from '../../../../server/features/content/posts-present.ts';
+import { timeAgo } from '../../../../server/features/content/present.ts';
 
 describe('sniffImageType', () => {
   it('recognises the allowed formats by their bytes', async () => {

@@ -1,7 +1,7 @@
 // Posts API (docs/product/api.md#content, issue 5 item 1) in each namespace: CRUD, validation, permissions,
 // unpublished visibility, slugs, and a publish scheduled by every successful write and by no failure.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertUploadedFile } from '../../../../server/db/queries/uploaded-files.ts';
+import { insertUploadedFile } from '../../../../server/features/files/queries.ts';
 import { json, NAMESPACES, setupContentTest, type ContentTest } from '../../content/helpers.ts';
 
 interface PostAnswer {

@@ -1,7 +1,7 @@
 // The demo releases a first start seeds are real releases for the API: listed current first, and their
 // files download with the size and SHA-256 the rows promise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDatabase } from '../../../../server/db/seed.ts';
+import { seedDatabase } from '../../../../server/demo/seed.ts';
 import { createClient, createUser, login } from '../../../helpers/auth.ts';
 import { sha256Hex, type ReleaseView } from '../../../helpers/downloads.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { listUploadedFiles } from '../../../../server/db/queries/uploaded-files.ts';
+import { listUploadedFiles } from '../../../../server/features/files/queries.ts';
 import { fileForm, filesUnder, json, setupContentTest, type ContentTest } from '../../content/helpers.ts';
 
 interface FileAnswer {

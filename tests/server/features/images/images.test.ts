@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listUploadedImages } from '../../../../server/features/images/queries.ts';
-import { insertHomeSection } from '../../../../server/db/queries/home.ts';
+import { insertHomeSection } from '../../../../server/features/home/queries.ts';
 import type { TestClient } from '../../../helpers/auth.ts';
 import {
   fileForm,

@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { licenseEvents, licenses, licenseRequests } from '../../../../server/db/schema.ts';
-import { insertLicenseRequest, backfillLicenseRequests } from '../../../../server/db/queries/license-requests.ts';
+import { insertLicenseRequest, backfillLicenseRequests } from '../../../../server/features/licensing/queries.ts';
 import { setLicenseRequest } from '../../../../server/db/queries/users.ts';
 import { latestMailTo, readOutbox } from '../../../helpers/mail.ts';
 import { createAdminFixture, json, type AdminFixture } from '../../admin/admin-fixture.ts';

@@ -5,8 +5,8 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { licenseMachines, licenses } from '../../../../server/db/schema.ts';
-import { DAY_MS } from '../../../../server/features/licenses/license-dates.ts';
-import { generateLicenseKey } from '../../../../server/features/licensing/keys.ts';
+import { DAY_MS } from '../../../../server/features/licensing/license-dates.ts';
+import { generateLicenseKey } from '../../../../server/auth/license-keys.ts';
 import { addSigningKey } from '../../../../server/features/licensing/signing-keys.ts';
 import { listLicenseEvents } from '../../../../server/features/licensing/queries.ts';
 import { verifyLicenseFile } from '../../../../server/features/licensing/verify-file.ts';

@@ -1,9 +1,9 @@
 // License keys: readable, unambiguous, 150 random bits, unique; older licenses get one at start.
 import { isNull } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { insertLicense } from '../../../../server/db/queries/licenses.ts';
+import { insertLicense } from '../../../../server/features/licensing/queries.ts';
 import { licenses, licenseTypes } from '../../../../server/db/schema.ts';
-import { backfillLicenseKeys, generateLicenseKey, LICENSE_KEY_PATTERN, normaliseLicenseKey } from '../../../../server/features/licensing/keys.ts';
+import { backfillLicenseKeys, generateLicenseKey, LICENSE_KEY_PATTERN, normaliseLicenseKey } from '../../../../server/auth/license-keys.ts';
 import { createUser } from '../../../helpers/auth.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
 

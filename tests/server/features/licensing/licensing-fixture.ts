@@ -1,12 +1,12 @@
 // Shared setup for the licensing API tests: the admin fixture (an admin and Ann, logged in), licenses made
 // straight in the database, and a client that calls /api/licensing/v1 as the company's software does:
 // JSON, no cookies, no XSRF header.
-import { insertLicense } from '../../../../server/db/queries/licenses.ts';
+import { insertLicense } from '../../../../server/features/licensing/queries.ts';
 import type { licenses } from '../../../../server/db/schema.ts';
 import { type License } from '../../../../server/db/schema.ts';
 import type { RawEnv } from '../../../../server/env.ts';
 import type { PublicJwk } from '../../../../server/features/licensing/signing-keys.ts';
-import { DAY_MS } from '../../../../server/features/licenses/license-dates.ts';
+import { DAY_MS } from '../../../../server/features/licensing/license-dates.ts';
 import { createAdminFixture, type AdminFixture } from '../../admin/admin-fixture.ts';
 import { captureConsole, expectNoLicenseKeyIn } from '../../../helpers/license-keys-in-logs.ts';
 

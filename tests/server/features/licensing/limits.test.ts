@@ -9,10 +9,10 @@ import { createUser } from '../../../helpers/auth.ts';
 import { killAllServers, startServer } from '../../../helpers/server-process.ts';
 import { makeTempDir } from '../../../helpers/test-context.ts';
 import { openDatabase } from '../../../../server/db/client.ts';
-import { insertLicense } from '../../../../server/db/queries/licenses.ts';
+import { insertLicense } from '../../../../server/features/licensing/queries.ts';
 import { licenseMachines } from '../../../../server/db/schema.ts';
-import { ensureLicenseTypes, listLicenseTypes } from '../../../../server/features/licenses/license-types-queries.ts';
-import { generateLicenseKey } from '../../../../server/features/licensing/keys.ts';
+import { ensureLicenseTypes, listLicenseTypes } from '../../../../server/features/licensing/queries.ts';
+import { generateLicenseKey } from '../../../../server/auth/license-keys.ts';
 import { API, body, createLicensingFixture, type LicensingFixture } from './licensing-fixture.ts';
 
 /** A 3-machine trial in a fresh data directory, before the product starts on it. */

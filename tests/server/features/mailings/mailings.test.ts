@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { claimDueRecipients } from '../../../../server/features/mailings/queries.ts';
 import { insertUser, markUnsubscribed } from '../../../../server/db/queries/users.ts';
 import { mailingRecipients, users } from '../../../../server/db/schema.ts';
-import { classifySendError, MAILING_LEASE_MS, retryDelay, startMailingWorker, type MailingWorker } from '../../../../server/features/mailings/worker.ts';
+import { classifySendError, MAILING_LEASE_MS, retryDelay, startMailingWorker, type MailingWorker } from '../../../../server/features/mailings/job.ts';
 import { renderMailing } from '../../../../server/features/mailings/message.ts';
 import { renderMailingHtml } from '../../../../common/markdown/index.ts';
 import { createFlakySmtp, type FlakySmtp } from '../../../helpers/flaky-smtp.ts';

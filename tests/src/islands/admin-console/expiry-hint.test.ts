@@ -1,5 +1,5 @@
 // The license form's hint under the expiry days: extending an active license is raising its days, and the
-// hint shows the expiry they give (counted from the activation, as server/features/licenses/license-dates.ts does).
+// hint shows the expiry they give (counted from the activation, as server/features/licensing/license-dates.ts does).
 import { describe, expect, it } from 'vitest';
 import { expiryHint } from '../../../../src/islands/admin-console/dates.ts';
 

@@ -4,11 +4,11 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { publishRoutes } from '../../../../server/features/publish/routes.ts';
 import type { sitemapRoutes } from '../../../../server/features/sitemap/routes.ts';
-import type { presentPublishStatus } from '../../../../server/features/publish/routes.ts';
-import type { presentUploadedFile } from '../../../../server/features/files/routes.ts';
 import type { ExtraFile } from '../../../../src/lib/api/files.ts';
 import type { PublishStatus } from '../../../../src/lib/api/publish.ts';
 import type { Answer } from '../../../../src/lib/api/route-types.ts';
+import { type presentPublishStatus } from '../../../../server/features/publish/present.ts';
+import { type presentUploadedFile } from '../../../../server/features/files/present.ts';
 
 describe('answer types read from the routers', () => {
   it('are what the server presents', () => {

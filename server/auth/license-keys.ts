@@ -1,0 +1,48 @@
+// License keys (docs/licensing.md): what a customer types into the company's software. `DCTL-` and six
+// groups of five characters of Crockford's base 32 (no I, L, O or U, so nothing reads ambiguously):
+// 30 characters of 5 random bits each, 150 bits, far beyond guessing. Keys are stored as they are shown
+// (the owner and the admins see them again); they are never logged.
+import { randomBytes } from 'node:crypto';
+import { eq, isNull } from 'drizzle-orm';
+import { writeTransaction, type Db } from '../db/client.ts';
+import { licenses } from '../db/schema.ts';
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const PREFIX = 'DCTL';
+const GROUPS = 6;
+const GROUP_LENGTH = 5;
+
+export const LICENSE_KEY_PATTERN = new RegExp(`^${PREFIX}(-[${ALPHABET}]{${GROUP_LENGTH}}){${GROUPS}}$`);
+
+export function generateLicenseKey(): string {
+  const bytes = randomBytes(GROUPS * GROUP_LENGTH);
+  // 256 is a multiple of 32, so taking each byte modulo 32 keeps every character equally likely.
+  const characters = [...bytes].map((byte) => ALPHABET[byte % ALPHABET.length]).join('');
+  const groups = Array.from({ length: GROUPS }, (_, i) => characters.slice(i * GROUP_LENGTH, (i + 1) * GROUP_LENGTH));
+  return [PREFIX, ...groups].join('-');
+}
+
+/**
+ * What a person or program typed, in the stored form: upper case, surrounding space trimmed, and the
+ * letters a reader confuses mapped as Crockford's base 32 does (O → 0, I and L → 1). Null when it cannot be
+ * a key at all, so malformed input never reaches the database.
+ */
+export function normaliseLicenseKey(input: string): string | null {
+  const key = input.trim().toUpperCase();
+  const [prefix, ...groups] = key.split('-');
+  if (prefix !== PREFIX) return null;
+  const normalised = [prefix, ...groups.map((group) => group.replace(/O/g, '0').replace(/[IL]/g, '1'))].join('-');
+  return LICENSE_KEY_PATTERN.test(normalised) ? normalised : null;
+}
+
+/**
+ * Gives every license that has no key one (licenses made before keys existed: migration 0003 added the
+ * column). Runs at every start, in one transaction; a no-op once all have keys.
+ */
+export function backfillLicenseKeys(db: Db): number {
+  return writeTransaction(db, () => {
+    const missing = db.select({ id: licenses.id }).from(licenses).where(isNull(licenses.key)).all();
+    for (const { id } of missing) db.update(licenses).set({ key: generateLicenseKey() }).where(eq(licenses.id, id)).run();
+    return missing.length;
+  });
+}

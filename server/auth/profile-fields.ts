@@ -1,0 +1,33 @@
+// The profile fields a user edits on their own card (docs/product/data-model.md#user), the one schema of the
+// own-profile edit and of the admin's edit of any user, so both store the same shapes.
+import { z } from 'zod';
+import { required, tooLong } from '../http/fields.ts';
+
+/** Optional text: trimmed, and empty (or null) stored as null, which the user card shows as blank. */
+function nullableText(field: string, max: number) {
+  return z
+    .string({ error: `The ${field} field must be a string.` })
+    .trim()
+    .max(max, tooLong(field, max))
+    .nullish()
+    .transform((value) => (value === '' ? null : value));
+}
+
+// Only these keys can reach the update; unknown keys (id, timestamps, licenses…) are dropped here, and
+// the protected ones are refused before this runs.
+export const profileSchema = z.object({
+  name: z
+    .string({ error: required('name') })
+    .trim()
+    .min(1, required('name'))
+    .max(255, tooLong('name', 255))
+    .optional(),
+  surname: nullableText('surname', 255),
+  companyName: nullableText('company name', 255),
+  address: nullableText('address', 500),
+  postcode: nullableText('postcode', 32),
+  county: nullableText('county', 255),
+  country: nullableText('country', 255),
+  phone: nullableText('phone', 64),
+  vat: nullableText('vat', 64),
+});

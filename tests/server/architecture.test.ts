@@ -1,0 +1,104 @@
+// The floor plan of server/ (docs/architecture.md#layers): shared layers import no feature, features use each
+// other only through their index.ts and never in a loop, and nothing in server/ runs code from src/. ESLint's
+// import rules (eslint.config.js) keep the first two from coming back file by file; this test reads the whole
+// import graph, which a per-file lint rule cannot, to find loops between features.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const serverDir = path.join(root, 'server');
+const featuresDir = path.join(serverDir, 'features');
+const SHARED_LAYERS = ['auth', 'db', 'http', 'ops', 'mail', 'storage', 'static', 'publish'];
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'warm-up-site' ? [] : sourceFiles(full);
+    return /\.tsx?$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** Runtime imports (not `import type`) of a file, resolved to absolute paths. */
+function runtimeImports(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const found: string[] = [];
+  const pattern = /^(?:import|export)\s+(type\s+)?[\s\S]*?\s+from\s+'(\.{1,2}\/[^']+)';|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/gm;
+  for (const match of text.matchAll(pattern)) {
+    if (match[1]) continue;
+    const spec = match[2] ?? match[3];
+    if (spec) found.push(path.resolve(path.dirname(file), spec));
+  }
+  return found;
+}
+
+const featureOf = (file: string): string | null => {
+  const relative = path.relative(featuresDir, file);
+  return relative.startsWith('..') ? null : (relative.split(path.sep)[0] ?? null);
+};
+
+const files = sourceFiles(serverDir);
+
+describe('server layers', () => {
+  it('gives every feature folder an index.ts', () => {
+    const folders = fs.readdirSync(featuresDir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(folders.length).toBeGreaterThan(10);
+    expect(folders.filter((folder) => !fs.existsSync(path.join(featuresDir, folder.name, 'index.ts'))).map((folder) => folder.name)).toEqual([]);
+  });
+
+  it('keeps the shared layers free of feature imports', () => {
+    const offending = files
+      .filter((file) => SHARED_LAYERS.includes(path.relative(serverDir, file).split(path.sep)[0] ?? ''))
+      .flatMap((file) =>
+        runtimeImports(file)
+          .filter((target) => featureOf(target) !== null)
+          .map((target) => `${path.relative(root, file)} -> ${path.relative(root, target)}`),
+      );
+    expect(offending).toEqual([]);
+  });
+
+  it('runs nothing from src/ in server/', () => {
+    const srcDir = path.join(root, 'src');
+    const offending = files.flatMap((file) =>
+      runtimeImports(file)
+        .filter((target) => target.startsWith(srcDir + path.sep))
+        .map((target) => `${path.relative(root, file)} -> ${path.relative(root, target)}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('lets features reach each other only through index.ts', () => {
+    const offending = files.flatMap((file) => {
+      const own = featureOf(file);
+      return runtimeImports(file)
+        .filter((target) => {
+          const other = featureOf(target);
+          return other !== null && other !== own && path.basename(target) !== 'index.ts';
+        })
+        .map((target) => `${path.relative(root, file)} -> ${path.relative(root, target)}`);
+    });
+    expect(offending).toEqual([]);
+  });
+
+  it('has no loop between features', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const file of files) {
+      const own = featureOf(file);
+      if (!own) continue;
+      for (const target of runtimeImports(file)) {
+        const other = featureOf(target);
+        if (other && other !== own) edges.set(own, (edges.get(own) ?? new Set()).add(other));
+      }
+    }
+    const loops: string[] = [];
+    const visit = (feature: string, trail: string[]) => {
+      for (const next of edges.get(feature) ?? []) {
+        const at = trail.indexOf(next);
+        if (at >= 0) loops.push([...trail.slice(at), next].join(' -> '));
+        else visit(next, [...trail, next]);
+      }
+    };
+    for (const feature of edges.keys()) visit(feature, [feature]);
+    expect([...new Set(loops)]).toEqual([]);
+  });
+});
