@@ -31,6 +31,10 @@ import { bannedDomainsFeature } from './features/banned-domains/index.ts';
 import { mailingsFeature } from './features/mailings/index.ts';
 import { sitemapFeature } from './features/sitemap/index.ts';
 import { inboxFeature } from './features/inbox/index.ts';
+import { webhooksFeature } from './features/webhooks/index.ts';
+import { apiTokensFeature } from './features/api-tokens/index.ts';
+import { publicApiFeature } from './features/public-api/index.ts';
+import { apiReferenceFeature } from './features/api-reference/index.ts';
 
 export type App = Hono<AppEnv>;
 
@@ -55,6 +59,10 @@ export const FEATURES = [
   mailingsFeature,
   sitemapFeature,
   inboxFeature,
+  webhooksFeature,
+  apiTokensFeature,
+  publicApiFeature,
+  apiReferenceFeature,
 ] as const satisfies readonly ((ctx: AppContext) => Hono<AppEnv>)[];
 
 export function createApp(ctx: AppContext): App {

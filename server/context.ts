@@ -6,6 +6,14 @@ import type { Logger } from './log.ts';
 import type { Publisher } from './publish/types.ts';
 import type { Mailer } from './mail/transport.ts';
 import type { User } from './db/schema.ts';
+
+/** An API token as the /api/v1/ handlers see it: never the token itself. */
+export interface ApiTokenCredential {
+  id: number;
+  name: string;
+  scopes: readonly string[];
+  createdBy: number | null;
+}
 import type { Keyring } from './features/licensing/index.ts';
 
 export interface AppContext {
@@ -34,5 +42,7 @@ export interface AppEnv {
      * every admin route refuses them until then.
      */
     twoFactorEnrollmentRequired: boolean;
+    /** On /api/v1/ only: the API token the call came with (docs/integrations.md#api-tokens). */
+    apiToken?: ApiTokenCredential;
   };
 }

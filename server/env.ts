@@ -99,6 +99,11 @@ const envSchema = z.object({
   // NAT starts many machines at nine) and per license key (one key's machines check in rarely).
   LICENSING_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
   LICENSING_KEY_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(60),
+  // Webhooks may go to loopback, private and link-local addresses (tests, intranets): docs/integrations.md#delivery.
+  WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
+  // Calls of /api/v1/ per minute per API token, and per client address (docs/integrations.md#api-tokens).
+  API_TOKEN_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(120),
+  API_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
   // GET /readyz answers 503 when the disk holding DATA_DIR has less free space than this (README, Operations).
   READY_MIN_FREE_MB: z.coerce.number().int().min(0).max(10_000_000).default(100),
   // GET /metrics from anywhere but this machine needs `Authorization: Bearer <token>` (docs/decisions/0031-observability.md).
@@ -182,7 +187,7 @@ export interface Config {
   maxConnectionsPerClient: number;
   /** PEM of the key that signs license files; undefined: the newest key in $DATA_DIR/secrets/license-signing. */
   licenseSigningKey: string | undefined;
-  /** Key for authenticator secrets at rest; undefined: the key file in $DATA_DIR/secrets (server/features/two-factor/key.ts). */
+  /** Key for authenticator secrets at rest; undefined: the key file in $DATA_DIR/secrets (server/auth/secret-box.ts). */
   twoFactorEncryptionKey: Buffer | undefined;
   /** Days a machine-bound license file is valid without a check-in. */
   licenseLeaseDays: number;
@@ -190,6 +195,11 @@ export interface Config {
   licensingRequestsPerMinute: number;
   /** Licensing API calls per minute per license key (known or not). */
   licensingKeyRequestsPerMinute: number;
+  /** Webhook destinations may be internal addresses (docs/integrations.md#delivery). */
+  webhooksAllowPrivate: boolean;
+  /** /api/v1/ calls per minute per API token and per client address. */
+  apiTokenRequestsPerMinute: number;
+  apiRequestsPerMinute: number;
   /**
    * How long after sign-in a session ends at the latest, however much it is used (sliding renewal stays
    * within it): remember-me sessions and browser sessions, in milliseconds.
@@ -270,6 +280,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sessionAbsoluteLifetimeMs: { persistent: env.SESSION_REMEMBER_DAYS * 24 * 60 * 60 * 1000, browser: env.SESSION_BROWSER_HOURS * 60 * 60 * 1000 },
     licensingRequestsPerMinute: env.LICENSING_REQUESTS_PER_MINUTE,
     licensingKeyRequestsPerMinute: env.LICENSING_KEY_REQUESTS_PER_MINUTE,
+    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
+    apiTokenRequestsPerMinute: env.API_TOKEN_REQUESTS_PER_MINUTE,
+    apiRequestsPerMinute: env.API_REQUESTS_PER_MINUTE,
     readyMinFreeBytes: env.READY_MIN_FREE_MB * 1024 * 1024,
     metricsToken: env.METRICS_TOKEN,
     projectRoot,

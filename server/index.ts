@@ -17,6 +17,7 @@ import { backfillLicenseRequests } from './features/licensing/index.ts';
 import { REMINDER_DEFAULTS, startReminderScheduler } from './features/license-reminders/index.ts';
 import { createKeyringSource } from './features/licensing/index.ts';
 import { startMailingWorker } from './features/mailings/index.ts';
+import { startWebhookDelivery } from './features/webhooks/index.ts';
 import { countPendingRecipients } from './features/mailings/index.ts';
 import { reportMailQueueDepth } from './ops/metrics.ts';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from './process/instance-lock.ts';
@@ -30,6 +31,8 @@ import { uploadTempDir } from './storage/release-files.ts';
 
 /** How often the mailing worker looks for due messages (a queued mailing starts within seconds). */
 const MAILING_INTERVAL_MS = 5_000;
+/** Webhooks wait at most this long after their change (docs/integrations.md#delivery). */
+const WEBHOOK_INTERVAL_MS = 2_000;
 /** How often the primary looks for build requests whose IPC message it may have missed. */
 const PUBLISH_REQUEST_CHECK_MS = 1_000;
 /** Past SHUTDOWN_TIMEOUT_S (and the other processes' own margin) the primary exits whatever still runs. */
@@ -111,6 +114,8 @@ async function runPrimary(): Promise<void> {
   // Trial expiry reminders (docs/licensing-reminders.md): their state is in the database, so the first run
   // after a stop catches up, sending each trial only the reminder that is relevant now.
   const reminderScheduler = startReminderScheduler(ctx, { intervalMs: REMINDER_DEFAULTS.intervalMs });
+  // Webhook deliveries (docs/integrations.md#delivery): the outbox rows written with each change are sent from here.
+  const webhookDelivery = startWebhookDelivery(ctx, { intervalMs: WEBHOOK_INTERVAL_MS });
   const requestCheck = setInterval(() => takeUp(), PUBLISH_REQUEST_CHECK_MS);
   const workers = config.webWorkers > 0 ? ` with ${config.webWorkers} more serving process${config.webWorkers === 1 ? '' : 'es'}` : '';
   log.info(`Serving ${config.siteName} at ${config.siteUrl}${workers} (data in ${config.dataDir})`);
@@ -142,6 +147,8 @@ async function runPrimary(): Promise<void> {
     const mailingStopped = mailingWorker.stop();
     // Likewise a reminder in flight is finished and marked sent; nothing else is claimed after this.
     const remindersStopped = reminderScheduler.stop();
+    // A webhook in flight is finished and marked; a delivery cut short is sent again after the next start.
+    const webhooksStopped = webhookDelivery.stop();
     const publishStopped = stopPublishing(deadline);
     const untilDeadline = (work: Promise<unknown>) =>
       new Promise<boolean>((resolve) => {
@@ -156,7 +163,7 @@ async function runPrimary(): Promise<void> {
         await serving.close(deadline);
         log.info('no longer serving: every connection is closed');
         await publishStopped;
-        if (!(await untilDeadline(Promise.all([mailingStopped, remindersStopped])))) {
+        if (!(await untilDeadline(Promise.all([mailingStopped, remindersStopped, webhooksStopped])))) {
           mailingWorker.abandon();
           log.warn('the mail in flight did not finish by the deadline');
         }

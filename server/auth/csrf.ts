@@ -39,15 +39,16 @@ const CSRF_STATUS = 419 as ContentfulStatusCode;
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * The licensing API the company's desktop software calls (docs/engineering.md, planned parts;
- * docs/licensing.md): no browser, no cookies, authenticated by the license key in the body, so neither
- * check applies, and a forged cross-site request there gains nothing a plain HTTP client would not have.
- * Exactly this prefix: a path with dot segments is never exempt, whatever the router would make of it.
+ * The machine-facing APIs (docs/architecture.md; server/auth/machine-api.ts): the licensing API and the update
+ * API the company's software calls with a license key (docs/licensing.md, docs/updates.md), and the
+ * integrations' API called with an API token (docs/integrations.md). No browser and no cookie authenticates
+ * there, so neither check applies, and a forged cross-site request gains nothing a plain HTTP client would
+ * not have. Exactly these prefixes: a path with dot segments is never exempt, whatever the router would make of it.
  */
-export const SOFTWARE_API_PREFIX = '/api/licensing/v1/';
+export const MACHINE_API_PREFIXES = ['/api/licensing/v1/', '/api/updates/v1/', '/api/v1/'] as const;
 
-export function isSoftwareApiPath(path: string): boolean {
-  return path.startsWith(SOFTWARE_API_PREFIX) && !/(^|\/)\.\.?(\/|$)/.test(path);
+export function isMachineApiPath(path: string): boolean {
+  return MACHINE_API_PREFIXES.some((prefix) => path.startsWith(prefix)) && !/(^|\/)\.\.?(\/|$)/.test(path);
 }
 
 /**
@@ -76,7 +77,7 @@ export function isOneClickUnsubscribePath(path: string): boolean {
 export function originCheck(ctx: AppContext) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const origin = c.req.header('Origin');
-    if (origin === undefined || isSoftwareApiPath(c.req.path)) return next();
+    if (origin === undefined || isMachineApiPath(c.req.path)) return next();
     const allowed = [ctx.config.siteOrigin, requestOrigin(c, ctx.config)];
     if (!allowed.includes(normalizeOrigin(origin) ?? '')) return errorResponse(c, 403, FOREIGN_ORIGIN_MESSAGE);
     return next();
@@ -91,7 +92,7 @@ export function originCheck(ctx: AppContext) {
  */
 export function csrfProtection(ctx: AppContext) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    if (!UNSAFE_METHODS.has(c.req.method) || isSoftwareApiPath(c.req.path)) return next();
+    if (!UNSAFE_METHODS.has(c.req.method) || isMachineApiPath(c.req.path)) return next();
     if (c.req.method === 'POST' && isOneClickUnsubscribePath(c.req.path)) return next();
     const cookie = getCookie(c, XSRF_COOKIE);
     const header = c.req.header(XSRF_HEADER);

@@ -2,7 +2,7 @@
 // only read c.var.user. Keeps the browser's cookies in step with the server's view of the session.
 import { createMiddleware } from 'hono/factory';
 import type { AppContext, AppEnv } from '../context.ts';
-import { rotateXsrfToken } from './csrf.ts';
+import { isMachineApiPath, rotateXsrfToken } from './csrf.ts';
 import { clearSessionCookies, hasSignedInHint, readSessionCookie, setSessionCookies } from './cookies.ts';
 import { validateSessionToken } from './sessions.ts';
 import { mustEnrollTwoFactor } from './two-factor-policy.ts';
@@ -12,6 +12,8 @@ export function loadSession(ctx: AppContext) {
     c.set('user', null);
     c.set('sessionId', null);
     c.set('twoFactorEnrollmentRequired', false);
+    // The machine APIs authenticate by what their caller holds; a cookie there means nothing (server/auth/csrf.ts).
+    if (isMachineApiPath(c.req.path)) return next();
     const token = readSessionCookie(c, ctx.config);
     if (token === undefined) {
       // A hint without a session (the browser dropped the session cookie) would make pages think we are

@@ -500,3 +500,6 @@ export const rateLimitHits = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.limiter, table.key] }), index('rate_limit_hits_expires_idx').on(table.expires_at)],
 );
+
+// The integrations' tables (webhooks, API tokens, idempotency): server/db/schema-integrations.ts.
+export * from './schema-integrations.ts';

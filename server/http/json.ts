@@ -7,3 +7,13 @@ export function parseJsonObject(text: string): Record<string, unknown> {
     return {};
   }
 }
+
+/** A JSON array column as an array; anything else (or text that is not JSON) as an empty one. */
+export function parseJsonArray(text: string): unknown[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
+}

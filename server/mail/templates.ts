@@ -246,3 +246,35 @@ export function licenseRequestDeclinedEmail(site: MailSite, input: { name: strin
     input.replyTo,
   );
 }
+
+/**
+ * To the admins when the delivery job disabled a webhook endpoint after three days of failed deliveries
+ * (docs/integrations.md#delivery): which one, the last error, and where to turn it on again.
+ */
+export function webhookDisabledEmail(site: MailSite, input: { url: string; failingSince: string; lastError: string }): MailContent {
+  return compose(site, 'A webhook endpoint was disabled', {
+    heading: 'Webhook endpoint disabled',
+    paragraphs: [
+      `Deliveries to ${input.url} have failed since ${input.failingSince.slice(0, 16).replace('T', ' ')} UTC, so the endpoint was disabled. Its events are kept.`,
+      `The last error: ${inSubject(input.lastError)}`,
+      'Fix the receiver, then turn the endpoint on again under Integrations; its waiting deliveries are then sent.',
+    ],
+    action: { label: 'Open Integrations', url: `${site.siteUrl}/admin#integrations` },
+  });
+}
+
+/** An account made for someone through the integrations' API lives this long without a password: a week. */
+export const WELCOME_LINK_LIFETIME_MINUTES = 7 * 24 * 60;
+
+/**
+ * To a customer whose account the company's shop or CRM made (POST /api/v1/users, docs/integrations.md): the
+ * address is taken as verified (the shop proved it), and the link sets the first password.
+ */
+export function welcomeSetPasswordEmail(site: MailSite, input: { name: string; link: string }): MailContent {
+  return compose(site, 'Your account is ready', {
+    heading: 'Your account is ready',
+    paragraphs: [greeting(input.name), `An account was made for you on ${site.siteName}. Choose your password to sign in; the link works for 7 days.`],
+    action: { label: 'Choose your password', url: input.link },
+    closing: ['If you did not expect this, you can ignore this e-mail: nobody can sign in until a password is chosen.'],
+  });
+}

@@ -46,6 +46,8 @@ export function observeRequests(ctx: AppContext): MiddlewareHandler<AppEnv> {
       status,
       duration_ms: rounded,
       user_id: c.get('user')?.id ?? null,
+      // A machine's calls (/api/v1/) name the API token by its id, never the token (docs/integrations.md#api-tokens).
+      ...(c.get('apiToken') ? { api_token_id: c.get('apiToken')?.id } : {}),
       client: clientIp(c, ctx.config),
     });
   };

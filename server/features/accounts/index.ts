@@ -2,4 +2,4 @@
 // Everything else in this folder is the feature's own.
 export { emailRefusal } from './email-availability.ts';
 export { deletePasswordResetToken } from './queries.ts';
-export { accountsFeature } from './routes.ts';
+export { accountsFeature, mailPasswordLink } from './routes.ts';

@@ -36,7 +36,7 @@ import { invalidateUserSessions } from '../../auth/sessions.ts';
 import { writeTransaction } from '../../db/client.ts';
 import { consumePasswordResetToken, getPasswordResetToken, replacePasswordResetToken } from './queries.ts';
 import { sendSafely } from '../../mail/transport.ts';
-import { LINK_LIFETIME_MINUTES, passwordResetEmail } from '../../mail/templates.ts';
+import { LINK_LIFETIME_MINUTES, passwordResetEmail, WELCOME_LINK_LIFETIME_MINUTES, welcomeSetPasswordEmail } from '../../mail/templates.ts';
 
 export const REGISTRATION_MESSAGES = {
   success: 'Registration successful. Please check your email and follow the link to verify your address.',
@@ -213,25 +213,33 @@ function hashesEqual(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
+/**
+ * Mails a link to /reset-pasword/form that sets a new password: a reset the user asked for, or the first
+ * password of an account made for them through the integrations' API (docs/integrations.md). 256 random bits;
+ * only their SHA-256 is stored, and replacing the row voids any earlier link.
+ */
+export function mailPasswordLink(ctx: Pick<AppContext, 'db' | 'now' | 'config' | 'mailer' | 'log'>, user: User, kind: 'reset' | 'welcome') {
+  const token = randomBytes(32).toString('base64url');
+  const now = ctx.now();
+  replacePasswordResetToken(ctx.db, {
+    userId: user.id,
+    tokenHash: tokenHash(token, user.email),
+    expiresAt: now + (kind === 'welcome' ? WELCOME_LINK_LIFETIME_MINUTES : LINK_LIFETIME_MINUTES) * 60_000,
+    createdAtIso: new Date(now).toISOString(),
+  });
+  const link = `${ctx.config.siteUrl}/reset-pasword/form?token=${token}&email=${encodeURIComponent(user.email)}`;
+  const content =
+    kind === 'welcome' ? welcomeSetPasswordEmail(ctx.config, { name: user.name, link }) : passwordResetEmail(ctx.config, { name: user.name, link });
+  return sendSafely(ctx.mailer, { to: user.email, ...content }, ctx.log);
+}
+
 export function passwordResetRoutes(ctx: AppContext) {
   const mailThrottle = createRateLimiter({ ...RESET_MAIL_THROTTLE, db: ctx.db, name: 'reset-mail', now: ctx.now });
   const ipThrottle = createRateLimiter({ ...RESET_IP_THROTTLE, db: ctx.db, name: 'reset-ip', now: ctx.now });
   // Rate-limit keys count an IPv6 client per /64 (rateLimitAddress, issue 17 item 8).
   const ipOf = (c: Parameters<typeof clientIp>[0]) => rateLimitAddress(clientIp(c, ctx.config));
 
-  const sendResetLink = (user: User) => {
-    // 256 random bits; only their SHA-256 is stored, and replacing the row voids any earlier link.
-    const token = randomBytes(32).toString('base64url');
-    const now = ctx.now();
-    replacePasswordResetToken(ctx.db, {
-      userId: user.id,
-      tokenHash: tokenHash(token, user.email),
-      expiresAt: now + LINK_LIFETIME_MINUTES * 60_000,
-      createdAtIso: new Date(now).toISOString(),
-    });
-    const link = `${ctx.config.siteUrl}/reset-pasword/form?token=${token}&email=${encodeURIComponent(user.email)}`;
-    return sendSafely(ctx.mailer, { to: user.email, ...passwordResetEmail(ctx.config, { name: user.name, link }) }, ctx.log);
-  };
+  const sendResetLink = (user: User) => mailPasswordLink(ctx, user, 'reset');
 
   return new Hono<AppEnv>()
     .post('/reset-password', smallJsonBody(), refuseWhenThrottled(ipThrottle, ipOf, 'email'), validate('json', resetRequestSchema), (c) => {

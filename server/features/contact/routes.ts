@@ -13,7 +13,7 @@ import { clientIp, rateLimitAddress, UNKNOWN_IP } from '../../http/client-ip.ts'
 import { fieldErrorsFromZod, validationFailed } from '../../http/errors.ts';
 import { emailField, requiredText } from '../../http/fields.ts';
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
-import { notifyAdmins } from '../inbox/index.ts';
+import { notifyAdmins } from '../../mail/notify-admins.ts';
 import { contactAdminEmail } from '../../mail/templates.ts';
 
 export const CONTACT_MESSAGES = { sent: 'Message sent.' } as const;

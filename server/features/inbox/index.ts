@@ -1,5 +1,4 @@
 // The face of the inbox feature (docs/architecture.md#where-things-are): what the rest of the server may use.
 // Everything else in this folder is the feature's own.
-export { notifyAdmins } from './notify.ts';
 export { countUnreadInbox } from './queries.ts';
 export { inboxFeature } from './routes.ts';

@@ -5,6 +5,7 @@ export { recordLicenseEvent } from './events.ts';
 export { licenseKind } from './license-dates.ts';
 export { answerLicenseWrite, storeLicenseAsAdmin } from './license-writes.ts';
 export { sendLicenseGrantedMail } from './mails.ts';
+export { describeLicensingApi } from './openapi.ts';
 export { presentLicenseEvents, presentLicenses } from './present.ts';
 export {
   backfillLicenseRequests,

@@ -242,9 +242,14 @@ const optionalText = (field: string, max: number) =>
     .nullable()
     .optional();
 
-const activateSchema = z.object({ key: keyField, fingerprint: fingerprintField, name: optionalText('name', 255), platform: optionalText('platform', 100) });
-const validateSchema = z.object({ key: keyField, fingerprint: fingerprintField.optional() });
-const deactivateSchema = z.object({ key: keyField, fingerprint: fingerprintField });
+export const activateSchema = z.object({
+  key: keyField,
+  fingerprint: fingerprintField,
+  name: optionalText('name', 255),
+  platform: optionalText('platform', 100),
+});
+export const validateSchema = z.object({ key: keyField, fingerprint: fingerprintField.optional() });
+export const deactivateSchema = z.object({ key: keyField, fingerprint: fingerprintField });
 
 /** A rate-limit key for a license key: its hash, so no key is stored outside the licenses table. */
 function keyBucket(key: string): string {

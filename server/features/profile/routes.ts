@@ -32,7 +32,7 @@ import { getLicensesOfUser, hasActiveLicense, insertLicenseRequest } from '../li
 import { getUserById, setLicenseRequest, updateProfile, updatePassword, changeEmail } from '../../db/queries/users.ts';
 import type { User } from '../../db/schema.ts';
 import { sendSafely } from '../../mail/transport.ts';
-import { notifyAdmins } from '../inbox/index.ts';
+import { notifyAdmins } from '../../mail/notify-admins.ts';
 import {
   licenseRequestedAdminEmail,
   licenseRequestedUserEmail,

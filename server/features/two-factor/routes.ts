@@ -21,7 +21,7 @@ import { writeTransaction } from '../../db/client.ts';
 import { requireUser, requireAdmin } from '../../auth/guards.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
-import { encryptSecret } from './key.ts';
+import { encryptSecret } from '../../auth/secret-box.ts';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';

@@ -4,7 +4,7 @@
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/client.ts';
-import { decryptSecret } from './key.ts';
+import { decryptSecret } from '../../auth/secret-box.ts';
 import { matchTotpStep } from './totp.ts';
 import { sendSafely } from '../../mail/transport.ts';
 import { recoveryCodeUsedEmail } from '../../mail/templates.ts';

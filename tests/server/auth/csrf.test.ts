@@ -1,6 +1,6 @@
 // The XSRF signed double submit and the Origin check: a forged write answers 419/403 and changes nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isSoftwareApiPath } from '../../../server/auth/csrf.ts';
+import { isMachineApiPath } from '../../../server/auth/csrf.ts';
 import { sessions } from '../../../server/db/schema.ts';
 import { createClient, createUser, DEFAULT_TEST_PASSWORD, login } from '../../helpers/auth.ts';
 import { solveBotChallenge } from '../../helpers/botcheck.ts';
@@ -298,8 +298,13 @@ describe('the software’s licensing API (docs/licensing.md)', () => {
       expect((await post(path, { Origin: 'https://evil.example' })).status, path).toBe(403);
     }
     // A path that only starts with the prefix but climbs out of it is never exempt.
-    expect(isSoftwareApiPath('/api/licensing/v1/../../auth/login')).toBe(false);
-    expect(isSoftwareApiPath('/api/licensing/v1/./activate')).toBe(false);
-    expect(isSoftwareApiPath('/api/licensing/v1/activate')).toBe(true);
+    expect(isMachineApiPath('/api/licensing/v1/../../auth/login')).toBe(false);
+    expect(isMachineApiPath('/api/licensing/v1/./activate')).toBe(false);
+    expect(isMachineApiPath('/api/v1/../auth/login')).toBe(false);
+    expect(isMachineApiPath('/api/licensing/v1/activate')).toBe(true);
+    expect(isMachineApiPath('/api/updates/v1/latest')).toBe(true);
+    expect(isMachineApiPath('/api/v1/licenses')).toBe(true);
+    expect(isMachineApiPath('/api/v1')).toBe(false);
+    expect(isMachineApiPath('/api/v10/licenses')).toBe(false);
   });
 });

@@ -32,6 +32,8 @@ const VERIFIED: Row = { anon: 401, unverified: 403, verified: 'pass', banned: 40
 /** A release flagged downloadable, with its file: the verified user gets the bytes. */
 const DOWNLOAD: Row = { anon: 401, unverified: 403, verified: 200, banned: 401, admin: 200 };
 const ADMIN: Row = { anon: 401, unverified: 403, verified: 403, banned: 401, admin: 'pass' };
+/** /api/v1/: no session counts, whoever's cookie it is. */
+const TOKEN_ONLY: Row = { anon: 401, unverified: 401, verified: 401, banned: 401, admin: 401 };
 
 const NAMESPACES = ['news', 'documentation', 'tutorials'] as const;
 
@@ -188,10 +190,31 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/licensing/v1/activate': PUBLIC,
   'POST /api/licensing/v1/validate': PUBLIC,
   'POST /api/licensing/v1/deactivate': PUBLIC,
+
+  // Integrations (docs/integrations.md): the admin's webhooks and API tokens.
+  'GET /api/admin/webhooks': ADMIN,
+  'POST /api/admin/webhooks': ADMIN,
+  'PUT /api/admin/webhooks/:id{[0-9]+}': ADMIN,
+  'DELETE /api/admin/webhooks/:id{[0-9]+}': ADMIN,
+  'POST /api/admin/webhooks/:id{[0-9]+}/test': ADMIN,
+  'GET /api/admin/webhooks/:id{[0-9]+}/deliveries': ADMIN,
+  'POST /api/admin/webhooks/:id{[0-9]+}/deliveries/:deliveryId/retry': ADMIN,
+  'GET /api/admin/api-tokens': ADMIN,
+  'POST /api/admin/api-tokens': ADMIN,
+  'DELETE /api/admin/api-tokens/:id{[0-9]+}': ADMIN,
+  // The integrations' API answers an API token only: a browser's cookies, an admin's included, count for nothing
+  // (tests/server/features/api-tokens/ covers the tokens).
+  'GET /api/v1/users': TOKEN_ONLY,
+  'POST /api/v1/users': TOKEN_ONLY,
+  'GET /api/v1/licenses': TOKEN_ONLY,
+  'GET /api/v1/releases': TOKEN_ONLY,
+  // The description of the machine APIs and its reference page: public, like any published API's.
+  'GET /api/openapi.json': PUBLIC,
+  'GET /api/reference': PUBLIC,
 };
 
-/** The one prefix exempt from the XSRF and Origin checks (server/auth/csrf.ts). */
-const SOFTWARE_API = '/api/licensing/v1/';
+/** The machine APIs, the prefixes exempt from the XSRF and Origin checks (server/auth/csrf.ts). */
+const MACHINE_APIS = ['/api/licensing/v1/', '/api/updates/v1/', '/api/v1/'];
 /** The one path exempt from the XSRF check only: the mail provider's one-click unsubscribe. */
 const ONE_CLICK_UNSUBSCRIBE = '/api/mailing/unsubscribe';
 
@@ -359,15 +382,16 @@ describe('access matrix', () => {
     }
   }, 60_000);
 
-  test('every unsafe method under /api but the software API and the one-click unsubscribe answers 419 without the X-XSRF-TOKEN header', async () => {
+  test('every unsafe method under /api but the machine APIs and the one-click unsubscribe answers 419 without the X-XSRF-TOKEN header', async () => {
     const admin = await loginAs('admin');
     const failures: string[] = [];
     const unsafe = routes.filter((candidate) => UNSAFE.has(candidate.method) && candidate.path.startsWith('/api/'));
-    const exempt = unsafe.filter((route) => route.path.startsWith(SOFTWARE_API));
+    const exempt = unsafe.filter((route) => MACHINE_APIS.some((prefix) => route.path.startsWith(prefix)));
     expect(exempt.map((route) => route.key).sort()).toEqual([
       'POST /api/licensing/v1/activate',
       'POST /api/licensing/v1/deactivate',
       'POST /api/licensing/v1/validate',
+      'POST /api/v1/users',
     ]);
     const oneClick = unsafe.filter((route) => route.path === ONE_CLICK_UNSUBSCRIBE);
     expect(oneClick.map((route) => route.key)).toEqual(['POST /api/mailing/unsubscribe']);
@@ -384,10 +408,11 @@ describe('access matrix', () => {
       if (response.status !== 419) failures.push(`${route.key} (${url}): got ${response.status}`);
     }
     expect(failures).toEqual([]);
-    // The software's API is reached without the header, and with a foreign Origin (its 422: the empty body).
+    // The machine APIs are reached without the header, and with a foreign Origin: the software's answers 422
+    // (the empty body), the integrations' 401 (no token).
     for (const route of exempt) {
       const response = await clients.anon.request(route.method, route.path, {}, { headers: { 'X-XSRF-TOKEN': null, Origin: 'https://elsewhere.example' } });
-      expect(response.status, route.key).toBe(422);
+      expect(response.status, route.key).toBe(route.path.startsWith('/api/v1/') ? 401 : 422);
     }
     // Still signed in: nothing above got through.
     expect((await admin.request('GET', '/api/user')).status).toBe(200);

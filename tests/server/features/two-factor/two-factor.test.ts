@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { twoFactorCredentials, twoFactorRecoveryCodes, users } from '../../../../server/db/schema.ts';
-import { twoFactorKeyFile } from '../../../../server/features/two-factor/key.ts';
+import { twoFactorKeyFile } from '../../../../server/auth/secret-box.ts';
 import { DEFAULT_TEST_PASSWORD, createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
 import { waitForMailTo } from '../../../helpers/accounts.ts';
 import { codeFor, enrollTwoFactor, passwordStep } from '../../../helpers/two-factor.ts';

@@ -1,10 +1,10 @@
-// Who hears of what a visitor sends (docs/product/admin.md#inbox; issue 14, part 1): every admin who can sign in, plus
+// Who hears of what a visitor sends, and of what needs an admin (a disabled webhook endpoint) (docs/product/admin.md#inbox; issue 14, part 1): every admin who can sign in, plus
 // NOTIFY_EMAIL, plus ADMIN_EMAIL as before (it is the seeded admin's address, and stays a notice address after that
 // admin's own address changes, as it was before the inbox).
 // The item is already stored in the inbox when this runs, so a mail that fails, or nobody to send it to, loses nothing.
-import type { AppContext } from '../../context.ts';
-import { listAdminEmails } from '../../db/queries/users.ts';
-import { deliverSafely, type MailContent } from '../../mail/transport.ts';
+import type { AppContext } from '../context.ts';
+import { listAdminEmails } from '../db/queries/users.ts';
+import { deliverSafely, type MailContent } from './transport.ts';
 
 type NotifyContext = Pick<AppContext, 'db' | 'config' | 'mailer' | 'log'>;
 

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../../server/env.ts';
-import { decryptSecret, encryptSecret, twoFactorKey, twoFactorKeyFile } from '../../../../server/features/two-factor/key.ts';
-import { makeTempDir } from '../../../helpers/test-context.ts';
+import { ConfigError, loadConfig } from '../../../server/env.ts';
+import { decryptSecret, encryptSecret, twoFactorKey, twoFactorKeyFile } from '../../../server/auth/secret-box.ts';
+import { makeTempDir } from '../../helpers/test-context.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

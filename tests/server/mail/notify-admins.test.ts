@@ -2,11 +2,11 @@
 // every admin who can sign in, NOTIFY_EMAIL and ADMIN_EMAIL, each once, with Reply-To the sender; with nobody to mail, the
 // item still waits in the inbox.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUser, login } from '../../../helpers/auth.ts';
-import { readOutbox } from '../../../helpers/mail.ts';
-import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
-import { createAdminFixture, type AdminFixture } from '../../admin/admin-fixture.ts';
-import { listInbox, requestLicense, sendContactMessage } from './inbox-fixture.ts';
+import { createUser, login } from '../../helpers/auth.ts';
+import { readOutbox } from '../../helpers/mail.ts';
+import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
+import { createAdminFixture, type AdminFixture } from '../admin/admin-fixture.ts';
+import { listInbox, requestLicense, sendContactMessage } from '../features/inbox/inbox-fixture.ts';
 
 let fixture: AdminFixture | undefined;
 let bare: TestContext | undefined;

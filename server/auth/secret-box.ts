@@ -1,11 +1,12 @@
-// The key that encrypts authenticator secrets at rest (docs/decisions/0023-two-factor-sign-in.md): never in the
-// database, so a leaked database or a copy of it alone does not give away anyone's second factor.
+// The key that encrypts secrets at rest (docs/decisions/0023-two-factor-sign-in.md): authenticator secrets and
+// webhook signing secrets (docs/integrations.md). Never in the database, so a leaked database or a copy of it
+// alone gives away neither anyone's second factor nor the means to forge our webhooks.
 // TWO_FACTOR_ENCRYPTION_KEY supplies it; otherwise it is a file in $DATA_DIR/secrets/ (directory 0700, file
 // 0600), like the license signing keys, made on first use. Backups carry that folder with the database.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { decodeKey, type Config } from '../../env.ts';
+import { decodeKey, type Config } from '../env.ts';
 
 type KeyConfig = Pick<Config, 'dataDir' | 'twoFactorEncryptionKey'>;
 

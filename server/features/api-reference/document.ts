@@ -1,0 +1,25 @@
+// The OpenAPI 3.1 description of the machine-facing APIs (docs/integrations.md#openapi): /api/v1/ and the
+// licensing API, each registered by its own feature from the zod schemas that validate it. Made once per
+// process: it depends on the code, not on data.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppContext } from '../../context.ts';
+import { describeLicensingApi } from '../licensing/index.ts';
+import { describePublicApi } from '../public-api/index.ts';
+
+export type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
+
+export function buildOpenApiDocument(config: Pick<AppContext['config'], 'siteName' | 'siteUrl'>): OpenApiDocument {
+  const doc = new OpenAPIHono();
+  describePublicApi(doc);
+  describeLicensingApi(doc);
+  return doc.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: `${config.siteName} API`,
+      version: '1',
+      description:
+        "The APIs machines call: the integrations API (an API token) and the licensing API (a license key). Browsers use the site's own API, which is not described here.",
+    },
+    servers: [{ url: config.siteUrl }],
+  });
+}

@@ -1,0 +1,68 @@
+// The developers' reference page (GET /api/reference): the OpenAPI document rendered as plain HTML on the
+// server, so it works without any script (none from elsewhere, and none of ours either). Styles are inline,
+// allowed by a nonce in this answer's own Content-Security-Policy.
+import type { OpenApiDocument } from './document.ts';
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+type Operation = {
+  summary?: string;
+  tags?: string[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: unknown }[];
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
+  security?: unknown[];
+};
+
+function schemaText(schema: unknown): string {
+  return escape(JSON.stringify(schema, null, 2) ?? '');
+}
+
+export function renderReferencePage(doc: OpenApiDocument, nonce: string): string {
+  const sections: string[] = [];
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
+  for (const [path, methods] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const id = `${method}-${path}`.replace(/[^a-z0-9]+/gi, '-');
+      const parameters = (operation.parameters ?? []).map(
+        (parameter) =>
+          `<li><code>${escape(parameter.name)}</code> (${escape(parameter.in)}${parameter.required ? ', required' : ''})${parameter.description ? `: ${escape(parameter.description)}` : ''}</li>`,
+      );
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      const responses = Object.entries(operation.responses ?? {}).map(
+        ([status, response]) => `<li><strong>${escape(status)}</strong> ${escape(response.description ?? '')}</li>`,
+      );
+      sections.push(`<section id="${id}" aria-labelledby="${id}-h">
+<h3 id="${id}-h"><span class="method">${escape(method.toUpperCase())}</span> <code>${escape(path)}</code></h3>
+<p>${escape(operation.summary ?? '')}</p>
+${parameters.length ? `<h4>Parameters</h4><ul>${parameters.join('')}</ul>` : ''}
+${body ? `<h4>Body (JSON)</h4><pre>${schemaText(body)}</pre>` : ''}
+<h4>Answers</h4><ul>${responses.join('')}</ul>
+</section>`);
+    }
+  }
+  const schemas = Object.entries((doc.components?.schemas ?? {}) as Record<string, unknown>).map(
+    ([name, schema]) => `<section id="schema-${escape(name)}"><h3>${escape(name)}</h3><pre>${schemaText(schema)}</pre></section>`,
+  );
+  const title = escape(doc.info.title);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} reference</title>
+<style nonce="${nonce}">
+body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fff}
+main{max-width:960px;margin:0 auto;padding:1rem}
+section{border-top:1px solid #d0d7de;padding:.5rem 0}
+.method{display:inline-block;min-width:4.5em;font-weight:700;color:#0a3069}
+pre{background:#f6f8fa;padding:.75rem;overflow:auto;font-size:.85rem}
+code{font-size:.95em;word-break:break-all}
+</style></head>
+<body><main>
+<h1>${title}</h1>
+<p>${escape(doc.info.description ?? '')}</p>
+<p>The machine-readable description: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI ${escape(doc.openapi)}). Guides: docs/integrations.md, docs/licensing.md.</p>
+<h2>Operations</h2>
+${sections.join('\n')}
+<h2>Schemas</h2>
+${schemas.join('\n')}
+</main></body></html>`;
+}

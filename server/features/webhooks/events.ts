@@ -1,0 +1,53 @@
+// The events a webhook endpoint may subscribe to (docs/integrations.md#events), and recording one: a delivery
+// row per subscribed, enabled endpoint, written by the caller inside the transaction of the change itself, so
+// an event exists exactly when its change was committed (the outbox pattern; the job sends them later).
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/client.ts';
+import { insertDeliveries, listSubscribedEndpointIds } from './queries.ts';
+
+export const WEBHOOK_EVENTS = [
+  'license.created',
+  'license.updated',
+  'license.suspended',
+  'license.unsuspended',
+  'license.expired',
+  'machine.activated',
+  'machine.deactivated',
+  'user.created',
+  'user.verified',
+  'user.deleted',
+  'release.published',
+  'contact.received',
+  'license_request.created',
+] as const;
+
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** The test event of POST /api/admin/webhooks/{id}/test: only ever sent to the endpoint asked for. */
+export const PING_EVENT = 'ping';
+
+export function newMessageId(): string {
+  return `msg_${randomBytes(16).toString('base64url')}`;
+}
+
+/** The body every endpoint receives (Standard Webhooks' recommended shape): `{ type, timestamp, data }`. */
+export function webhookBody(type: string, data: unknown, at: number): string {
+  return JSON.stringify({ type, timestamp: new Date(at).toISOString(), data });
+}
+
+/**
+ * Queues `type` with `data` for every enabled endpoint subscribed to it. Call it inside the write transaction
+ * of the change (synchronous); `data` is the object the API answers for that thing, never a secret.
+ * Answers how many deliveries were queued.
+ */
+export function recordWebhookEvent(db: Db, type: WebhookEvent, data: unknown, at: number): number {
+  const endpoints = listSubscribedEndpointIds(db, type);
+  if (endpoints.length === 0) return 0;
+  const payload = webhookBody(type, data, at);
+  insertDeliveries(
+    db,
+    endpoints.map((endpointId) => ({ id: newMessageId(), endpoint_id: endpointId, event: type, payload, next_attempt_at: at })),
+    new Date(at).toISOString(),
+  );
+  return endpoints.length;
+}

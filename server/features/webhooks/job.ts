@@ -1,0 +1,124 @@
+// The primary's webhook delivery job (docs/integrations.md#delivery): the same periodic-job shape as mailings and
+// reminders. It sends due deliveries at least once, retries failures with growing delays (attempts at about
+// 0 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, then daily: seven attempts within the first 5 hours,
+// the eighth after 11), gives a delivery up after three days, and disables an endpoint whose deliveries have
+// failed for three days, mailing the admins. Everything it knows is in the database, so a restart (or a kill -9)
+// loses nothing: a claim left by a dead process is void when the next primary starts.
+import type { AppContext } from '../../context.ts';
+import { writeTransaction } from '../../db/client.ts';
+import { decryptSecret } from '../../auth/secret-box.ts';
+import { notifyAdmins } from '../../mail/notify-admins.ts';
+import { webhookDisabledEmail } from '../../mail/templates.ts';
+import { startPeriodicJob, type PeriodicJob } from '../../process/periodic-job.ts';
+import {
+  claimDueDeliveries,
+  disableFailingEndpoint,
+  getEndpoint,
+  markAttemptFailed,
+  markDelivered,
+  noteEndpointFailing,
+  noteEndpointHealthy,
+  releaseAllClaims,
+  type ClaimedDelivery,
+} from './queries.ts';
+import { postWebhook, WEBHOOK_TIMEOUT_MS, type AttemptResult } from './send.ts';
+import { signatureHeaders } from './signing.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** The wait after the n-th failed attempt (the last repeats). */
+export const WEBHOOK_RETRY_DELAYS_MS = [30_000, 2 * MINUTE, 10 * MINUTE, 30 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR] as const;
+/** A delivery still failing this long after its event is given up; an endpoint failing this long is disabled. */
+export const WEBHOOK_GIVE_UP_MS = 3 * 24 * HOUR;
+export const WEBHOOK_BATCH = 20;
+/** Longer than one attempt can take, so a live sender never loses its claim. */
+const LEASE_MS = WEBHOOK_TIMEOUT_MS * 3;
+
+export function webhookRetryDelay(failedAttempts: number): number {
+  return WEBHOOK_RETRY_DELAYS_MS[Math.min(failedAttempts, WEBHOOK_RETRY_DELAYS_MS.length) - 1] ?? WEBHOOK_RETRY_DELAYS_MS[0];
+}
+
+export interface WebhookRunSummary {
+  delivered: number;
+  failed: number;
+  disabledEndpoints: number;
+}
+
+type JobContext = Pick<AppContext, 'db' | 'config' | 'log' | 'mailer' | 'now'>;
+
+/** Decrypts an endpoint's stored secret (the endpoint id is the context it was encrypted with). */
+export function endpointSecret(ctx: Pick<AppContext, 'config'>, endpointId: number, stored: string): string {
+  return decryptSecret(ctx.config, stored, `webhook:${endpointId}`);
+}
+
+async function attempt(ctx: JobContext, delivery: ClaimedDelivery): Promise<AttemptResult> {
+  let headers: Record<string, string>;
+  try {
+    headers = signatureHeaders(endpointSecret(ctx, delivery.endpoint_id, delivery.secret), delivery.id, Math.floor(ctx.now() / 1000), delivery.payload);
+  } catch {
+    return { ok: false, status: null, error: 'The signing secret cannot be read (was the secrets key replaced?).' };
+  }
+  return postWebhook(delivery.url, headers, delivery.payload, { allowPrivate: ctx.config.webhooksAllowPrivate });
+}
+
+async function record(ctx: JobContext, delivery: ClaimedDelivery, result: AttemptResult): Promise<'delivered' | 'failed' | 'disabled'> {
+  const now = ctx.now();
+  const atIso = new Date(now).toISOString();
+  if (result.ok) {
+    writeTransaction(ctx.db, () => {
+      markDelivered(ctx.db, delivery.id, { status: result.status, atIso });
+      noteEndpointHealthy(ctx.db, delivery.endpoint_id);
+    });
+    return 'delivered';
+  }
+  const failedAttempts = delivery.attempts + 1;
+  const givenUp = now - Date.parse(delivery.created_at) >= WEBHOOK_GIVE_UP_MS;
+  const disabled = writeTransaction(ctx.db, () => {
+    markAttemptFailed(ctx.db, delivery.id, {
+      status: result.status,
+      error: result.error,
+      retryAt: givenUp ? null : now + webhookRetryDelay(failedAttempts),
+      atIso,
+    });
+    noteEndpointFailing(ctx.db, delivery.endpoint_id, atIso);
+    const endpoint = getEndpoint(ctx.db, delivery.endpoint_id);
+    if (!endpoint?.failing_since || now - Date.parse(endpoint.failing_since) < WEBHOOK_GIVE_UP_MS) return null;
+    return disableFailingEndpoint(ctx.db, endpoint.id, `Deliveries failed for three days; last error: ${result.error}`, atIso) ? endpoint : null;
+  });
+  if (disabled) {
+    ctx.log.warn(`Webhook endpoint ${disabled.id} disabled after three days of failed deliveries`);
+    await notifyAdmins(ctx, webhookDisabledEmail(ctx.config, { url: disabled.url, failingSince: disabled.failing_since ?? atIso, lastError: result.error }));
+    return 'disabled';
+  }
+  return 'failed';
+}
+
+/** Sends every due delivery once (a batch at a time, in parallel within a batch). */
+export async function deliverDueWebhooks(ctx: JobContext, isStopping: () => boolean = () => false): Promise<WebhookRunSummary> {
+  const summary: WebhookRunSummary = { delivered: 0, failed: 0, disabledEndpoints: 0 };
+  while (!isStopping()) {
+    const now = ctx.now();
+    const batch = writeTransaction(ctx.db, () => claimDueDeliveries(ctx.db, { now, limit: WEBHOOK_BATCH, leaseUntil: now + LEASE_MS }));
+    if (batch.length === 0) break;
+    const outcomes = await Promise.all(batch.map(async (delivery) => record(ctx, delivery, await attempt(ctx, delivery))));
+    for (const outcome of outcomes) {
+      if (outcome === 'delivered') summary.delivered += 1;
+      else summary.failed += 1;
+      if (outcome === 'disabled') summary.disabledEndpoints += 1;
+    }
+    if (batch.length < WEBHOOK_BATCH) break;
+  }
+  return summary;
+}
+
+export function startWebhookDelivery(ctx: JobContext, options: { intervalMs: number }): PeriodicJob<WebhookRunSummary> {
+  // This process is the primary (it holds the data directory's lock): no other sender is alive.
+  releaseAllClaims(ctx.db);
+  const job: PeriodicJob<WebhookRunSummary> & { isStopping(): boolean } = startPeriodicJob({
+    intervalMs: options.intervalMs,
+    log: ctx.log,
+    label: 'webhook delivery',
+    run: (): Promise<WebhookRunSummary> => deliverDueWebhooks(ctx, () => job.isStopping()),
+  });
+  return job;
+}
