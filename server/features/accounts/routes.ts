@@ -37,6 +37,8 @@ import { writeTransaction } from '../../db/client.ts';
 import { consumePasswordResetToken, getPasswordResetToken, replacePasswordResetToken } from './queries.ts';
 import { sendSafely } from '../../mail/transport.ts';
 import { LINK_LIFETIME_MINUTES, passwordResetEmail, WELCOME_LINK_LIFETIME_MINUTES, welcomeSetPasswordEmail } from '../../mail/templates.ts';
+import { recordWebhookEvent } from '../webhooks/index.ts';
+import { toAdminUser } from '../../auth/public-user.ts';
 
 export const REGISTRATION_MESSAGES = {
   success: 'Registration successful. Please check your email and follow the link to verify your address.',
@@ -65,6 +67,12 @@ function isUniqueViolation(error: unknown): boolean {
     if ((cause as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') return true;
   }
   return false;
+}
+
+/** user.verified for the integrations (docs/integrations.md#events), inside the transaction that verified the address. */
+function announceVerified(ctx: Pick<AppContext, 'db' | 'now'>, userId: number): void {
+  const user = getUserById(ctx.db, userId);
+  if (user) recordWebhookEvent(ctx.db, 'user.verified', toAdminUser(user), ctx.now());
 }
 
 export function registrationRoutes(ctx: AppContext) {
@@ -98,7 +106,11 @@ export function registrationRoutes(ctx: AppContext) {
       const passwordHash = await hashPassword(password);
       let user: User;
       try {
-        user = insertUser(ctx.db, { name, email, password_hash: passwordHash });
+        user = writeTransaction(ctx.db, () => {
+          const created = insertUser(ctx.db, { name, email, password_hash: passwordHash });
+          recordWebhookEvent(ctx.db, 'user.created', toAdminUser(created), ctx.now());
+          return created;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) return validationFailed(c, { email: [REGISTRATION_MESSAGES.taken] });
         throw error;
@@ -151,7 +163,9 @@ export function emailVerificationRoutes(ctx: AppContext) {
       const linkMatchesUser = user !== undefined && emailHashMatches(user.email, c.req.param('hash'));
       const email = linkMatchesUser ? user.email : '';
       if (!linkMatchesUser || check !== 'valid') return c.redirect(resultPage(0, VERIFICATION_MESSAGES.invalid, email), 302);
-      markEmailVerified(ctx.db, user.id, new Date(ctx.now()).toISOString());
+      writeTransaction(ctx.db, () => {
+        if (markEmailVerified(ctx.db, user.id, new Date(ctx.now()).toISOString())) announceVerified(ctx, user.id);
+      });
       return c.redirect(resultPage(1, VERIFICATION_MESSAGES.verified, email), 302);
     })
     .post('/email/resend', requireUser, async (c) => {
@@ -273,7 +287,7 @@ export function passwordResetRoutes(ctx: AppContext) {
         updatePassword(ctx.db, user.id, passwordHash, at);
         // Following a link sent to the address proves control of it, as the verification link would; the
         // hash matched only because the address is still the one the link was sent to.
-        markEmailVerified(ctx.db, user.id, at);
+        if (markEmailVerified(ctx.db, user.id, at)) announceVerified(ctx, user.id);
         // Whoever knew the old password (the reason for many resets) is signed out everywhere.
         invalidateUserSessions(ctx, user.id);
         return true;

@@ -15,6 +15,8 @@ import { emailField, requiredText } from '../../http/fields.ts';
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
 import { notifyAdmins } from '../../mail/notify-admins.ts';
 import { contactAdminEmail } from '../../mail/templates.ts';
+import { writeTransaction } from '../../db/client.ts';
+import { recordWebhookEvent } from '../webhooks/index.ts';
 
 export const CONTACT_MESSAGES = { sent: 'Message sent.' } as const;
 export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
@@ -52,7 +54,11 @@ export function contactRoutes(ctx: AppContext) {
     const decision = throttle.consume(limitKeyOf(c));
     if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds);
     const ip = ipOf(c);
-    insertContactMessage(ctx.db, { name, email, message, ip: ip === UNKNOWN_IP ? null : ip, created_at: new Date(ctx.now()).toISOString() });
+    writeTransaction(ctx.db, () => {
+      const stored = insertContactMessage(ctx.db, { name, email, message, ip: ip === UNKNOWN_IP ? null : ip, created_at: new Date(ctx.now()).toISOString() });
+      // The visitor's address is theirs to give the company: the CRM hears of the message (docs/integrations.md#events).
+      recordWebhookEvent(ctx.db, 'contact.received', { id: stored.id, name, email, message, created_at: stored.created_at }, ctx.now());
+    });
     await notifyAdmins(ctx, contactAdminEmail(ctx.config, { name, email, message }));
     return c.json({ message: CONTACT_MESSAGES.sent }, 200);
   });

@@ -29,6 +29,7 @@ import { moveIntoPlace, newStoredName, releaseFilePath, uploadTempDir } from '..
 import { DOWNLOADABLE_NEEDS_FILE, parseStoreFields, parseUpdateFields, readReleaseForm, type UploadedReleaseFile } from './form.ts';
 import { presentRelease } from './present.ts';
 import { decideDownloadAccess, DOWNLOAD_MESSAGES, sendReleaseFile } from './send.ts';
+import { recordWebhookEvent } from '../webhooks/index.ts';
 
 const idSchema = z.object({ id: idField('id') });
 // Temp files younger than this may belong to an upload still running.
@@ -85,7 +86,10 @@ export function downloadsRoutes(ctx: AppContext) {
           try {
             item = writeTransaction(db, () => {
               if (input.is_current === 1) clearCurrentDownloadItems(db);
-              return insertDownloadItem(db, { ...input, download_url: null, stored_name: null, size: 0, sha256: '', ...placed?.columns });
+              const created = insertDownloadItem(db, { ...input, download_url: null, stored_name: null, size: 0, sha256: '', ...placed?.columns });
+              // Published means downloadable: the shop and CRM hear of a release customers can get (docs/integrations.md#events).
+              if (created.downloadable === 1) recordWebhookEvent(db, 'release.published', presentRelease(created), ctx.now());
+              return created;
             });
           } catch (error) {
             if (placed) fs.rmSync(placed.path, { force: true });
@@ -119,6 +123,7 @@ export function downloadsRoutes(ctx: AppContext) {
               if (downloadable === 1 && !placed && previous.stored_name === null) return { kind: 'invalid', errors: { file: [DOWNLOADABLE_NEEDS_FILE] } };
               if (input.is_current === 1) clearCurrentDownloadItems(db, id);
               const item = updateDownloadItem(db, id, { ...input, ...placed?.columns });
+              if (item?.downloadable === 1 && previous.downloadable !== 1) recordWebhookEvent(db, 'release.published', presentRelease(item), ctx.now());
               return item ? { kind: 'updated', item, previous } : { kind: 'missing' };
             });
           } catch (error) {

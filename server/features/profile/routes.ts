@@ -57,6 +57,8 @@ import { deletePasswordResetToken } from '../accounts/index.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { signUrl, verifySignedUrl } from '../../auth/signed-urls.ts';
 import { emailRefusal } from '../accounts/index.ts';
+import { recordWebhookEvent } from '../webhooks/index.ts';
+import { toAdminUser } from '../../auth/public-user.ts';
 
 export const ACCOUNT_MESSAGES = {
   forbidden: 'This action is unauthorized.',
@@ -125,7 +127,8 @@ export function accountRoutes(ctx: AppContext) {
         const at = new Date(ctx.now()).toISOString();
         setLicenseRequest(ctx.db, actor.id, true, at);
         // The admins' inbox item (docs/product/admin.md#inbox): in the same transaction as the flag, so neither exists without the other.
-        insertLicenseRequest(ctx.db, actor.id, at);
+        const request = insertLicenseRequest(ctx.db, actor.id, at);
+        recordWebhookEvent(ctx.db, 'license_request.created', { id: request.id, user: toAdminUser(user), created_at: request.created_at }, ctx.now());
         return { kind: 'requested', user: { ...user, license_request: 1 } } as const;
       });
       if (outcome.kind === 'active') return errorResponse(c, 422, ACCOUNT_MESSAGES.activeLicense);
