@@ -1,6 +1,6 @@
 // /admin (docs/product/admin.md#admin-screen; issue 7): the inbox (issue 14), the tool buttons (Send Mail, Table Display Filter, Create XML Map,
 // Manage Domains, Licensing Settings from issue 12 and Security Settings from issue 13), the users table with each user's card and licenses, the sitemap, the site's publish
-// status and the mailings. Loaded only for admins, as its own chunk, by src/scripts/admin-page.ts.
+// status, the mailings and the integrations (webhooks, API tokens). Loaded only for admins, as its own chunk, by src/scripts/admin-page.ts.
 import { useStore } from '@nanostores/react';
 import { StrictMode, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -8,6 +8,7 @@ import { columnsFromUser, readHiddenColumns, visibleColumns, writeHiddenColumns 
 import { $user } from '../../stores/session.ts';
 import { BannedDomainsDialog } from './BannedDomainsDialog.tsx';
 import { InboxPanel } from './InboxPanel.tsx';
+import { IntegrationsPanel } from './IntegrationsPanel.tsx';
 import { ColumnsDialog } from './ColumnsDialog.tsx';
 import { LicensingSettingsDialog } from './LicensingSettingsDialog.tsx';
 import { SecuritySettingsDialog } from './SecuritySettingsDialog.tsx';
@@ -96,6 +97,8 @@ export function AdminConsole() {
         <PublishPanel />
         <MailingsPanel />
       </div>
+
+      <IntegrationsPanel confirm={confirm} />
 
       <SendMailingDialog open={dialog === 'mail'} selectedIds={selectedIds} onClose={() => setDialog(null)} />
       <ColumnsDialog open={dialog === 'columns'} columns={columns} hidden={hidden} onChange={changeHidden} onClose={() => setDialog(null)} />

@@ -146,11 +146,15 @@ describe('never shared', () => {
     expect(visitor.headers['cache-control']).toBe('no-store');
   });
 
-  it('a public answer that has to set a cookie becomes no-store (the keys, asked with an ended session)', async () => {
+  it('a public answer that has to set a cookie becomes no-store (the OpenAPI document, asked with an ended session)', async () => {
+    const described = await get('/api/openapi.json', { Cookie: 'session=ended-or-forged-token; signed_in=1' });
+    expect(described.status).toBe(200);
+    expect(described.headers['set-cookie']).toBeDefined();
+    expect(described.headers['cache-control']).toBe('no-store');
+    // The machine APIs read no cookie at all (server/auth/csrf.ts): their public keys stay shareable.
     const keys = await get('/api/licensing/v1/keys', { Cookie: 'session=ended-or-forged-token; signed_in=1' });
-    expect(keys.status).toBe(200);
-    expect(keys.headers['set-cookie']).toBeDefined();
-    expect(keys.headers['cache-control']).toBe('no-store');
+    expect(keys.headers['set-cookie']).toBeUndefined();
+    expect(keys.headers['cache-control']).toBe('public, max-age=300');
   });
 
   it('answers for unknown or refused paths are not kept either', async () => {
