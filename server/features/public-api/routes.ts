@@ -10,6 +10,7 @@ import { writeTransaction } from '../../db/client.ts';
 import { getUserByEmail, getUserById, insertUser } from '../../db/queries/users.ts';
 import { machineError } from '../../auth/machine-api.ts';
 import { fieldErrorsFromZod } from '../../http/errors.ts';
+import { smallJsonBody } from '../../http/body-limit.ts';
 import { mailPasswordLink } from '../accounts/index.ts';
 import { API_V1_PREFIX, apiTokenGuard, idempotent, requireScope, tokenOf } from '../api-tokens/index.ts';
 import { listDownloadItems, presentRelease } from '../downloads/index.ts';
@@ -76,6 +77,8 @@ export function invalidRequest(result: { success: boolean; error?: unknown }, c:
 
 export function publicApiRoutes(ctx: AppContext) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: invalidRequest });
+  // Bodies here are a few fields: refused past 32 KB before anything reads them, token or not.
+  app.use('*', smallJsonBody());
   app.use('*', apiTokenGuard(ctx));
   app.use('*', async (c, next) => {
     // Answers of this API are about named people and licenses: never cached anywhere.

@@ -82,9 +82,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
           </tbody>
         </table>
       </div>
-      <p className="form-message__text" role="status">
-        {note}
-      </p>
+      <Message message={note ? { text: note, tone: 'info' } : null} />
     </>
   );
 }
@@ -137,9 +135,7 @@ function WebhookRow({ webhook, onChanged, onRemove }: { webhook: Webhook; onChan
           Delete<span className="sr-only"> {webhook.url}</span>
         </button>
       </div>
-      <p className="form-message__text" role="status">
-        {note}
-      </p>
+      <Message message={note ? { text: note, tone: 'info' } : null} />
       {showDeliveries && <Deliveries webhook={webhook} />}
     </li>
   );

@@ -14,7 +14,7 @@ import { rateLimitHits, users } from '../../../server/db/schema.ts';
 import { insertContactMessage } from '../../../server/features/contact/queries.ts';
 import { insertLicenseRequest } from '../../../server/features/licensing/queries.ts';
 
-type Role = 'anonymous' | 'user' | 'admin';
+type Role = 'anonymous' | 'user' | 'admin' | 'token';
 
 interface Endpoint {
   method: 'POST' | 'PUT' | 'DELETE';
@@ -222,6 +222,39 @@ const endpoints = (): Endpoint[] => [
     valid: () => ({ name: 'Other' }),
     limit: 32 * KIB,
   },
+  // Integrations (docs/integrations.md).
+  {
+    method: 'POST',
+    path: '/api/admin/webhooks',
+    role: 'admin',
+    fields: ['url', 'events', 'description'],
+    valid: () => ({ url: 'https://crm.example.com/hooks', events: ['user.created'], description: 'CRM' }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/webhooks/{webhook}',
+    role: 'admin',
+    fields: ['url', 'events', 'description', 'enabled'],
+    valid: () => ({ enabled: 1 }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/api-tokens',
+    role: 'admin',
+    fields: ['name', 'scopes', 'expires_days'],
+    valid: () => ({ name: 'Shop', scopes: ['releases:read'], expires_days: 1 }),
+    limit: 32 * KIB,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/users',
+    role: 'token',
+    fields: ['email', 'name'],
+    valid: () => ({ email: `fuzz-${Math.random().toString(36).slice(2)}@example.com`, name: 'Fuzz' }),
+    limit: 32 * KIB,
+  },
 ];
 
 function resolvePath(endpoint: Endpoint): string {
@@ -229,16 +262,20 @@ function resolvePath(endpoint: Endpoint): string {
     .replace('{self}', String(user.user.id))
     .replace('{other}', String(otherUserId))
     .replace('{contact}', String(contactMessageId))
-    .replace('{request}', String(licenseRequestId));
+    .replace('{request}', String(licenseRequestId))
+    .replace('{webhook}', String(webhookId));
 }
 
 function clientFor(role: Role): TestClient {
+  if (role === 'token') return tokenClient;
   if (role === 'admin') return admin;
   if (role === 'user') return user;
   // A fresh anonymous client per request: the XSRF cookie is needed, a session is not.
   return anonymous;
 }
 let anonymous: TestClient;
+let tokenClient: TestClient;
+let webhookId: number;
 
 /** A JSON value, as text: anything from a bare scalar to a deeply nested array or a long string. */
 function bodyArbitrary(endpoint: Endpoint): fc.Arbitrary<string> {
@@ -330,6 +367,20 @@ beforeAll(async () => {
     created_at: new Date().toISOString(),
   }).id;
   licenseRequestId = insertLicenseRequest(ctx.db, otherUserId, new Date().toISOString()).id;
+  const webhook = await admin.request('POST', '/api/admin/webhooks', { url: 'https://crm.example.com/hooks', events: ['user.created'] });
+  webhookId = ((await webhook.json()) as { webhook: { id: number } }).webhook.id;
+  // /api/v1/ reads a bearer token and no cookie: a client that sends exactly that (docs/integrations.md#the-api).
+  const created = await admin.request('POST', '/api/admin/api-tokens', { name: 'fuzz', scopes: ['users:write'], expires_days: 1 });
+  const { token } = (await created.json()) as { token: string };
+  tokenClient = {
+    ...createClient(ctx.app),
+    request: async (method, target, body, options = {}) =>
+      ctx.app.request(target, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...(options.headers as Record<string, string>) },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      }),
+  };
 });
 
 afterAll(() => {
@@ -356,7 +407,7 @@ describe('every JSON-body endpoint survives arbitrary JSON', () => {
         { numRuns: 40 },
       );
       // The signed-in clients are still signed in: no fuzzed body logged them out or broke the session.
-      if (endpoint.role !== 'anonymous') expect((await clientFor(endpoint.role).request('GET', '/api/user')).status).toBe(200);
+      if (endpoint.role === 'user' || endpoint.role === 'admin') expect((await clientFor(endpoint.role).request('GET', '/api/user')).status).toBe(200);
     });
   }
 });
