@@ -21,7 +21,7 @@ import { captureQueries } from './lib/captured-queries.ts';
 import { measureSigningRate, seedBenchLicense, VALIDATE_PATH, type BenchLicense } from './lib/licensing.ts';
 import { createApiClient, freePort, login, solvedBotToken, type ApiClient } from '../tests/helpers/fetch-client.ts';
 import { runCannon, runWrk, type LoadResult } from './lib/load.ts';
-import { launchChromium, measurePage, type PageWeight } from './lib/page-weight.ts';
+import { launchChromium, measurePage, SIGNED_OUT_GUARDED_PAGES, type PageWeight } from './lib/page-weight.ts';
 import { buildProcessesRss, PROJECT_ROOT, samplePeakChildMemory, servingRss, startNodeProcess, type ProductProcess } from './lib/product.ts';
 import { formatReport, checkTargets, type BenchReport, type SizeResult } from './lib/report.ts';
 import { BENCH_USER_PASSWORD, seedScaled, type ScaledSeed } from './lib/seed-scaled.ts';
@@ -220,7 +220,7 @@ async function measureServing(
   const pages: PageWeight[] = [];
   const browser = tools.chromium ? await launchChromium() : null;
   try {
-    for (const pagePath of ['/', newsPath, '/downloads', '/dashboard', '/admin']) {
+    for (const pagePath of ['/', newsPath, '/downloads', ...SIGNED_OUT_GUARDED_PAGES]) {
       if (!browser) break;
       const weight = await measurePage(browser, product.base, pagePath);
       if (weight.status !== 200) throw new Error(`${pagePath} answered ${weight.status}`);

@@ -2,6 +2,9 @@
 // response until the network is idle (entry modules, their imports, dynamic imports made at load),
 // each counted at gzip level 9 (how the server stores it) so the figure does not depend on what the
 // browser negotiated. Used by `npm run lighthouse` and the budget test in tests/e2e/reading.spec.ts.
+// `measureTransferredScripts` is the other view: the bytes Chromium really received for scripts (as served,
+// compressed, response headers included), across the redirects a visit makes; the guarded pages' test
+// (tests/e2e/guarded-islands.spec.ts) and the bench use it (docs/decisions/0038-guarded-islands.md).
 import zlib from 'node:zlib';
 import type { Page, Response } from '@playwright/test';
 
@@ -34,6 +37,33 @@ export async function measureScriptBytes(page: Page, url: string): Promise<Scrip
     await Promise.all(pending);
   } finally {
     page.off('response', onResponse);
+  }
+  let total = 0;
+  for (const size of files.values()) total += size;
+  return { total, files };
+}
+
+/**
+ * The scripts Chromium transferred while `visit` ran, from the DevTools protocol: each script's
+ * `encodedDataLength` (what came over the wire: compressed as served, response headers included). It
+ * follows the page through navigations, so a guard's redirect and what the next page loads are counted.
+ */
+export async function measureTransferredScripts(page: Page, visit: () => Promise<void>): Promise<ScriptBytes> {
+  const cdp = await page.context().newCDPSession(page);
+  const scriptRequests = new Map<string, string>();
+  const files = new Map<string, number>();
+  cdp.on('Network.responseReceived', (event) => {
+    if (event.type === 'Script') scriptRequests.set(event.requestId, new URL(event.response.url).pathname);
+  });
+  cdp.on('Network.loadingFinished', (event) => {
+    const path = scriptRequests.get(event.requestId);
+    if (path !== undefined) files.set(path, (files.get(path) ?? 0) + event.encodedDataLength);
+  });
+  await cdp.send('Network.enable');
+  try {
+    await visit();
+  } finally {
+    await cdp.detach();
   }
   let total = 0;
   for (const size of files.values()) total += size;

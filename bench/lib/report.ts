@@ -1,6 +1,6 @@
 // The bench's figures, its targets (issues 8, 15 and 16) and the table it prints.
 import type { LoadResult } from './load.ts';
-import type { PageWeight } from './page-weight.ts';
+import { SIGNED_OUT_GUARDED_PAGES, type PageWeight } from './page-weight.ts';
 
 export interface SizeResult {
   posts: number;
@@ -255,10 +255,17 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
   const last = report.sizes[report.sizes.length - 1];
   if (last) {
     out.push(
-      `\n### Page weight (${last.posts} posts; JS = what Chromium downloads before any interaction, gzip -9)`,
+      `\n### Page weight (${last.posts} posts; JS = what Chromium downloads before any interaction, gzip -9, and what it transferred, headers included)`,
       table(
-        ['page', 'HTML', 'HTML gzip', 'JS files', 'JS gzip'],
-        last.pages.map((page) => [page.path, kb(page.htmlBytes), kb(page.htmlGzipBytes), String(page.jsFiles), kb(page.jsGzipBytes)]),
+        ['page', 'HTML', 'HTML gzip', 'JS files', 'JS gzip', 'JS transferred'],
+        last.pages.map((page) => [
+          SIGNED_OUT_GUARDED_PAGES.has(page.path) ? `${page.path} (signed out)` : page.path,
+          kb(page.htmlBytes),
+          kb(page.htmlGzipBytes),
+          String(page.jsFiles),
+          kb(page.jsGzipBytes),
+          page.jsTransferredBytes == null ? '—' : kb(page.jsTransferredBytes),
+        ]),
       ),
     );
   }

@@ -4,13 +4,15 @@
 // 'Request Failed!' alerts. Below, the account's security (issue 13): the two-factor sign-in card
 // (users/TwoFactorCard.tsx), where the user is signed in, change password, change e-mail
 // (src/islands/account/), and last the "Your data" card (download it, delete the account). The nav bar's
-// script loads the user into $user; this island reads it and reloads it after a machine changed.
+// script loads the user into $user; this island reads it and reloads it after a machine changed. It is
+// mounted by src/scripts/dashboard-page.ts only for a signed-in user (docs/decisions/0038-guarded-islands.md),
+// which also shows what is seen while nobody is.
 import { useStore } from '@nanostores/react';
-import { useState } from 'react';
+import { StrictMode, useState } from 'react';
+import { createRoot } from 'react-dom/client';
 import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
 import { ApiError } from '../lib/api/request.ts';
 import { loadCurrentUser } from '../lib/api/session.ts';
-import { openAccountDialog } from '../scripts/account-root.ts';
 import { $licenses, $supportEmail, $user, setSession, type CurrentUser, type LicenseView } from '../stores/session.ts';
 import { AccountSessions } from './account/AccountSessions.tsx';
 import { ChangeEmailForm } from './account/ChangeEmailForm.tsx';
@@ -187,25 +189,18 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
   );
 }
 
-export default function Dashboard() {
+function Dashboard() {
   const user = useStore($user);
-  if (user === undefined) {
-    return (
-      <p className="empty-note" role="status">
-        Loading your account…
-      </p>
-    );
-  }
-  if (user === null) {
-    // Reached when the session ends while the page is open (arriving without a user goes to / instead).
-    return (
-      <div className="result-panel">
-        <p>Please login to see dashboard!</p>
-        <button type="button" className="button" onClick={() => void openAccountDialog('login')} aria-haspopup="dialog">
-          Login
-        </button>
-      </div>
-    );
-  }
-  return <LoggedInDashboard user={user} />;
+  // The loader unmounts the island when the session ends; until it does, nothing is drawn without a user.
+  return user ? <LoggedInDashboard user={user} /> : null;
+}
+
+export function mountDashboard(container: HTMLElement): () => void {
+  const root = createRoot(container);
+  root.render(
+    <StrictMode>
+      <Dashboard />
+    </StrictMode>,
+  );
+  return () => root.unmount();
 }

@@ -1,14 +1,13 @@
 // 'Licensing Settings' on /admin (issue 12, items 5 and 7; docs/admin-api.md#licensing-settings): how many
 // machines a new trial and a new perpetual license may activate, and whether Request License grants a
-// verified user a trial at once (off by default: the admin grants them). Saved with the one form hook.
+// verified user a trial at once (off by default: the admin grants them). Read and retried by the one settings dialog (SettingsDialog.tsx), saved with the one form hook.
 import { useRef, useState } from 'react';
 import { loadLicensingSettings, saveLicensingSettings, type LicensingSettings } from '../../lib/api/admin.ts';
-import { Dialog } from '../ui/Dialog.tsx';
 import { Checkbox, Field } from '../ui/Field.tsx';
 import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
-import { useLoaded } from '../ui/use-loaded.ts';
+import { SettingsDialog } from './SettingsDialog.tsx';
 
 const FIELDS = ['trial_max_machines', 'perpetual_max_machines', 'auto_grant_trials'] as const;
 
@@ -60,26 +59,10 @@ function SettingsForm({ settings, onClose }: { settings: LicensingSettings; onCl
   );
 }
 
-function LicensingSettingsBody({ onClose }: { onClose: () => void }) {
-  const { value, failed, reload } = useLoaded(loadLicensingSettings, 'the licensing settings');
-  if (failed) {
-    return (
-      <p className="form-message__text form-message__text--error">
-        The licensing settings could not be loaded.{' '}
-        <button type="button" className="admin-link-button" onClick={() => void reload()}>
-          Try again
-        </button>
-      </p>
-    );
-  }
-  if (!value) return <p className="empty-note">Loading the licensing settings…</p>;
-  return <SettingsForm settings={value} onClose={onClose} />;
-}
-
 export function LicensingSettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Dialog title="Licensing Settings" open={open} onClose={onClose}>
-      {open && <LicensingSettingsBody onClose={onClose} />}
-    </Dialog>
+    <SettingsDialog title="Licensing Settings" what="the licensing settings" load={loadLicensingSettings} open={open} onClose={onClose}>
+      {(settings) => <SettingsForm settings={settings} onClose={onClose} />}
+    </SettingsDialog>
   );
 }

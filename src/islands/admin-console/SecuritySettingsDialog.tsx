@@ -1,13 +1,12 @@
 // 'Security Settings' on /admin, beside Licensing Settings (docs/admin-api.md#security-settings): whether every
-// admin must use two-factor sign-in (docs/product/accounts.md#two-factor-sign-in). Saved with the one form hook.
+// admin must use two-factor sign-in (docs/product/accounts.md#two-factor-sign-in). Read and retried by the one settings dialog (SettingsDialog.tsx), saved with the one form hook.
 import { useRef, useState } from 'react';
 import { loadSecuritySettings, saveSecuritySettings, type SecuritySettings } from '../../lib/api/admin.ts';
-import { Dialog } from '../ui/Dialog.tsx';
 import { Checkbox } from '../ui/Field.tsx';
 import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
-import { useLoaded } from '../ui/use-loaded.ts';
+import { SettingsDialog } from './SettingsDialog.tsx';
 
 const FIELDS = ['require_two_factor_for_admins'] as const;
 
@@ -35,26 +34,10 @@ function SettingsForm({ settings, onClose }: { settings: SecuritySettings; onClo
   );
 }
 
-function SecuritySettingsBody({ onClose }: { onClose: () => void }) {
-  const { value, failed, reload } = useLoaded(loadSecuritySettings, 'the security settings');
-  if (failed) {
-    return (
-      <p className="form-message__text form-message__text--error">
-        The security settings could not be loaded.{' '}
-        <button type="button" className="admin-link-button" onClick={() => void reload()}>
-          Try again
-        </button>
-      </p>
-    );
-  }
-  if (!value) return <p className="empty-note">Loading the security settings…</p>;
-  return <SettingsForm settings={value} onClose={onClose} />;
-}
-
 export function SecuritySettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Dialog title="Security Settings" open={open} onClose={onClose}>
-      {open && <SecuritySettingsBody onClose={onClose} />}
-    </Dialog>
+    <SettingsDialog title="Security Settings" what="the security settings" load={loadSecuritySettings} open={open} onClose={onClose}>
+      {(settings) => <SettingsForm settings={settings} onClose={onClose} />}
+    </SettingsDialog>
   );
 }

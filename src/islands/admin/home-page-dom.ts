@@ -2,7 +2,9 @@
 // in the API's order, new ones added, deleted ones hidden. Only the text column of a section is the
 // overlay's to render (title, body, the first section's buttons); the static slideshow stays, since its
 // images are what readers see until the publish, and the admin bar lists the images assigned now.
+// The store and the bookkeeping are the one OverlaidPageDom's (overlaid-page-dom.ts).
 import type { HomeSection } from '../../lib/api/home.ts';
+import { OverlaidPageDom } from './overlaid-page-dom.ts';
 
 export interface SectionHost {
   sectionId: number;
@@ -13,30 +15,11 @@ export interface SectionHost {
   first: boolean;
 }
 
-export class HomePageDom {
-  // The hosts are an external store for React (useSyncExternalStore): the overlay lays the DOM out in a
-  // layout effect and renders its portals into whatever elements that produced.
-  private current: SectionHost[] = [];
-  private readonly listeners = new Set<() => void>();
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly hosts = (): SectionHost[] => this.current;
-
-  private publish(hosts: SectionHost[]): void {
-    this.current = hosts;
-    for (const listener of this.listeners) listener();
-  }
-
+export class HomePageDom extends OverlaidPageDom<SectionHost> {
   private readonly list: HTMLElement;
   private readonly staticSections = new Map<number, { element: HTMLElement; first: boolean }>();
-  private readonly saved = new Map<HTMLElement, Node[]>();
-  private readonly created = new Map<number, HTMLElement>();
-  private readonly barHosts = new Map<number, HTMLElement>();
-  private readonly hidden = new Set<HTMLElement>();
+  /** The placeholder shown when the site had no sections at the last publish. */
+  private readonly placeholders: HTMLElement[];
 
   private readonly panel: HTMLElement;
   /** What the static figures said before the overlay wrote the API's titles and alt texts into them. */
@@ -44,6 +27,7 @@ export class HomePageDom {
 
   /** `panel`: the overlay's own container, placed by the caller before the sections. */
   constructor(main: HTMLElement, panel: HTMLElement) {
+    super();
     const sections = [...main.querySelectorAll<HTMLElement>('[data-home-section]')];
     this.list = sections[0]?.parentElement ?? main.querySelector<HTMLElement>('.home-sections') ?? main;
     this.panel = panel;
@@ -51,26 +35,15 @@ export class HomePageDom {
       const id = Number(element.dataset.homeSection);
       if (Number.isSafeInteger(id)) this.staticSections.set(id, { element, first: index === 0 });
     });
-    // The placeholder shown when the site had no sections at the last publish.
-    for (const placeholder of this.list.querySelectorAll<HTMLElement>(':scope > section.home-section:not([data-home-section])')) this.hidden.add(placeholder);
+    this.placeholders = [...this.list.querySelectorAll<HTMLElement>(':scope > section.home-section:not([data-home-section])')];
   }
 
   /** One element per section, in the API's order; publishes where React renders. */
   sync(sections: readonly HomeSection[]): void {
     const wanted = new Set(sections.map((section) => section.id));
-    for (const placeholder of this.hidden) if (!placeholder.dataset.homeSection) placeholder.hidden = sections.length > 0;
-    for (const [id, { element }] of this.staticSections) {
-      if (!wanted.has(id) && !element.hidden) {
-        element.hidden = true;
-        this.hidden.add(element);
-      }
-    }
-    for (const [id, element] of this.created) {
-      if (!wanted.has(id)) {
-        element.remove();
-        this.created.delete(id);
-      }
-    }
+    for (const placeholder of this.placeholders) placeholder.hidden = sections.length > 0;
+    for (const [id, { element }] of this.staticSections) if (!wanted.has(id)) this.hide(element);
+    this.dropCreated(wanted);
     const hosts: SectionHost[] = [];
     let previous: Element | null = null;
     sections.forEach((section, index) => {
@@ -130,11 +103,11 @@ export class HomePageDom {
     const known = this.staticSections.get(section.id);
     if (known) {
       const { element } = known;
-      if (this.hidden.delete(element)) element.hidden = false;
+      this.show(element);
       const text = element.querySelector<HTMLElement>('.home-section__text') ?? element;
       element.classList.toggle('home-section--first', first);
-      const current = element.dataset.updatedAt === section.updated_at && known.first === first && !this.saved.has(text);
-      if (current) return { sectionId: section.id, text, barHost: this.barHost(section.id, text), first };
+      const current = element.dataset.updatedAt === section.updated_at && known.first === first && !this.isTakenOver(text);
+      if (current) return { sectionId: section.id, text, barHost: this.barHost(section.id, text, 'home-admin-bar-host'), first };
       this.takeOver(section.id, text);
       return { sectionId: section.id, text, barHost: null, first };
     }
@@ -153,42 +126,16 @@ export class HomePageDom {
     return { sectionId: section.id, text: element.querySelector<HTMLElement>('.home-section__text') ?? element, barHost: null, first };
   }
 
-  private barHost(sectionId: number, text: HTMLElement): HTMLElement {
-    let host = this.barHosts.get(sectionId);
-    if (!host) {
-      host = document.createElement('div');
-      host.className = 'home-admin-bar-host';
-      this.barHosts.set(sectionId, host);
-    }
-    if (host.parentElement !== text) text.prepend(host);
-    return host;
-  }
-
-  private takeOver(sectionId: number, text: HTMLElement): void {
-    if (this.saved.has(text)) return;
-    this.barHosts.get(sectionId)?.remove();
-    this.barHosts.delete(sectionId);
-    this.saved.set(text, [...text.childNodes]);
-    text.replaceChildren();
-  }
-
   sectionElement(sectionId: number): HTMLElement | undefined {
     return this.created.get(sectionId) ?? this.staticSections.get(sectionId)?.element;
   }
 
-  restore(): void {
-    this.current = [];
+  override restore(): void {
     this.restoreFigures();
-    for (const element of this.created.values()) element.remove();
-    for (const host of this.barHosts.values()) host.remove();
-    for (const [text, children] of this.saved) text.replaceChildren(...children);
-    for (const element of this.hidden) element.hidden = false;
+    super.restore();
+    for (const placeholder of this.placeholders) placeholder.hidden = false;
     for (const [, { element, first }] of this.staticSections) element.classList.toggle('home-section--first', first);
     // Static order back: the list's static sections in their original order.
     for (const [, { element }] of this.staticSections) this.list.append(element);
-    this.created.clear();
-    this.barHosts.clear();
-    this.saved.clear();
-    this.hidden.clear();
   }
 }

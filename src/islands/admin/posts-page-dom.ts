@@ -3,8 +3,10 @@
 // markup where it is still current: a static article whose data-updated-at matches the API keeps its
 // rendered body and only gains the admin bar; any other gets its content from the overlay (React portals
 // into these elements). Everything changed here is put back by restore(), when the overlay goes (the
-// admin logged out, or the reading page is swapped).
+// admin logged out, or the reading page is swapped); the store and the bookkeeping are the one
+// OverlaidPageDom's (overlaid-page-dom.ts), shared with the home page's.
 import type { Post, Section } from '../../lib/api/posts.ts';
+import { OverlaidPageDom } from './overlaid-page-dom.ts';
 
 export interface ArticleHost {
   postId: number;
@@ -13,33 +15,11 @@ export interface ArticleHost {
   barHost: HTMLElement | null;
 }
 
-export class PostsPageDom {
-  // The hosts are an external store for React (useSyncExternalStore): the overlay lays the DOM out in a
-  // layout effect and renders its portals into whatever elements that produced.
-  private current: ArticleHost[] = [];
-  private readonly listeners = new Set<() => void>();
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  readonly hosts = (): ArticleHost[] => this.current;
-
-  private publish(hosts: ArticleHost[]): void {
-    this.current = hosts;
-    for (const listener of this.listeners) listener();
-  }
-
+export class PostsPageDom extends OverlaidPageDom<ArticleHost> {
   private readonly content: HTMLElement;
   private readonly heading: HTMLElement | null;
   private readonly headingText: string;
   private readonly staticArticles = new Map<number, HTMLElement>();
-  /** What static articles the overlay took over looked like. */
-  private readonly savedChildren = new Map<HTMLElement, { children: Node[]; id: string; className: string }>();
-  private readonly created = new Map<number, HTMLElement>();
-  private readonly barHosts = new Map<number, HTMLElement>();
-  private readonly hidden = new Set<HTMLElement>();
 
   private readonly sidebar: HTMLElement | null;
   /** The sidebar's list as it was, and the list the overlay made when the site had no sections. */
@@ -47,6 +27,7 @@ export class PostsPageDom {
   private createdList: HTMLElement | null = null;
 
   constructor(content: HTMLElement, sidebar: HTMLElement | null = null) {
+    super();
     this.content = content;
     this.sidebar = sidebar;
     this.heading = content.querySelector<HTMLElement>('.posts-heading, h1');
@@ -57,17 +38,6 @@ export class PostsPageDom {
     }
     // The overlay says itself when a section is empty (the static note may no longer be true).
     for (const note of content.querySelectorAll<HTMLElement>(':scope > .empty-note')) this.hide(note);
-  }
-
-  private hide(element: HTMLElement): void {
-    if (!element.hidden) {
-      element.hidden = true;
-      this.hidden.add(element);
-    }
-  }
-
-  private show(element: HTMLElement): void {
-    if (this.hidden.delete(element)) element.hidden = false;
   }
 
   setHeading(text: string | null): void {
@@ -84,12 +54,7 @@ export class PostsPageDom {
     const hosts: ArticleHost[] = [];
     const wanted = new Set(posts.map((post) => post.id));
     for (const [id, element] of this.staticArticles) if (!wanted.has(id)) this.hide(element);
-    for (const [id, element] of this.created) {
-      if (!wanted.has(id)) {
-        element.remove();
-        this.created.delete(id);
-      }
-    }
+    this.dropCreated(wanted);
 
     let anchor: Element | null = this.heading;
     for (const post of posts) {
@@ -107,8 +72,8 @@ export class PostsPageDom {
     const staticArticle = this.staticArticles.get(post.id);
     if (staticArticle) {
       this.show(staticArticle);
-      const current = staticArticle.dataset.updatedAt === post.updated_at && !this.savedChildren.has(staticArticle);
-      if (current) return { postId: post.id, element: staticArticle, barHost: this.barHost(post.id, staticArticle) };
+      const current = staticArticle.dataset.updatedAt === post.updated_at && !this.isTakenOver(staticArticle);
+      if (current) return { postId: post.id, element: staticArticle, barHost: this.barHost(post.id, staticArticle, 'post-admin-bar-host') };
       this.takeOver(post.id, staticArticle);
       this.describe(staticArticle, post);
       return { postId: post.id, element: staticArticle, barHost: null };
@@ -121,26 +86,6 @@ export class PostsPageDom {
     }
     this.describe(element, post);
     return { postId: post.id, element, barHost: null };
-  }
-
-  private barHost(postId: number, article: HTMLElement): HTMLElement {
-    let host = this.barHosts.get(postId);
-    if (!host) {
-      host = document.createElement('div');
-      host.className = 'post-admin-bar-host';
-      this.barHosts.set(postId, host);
-    }
-    if (host.parentElement !== article) article.prepend(host);
-    return host;
-  }
-
-  /** The overlay renders this article from now on: its static content is put aside. */
-  private takeOver(postId: number, article: HTMLElement): void {
-    if (this.savedChildren.has(article)) return;
-    this.barHosts.get(postId)?.remove();
-    this.barHosts.delete(postId);
-    this.savedChildren.set(article, { children: [...article.childNodes], id: article.id, className: article.className });
-    article.replaceChildren();
   }
 
   private describe(article: HTMLElement, post: Post): void {
@@ -215,21 +160,9 @@ export class PostsPageDom {
     return this.created.get(postId) ?? this.staticArticles.get(postId);
   }
 
-  restore(): void {
-    this.current = [];
+  override restore(): void {
     this.restoreSidebar();
-    for (const element of this.created.values()) element.remove();
-    for (const host of this.barHosts.values()) host.remove();
-    for (const [article, saved] of this.savedChildren) {
-      article.replaceChildren(...saved.children);
-      article.id = saved.id;
-      article.className = saved.className;
-    }
-    for (const element of this.hidden) element.hidden = false;
+    super.restore();
     this.setHeading(null);
-    this.created.clear();
-    this.barHosts.clear();
-    this.savedChildren.clear();
-    this.hidden.clear();
   }
 }

@@ -1,12 +1,12 @@
 // The admin's view of the releases, from the API rather than the static page (which lags behind each
 // write until the publish is live): the same cards and Previous Releases table readers get, plus each
-// release's completed-download count (issue 6 item 5) and Edit, Delete and Download.
+// release's completed-download count (issue 6 item 5) and Edit, Delete and Download. How a release reads is
+// defined once, in src/lib/release-markup.ts, which the static markup uses too.
 import { useId } from 'react';
-import { formatBytes } from '../../lib/page-meta.ts';
+import { PREVIOUS_RELEASES_COLUMNS, releaseCardClass, releaseFileFacts, shownVersion } from '../../lib/release-markup.ts';
 import { CopyButton } from '../ui/CopyButton.tsx';
 import { ReleaseActions } from './ReleaseActions.tsx';
 import { ReleaseBody, type StaticBodies } from './ReleaseBody.tsx';
-import { shownVersion } from './release-rules.ts';
 import type { Release } from '../../lib/api/downloads.ts';
 
 interface ListProps {
@@ -25,13 +25,9 @@ function countText(release: Release): string {
 function AdminReleaseCard({ release, staticBodies, onEdit, onDelete, onDownloaded }: Omit<ListProps, 'releases'> & { release: Release }) {
   const id = useId();
   const version = shownVersion(release.release);
-  const size = formatBytes(release.size);
+  const file = releaseFileFacts(release);
   return (
-    <article
-      className={release.is_current ? 'download-card download-card--current' : 'download-card'}
-      aria-labelledby={`${id}-title`}
-      data-admin-release-id={release.id}
-    >
+    <article className={releaseCardClass(release.is_current === 1)} aria-labelledby={`${id}-title`} data-admin-release-id={release.id}>
       <header className="download-card__header">
         <h2 id={`${id}-title`} className="download-card__title">
           {release.title}
@@ -43,26 +39,26 @@ function AdminReleaseCard({ release, staticBodies, onEdit, onDelete, onDownloade
         </p>
       </header>
       <ReleaseBody release={release} staticBodies={staticBodies} />
-      {release.filename && (
+      {file && (
         <dl className="download-card__file">
           <div>
             <dt>File</dt>
-            <dd className="download-card__filename">{release.filename}</dd>
+            <dd className="download-card__filename">{file.filename}</dd>
           </div>
-          {size && (
+          {file.size && (
             <div>
               <dt>Size</dt>
-              <dd>{size}</dd>
+              <dd>{file.size}</dd>
             </div>
           )}
-          {release.sha256 && (
+          {file.sha256 && (
             <div className="download-card__sha">
               <dt>SHA-256</dt>
               <dd>
                 <code id={`${id}-sha`} className="download-card__hash">
-                  {release.sha256}
+                  {file.sha256}
                 </code>
-                <CopyButton targetId={`${id}-sha`} label={`Copy the SHA-256 of ${release.filename}`} />
+                <CopyButton targetId={`${id}-sha`} label={file.copyLabel} />
               </dd>
             </div>
           )}
@@ -84,9 +80,11 @@ function AdminReleaseTable({ releases, staticBodies, onEdit, onDelete, onDownloa
         <table className="releases-table releases-table--admin">
           <thead>
             <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Version</th>
-              <th scope="col">Description</th>
+              {PREVIOUS_RELEASES_COLUMNS.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
               <th scope="col">Downloads</th>
               <th scope="col">Actions</th>
             </tr>

@@ -2,9 +2,3 @@
 
 /** The form's fields, in the order their error slots are shown (docs/decisions/0008-downloads-api.md). */
 export const RELEASE_FIELDS = ['title', 'body', 'release', 'is_current', 'downloadable', 'file'] as const;
-
-/** The release number is hidden when it is '0' (or empty). */
-export function shownVersion(release: string): string {
-  const value = release.trim();
-  return value === '0' ? '' : value;
-}
