@@ -151,14 +151,22 @@ async function readKeys(keys: string | undefined): Promise<{ jwks: { keys: Publi
   }
 }
 
+/**
+ * The file's last line end is not part of the token; any other whitespace is, and is refused as MALFORMED
+ * (verifyLicenseFile takes the compact form strictly, issue 29 item 4).
+ */
+function withoutLineEnd(text: string): string {
+  return text.replace(/\r?\n$/, '');
+}
+
 async function readToken(file: string): Promise<string> {
   try {
     if (file === '-') {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8').trim();
+      return withoutLineEnd(Buffer.concat(chunks).toString('utf8'));
     }
-    return fs.readFileSync(fromCallerDir(file), 'utf8').trim();
+    return withoutLineEnd(fs.readFileSync(fromCallerDir(file), 'utf8'));
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

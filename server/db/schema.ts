@@ -40,6 +40,10 @@ export const users = sqliteTable(
     // When two-factor sign-in was turned on; null while it is off (docs/product/accounts.md#two-factor-sign-in).
     // On the user row so the session's user says it without another query; the secret is elsewhere.
     two_factor_enabled_at: text('two_factor_enabled_at'),
+    // Bumped by every change of address or password (server/db/queries/users.ts): an e-mail-change link
+    // carries the value it was made at, so it is good once and dies with any such change, even one that
+    // later puts the same address back (issue 29, item 1; docs/product/accounts.md#change-e-mail).
+    email_change_nonce: integer('email_change_nonce').notNull().default(0),
     ...timestamps,
   },
   (table) => [uniqueIndex('users_email_unique').on(sql`${table.email} COLLATE NOCASE`)],

@@ -37,8 +37,14 @@ export function markEmailVerified(db: Db, id: number, atIso: string): boolean {
   );
 }
 
+/**
+ * The new value of users.email_change_nonce for a write that changes the address or the password: every
+ * such write bumps it, so the e-mail-change links made before it die (server/features/profile/routes.ts).
+ */
+const bumpedEmailChangeNonce = sql`${users.email_change_nonce} + 1`;
+
 export function updatePassword(db: Db, id: number, passwordHash: string, atIso: string): void {
-  db.update(users).set({ password_hash: passwordHash, updated_at: atIso }).where(eq(users.id, id)).run();
+  db.update(users).set({ password_hash: passwordHash, email_change_nonce: bumpedEmailChangeNonce, updated_at: atIso }).where(eq(users.id, id)).run();
 }
 
 /** The fields a user may change on their own record (PUT /api/user/update/{id}); nothing else can pass. */
@@ -125,9 +131,14 @@ export function updateUserAsAdmin(db: Db, id: number, fields: AdminUserFields, a
       license_request,
     }).filter(([, value]) => value !== undefined),
   ) as AdminUserFields;
+  // A new address (SET reads the row as it was) voids the e-mail-change links made for the old one.
+  const nonce =
+    set.email === undefined
+      ? {}
+      : { email_change_nonce: sql`CASE WHEN ${users.email} = ${set.email} THEN ${users.email_change_nonce} ELSE ${bumpedEmailChangeNonce} END` };
   return db
     .update(users)
-    .set({ ...set, updated_at: atIso })
+    .set({ ...set, ...nonce, updated_at: atIso })
     .where(eq(users.id, id))
     .returning()
     .get();
@@ -168,7 +179,7 @@ export function listUserEmails(db: Db): Array<Pick<User, 'id' | 'email'>> {
 
 /** A confirmed change of address (docs/product/accounts.md#change-e-mail): the new address is proven, so verified now. */
 export function changeEmail(db: Db, id: number, email: string, atIso: string): void {
-  db.update(users).set({ email, email_verified_at: atIso, updated_at: atIso }).where(eq(users.id, id)).run();
+  db.update(users).set({ email, email_verified_at: atIso, email_change_nonce: bumpedEmailChangeNonce, updated_at: atIso }).where(eq(users.id, id)).run();
 }
 
 /** The addresses of the admins who can sign in, oldest account first: who hears of contact messages and license requests. */

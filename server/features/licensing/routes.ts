@@ -251,9 +251,15 @@ export const activateSchema = z.object({
 export const validateSchema = z.object({ key: keyField, fingerprint: fingerprintField.optional() });
 export const deactivateSchema = z.object({ key: keyField, fingerprint: fingerprintField });
 
-/** A rate-limit key for a license key: its hash, so no key is stored outside the licenses table. */
+/**
+ * A rate-limit key for a license key: its hash, so no key is stored outside the licenses table. Hashed in
+ * the form the lookup reads (normaliseLicenseKey: O → 0, I and L → 1), so respelling one key is not a fresh
+ * bucket (issue 29, item 3); text that cannot be a key is counted by its trimmed capitals.
+ */
 function keyBucket(key: string): string {
-  return createHash('sha256').update(key.trim().toUpperCase()).digest('base64url');
+  return createHash('sha256')
+    .update(normaliseLicenseKey(key) ?? key.trim().toUpperCase())
+    .digest('base64url');
 }
 
 type Body<Schema extends z.ZodType> = { ok: true; data: z.infer<Schema> } | { ok: false; response: Response };

@@ -40,6 +40,8 @@ const USER_FIELD_EXPORT = {
   role: 'export',
   unsubscribed_at: 'export',
   two_factor_enabled_at: 'export',
+  // Internal bookkeeping of e-mail-change links, not the owner's data.
+  email_change_nonce: 'secret',
   created_at: 'export',
   updated_at: 'export',
 } as const satisfies Record<keyof User, 'export' | 'secret'>;

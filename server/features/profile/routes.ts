@@ -12,11 +12,14 @@
 // link to the new address; nothing changes until that link is followed, so the old address keeps signing in.
 // The old address is told at once, so its owner can still stop a change they did not ask for.
 //
-// The link needs no table: it is signed (server/auth/signed-urls.ts) and carries the new address and a hash
-// of the account's current address and password hash. Once either changes (another confirmed change, a
-// password change or reset) the link is dead, so the owner's password reset also voids a change an intruder
-// asked for. Following it makes the new address the account's, verified; voids reset links (already bound
-// to the old address); and ends every other session (docs/decisions/0024-session-control.md).
+// The link needs no table: it is signed (server/auth/signed-urls.ts) and carries the new address and the
+// account's email_change_nonce, which every change of address or password bumps (server/db/queries/users.ts:
+// a confirmed change, a password change or reset, an admin's edit of the address). So a link is good once,
+// and dies with any such change, even one that later puts the same address back (issue 29, item 1: a link
+// bound to the address alone worked again after a change to B and back to A); the owner's password reset
+// also voids a change an intruder asked for. Following it makes the new address the account's, verified;
+// voids reset links (already bound to the old address); and ends every other session
+// (docs/decisions/0024-session-control.md).
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
@@ -54,7 +57,6 @@ import { createRateLimiter } from '../../auth/rate-limit.ts';
 import { invalidateOtherSessions } from '../../auth/sessions.ts';
 import { tooManyRequests } from '../../http/throttle.ts';
 import { deletePasswordResetToken } from '../accounts/index.ts';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { signUrl, verifySignedUrl } from '../../auth/signed-urls.ts';
 import { emailRefusal } from '../accounts/index.ts';
 import { recordWebhookEvent } from '../webhooks/index.ts';
@@ -238,13 +240,9 @@ const emailChangeSchema = z.object({
   password: currentPasswordField('password'),
 });
 
-/** Binds a link to the account as it is now: a new address or a new password hash kills it. */
-function accountState(user: Pick<User, 'email' | 'password_hash'>): string {
-  return createHash('sha256').update(`${user.email.trim().toLowerCase()}\n${user.password_hash}`).digest('hex');
-}
-
-function stateMatches(user: Pick<User, 'email' | 'password_hash'>, state: string): boolean {
-  return /^[0-9a-f]{64}$/.test(state) && timingSafeEqual(Buffer.from(accountState(user), 'hex'), Buffer.from(state, 'hex'));
+/** The nonce a link carries: the account's email_change_nonce when the link was made, as digits. */
+function nonceMatches(user: Pick<User, 'email_change_nonce'>, nonce: string): boolean {
+  return /^\d{1,15}$/.test(nonce) && Number(nonce) === user.email_change_nonce;
 }
 
 /** The result page of docs/product/accounts.md#e-mail-verification, told it is about a change of address. */
@@ -258,7 +256,7 @@ export function emailChangeRoutes(ctx: AppContext) {
   const changeLink = (user: User, newEmail: string) =>
     `${ctx.config.siteUrl}${signUrl(ctx, `${EMAIL_CHANGE_PATH}/${user.id}`, {
       expiresAt: ctx.now() + LINK_LIFETIME_MINUTES * 60_000,
-      params: { email: newEmail, state: accountState(user) },
+      params: { email: newEmail, nonce: String(user.email_change_nonce) },
     })}`;
 
   return new Hono<AppEnv>()
@@ -288,16 +286,17 @@ export function emailChangeRoutes(ctx: AppContext) {
       if (verifySignedUrl(ctx, c.req.url) !== 'valid') return invalid();
       const id = parseId(c.req.param('id'));
       const parsedEmail = emailField.safeParse(c.req.query('email'));
-      const state = c.req.query('state') ?? '';
+      const nonce = c.req.query('nonce') ?? '';
       if (id === null || !parsedEmail.success) return invalid();
       const newEmail = parsedEmail.data;
 
       const outcome = writeTransaction(ctx.db, () => {
         const user = getUserById(ctx.db, id);
-        if (!user || user.is_banned || !stateMatches(user, state)) return 'invalid' as const;
+        if (!user || user.is_banned || !nonceMatches(user, nonce)) return 'invalid' as const;
         // Taken (or its domain banned) since the link was sent: refused as at the request.
         const refusal = emailRefusal(ctx.db, newEmail);
         if (refusal) return refusal;
+        // Bumps the nonce: this link, and any other outstanding one, is used up.
         changeEmail(ctx.db, id, newEmail, new Date(ctx.now()).toISOString());
         deletePasswordResetToken(ctx.db, id);
         // The browser following the link keeps its session when it is the account's own.

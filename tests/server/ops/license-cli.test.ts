@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signLicenseFile, type LicenseFileInput } from '../../../server/features/licensing/license-file.ts';
 import { loadKeyring, signingKeysDir, type Keyring } from '../../../server/features/licensing/signing-keys.ts';
@@ -143,6 +144,29 @@ describe('npm run license-verify', () => {
     const garbage = await verify(dataDir, [writeFile(dataDir, 'garbage.lic', 'hello'), ...now]);
     expect(garbage.code).toBe(1);
     expect(garbage.stdout).toMatch(/MALFORMED/);
+  });
+
+  it('refuses a padded or space-wrapped signature and a token of another typ signed by the same key (issue 29, item 4)', async () => {
+    const { dataDir, keyring, token } = await fixture();
+    const now = ['--now', '2026-06-02T00:00:00Z'];
+    for (const [name, bad] of [
+      ['padded.lic', `${token}==\n`],
+      ['spaced.lic', `${token.replace(/\.([^.]+)$/, '. $1')}\n`],
+      ['trailing.lic', `${token}  \n`],
+    ] as const) {
+      const result = await verify(dataDir, [writeFile(dataDir, name, bad), ...now]);
+      expect(result.code, name).toBe(1);
+      expect(result.stdout, name).toMatch(/INVALID .*: MALFORMED/);
+    }
+    const otherTyp = await new SignJWT({ license: input().license })
+      .setProtectedHeader({ alg: 'EdDSA', kid: keyring.current.kid, typ: 'JWT' })
+      .setIssuer('https://www.example.com')
+      .setSubject('42')
+      .setIssuedAt(Math.floor(ISSUED.getTime() / 1000))
+      .sign(keyring.current.privateKey);
+    const result = await verify(dataDir, [writeFile(dataDir, 'jwt.lic', otherTyp), ...now]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/INVALID .*: WRONG_TYPE\n {2}typ is JWT, not dctl-license\+jwt/);
   });
 
   it('refuses a file outside its validity or from another issuer', async () => {

@@ -3,6 +3,7 @@
 // rotation new files use the new key and files signed before still verify.
 import fs from 'node:fs';
 import path from 'node:path';
+import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signLicenseFile, type LicenseFileInput } from '../../../../server/features/licensing/license-file.ts';
 import { addSigningKey, createKeyringSource, loadKeyring, signingKeysDir } from '../../../../server/features/licensing/signing-keys.ts';
@@ -82,6 +83,40 @@ describe('license files', () => {
     );
     expect(await verifyLicenseFile(forged, jwks, { now: NOW })).toMatchObject({ ok: false, reason: 'BAD_SIGNATURE' });
     expect(await verifyLicenseFile('not a file', jwks, { now: NOW })).toMatchObject({ ok: false, reason: 'MALFORMED' });
+  });
+
+  it('are refused with another typ, even signed by the same key, as the documented software check does (issue 29, item 4)', async () => {
+    const keyring = loadKeyring(config());
+    const jwks = { keys: keyring.published };
+    const claims = { license: input().license };
+    // jose compares typ as a media type, case-insensitively, like the documented software check.
+    for (const typ of ['JWT', 'license+jwt', undefined]) {
+      const token = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'EdDSA', kid: keyring.current.kid, ...(typ === undefined ? {} : { typ }) })
+        .setIssuer('https://www.example.com')
+        .setSubject('7')
+        .setIssuedAt(Math.floor(NOW.getTime() / 1000))
+        .sign(keyring.current.privateKey);
+      expect(await verifyLicenseFile(token, jwks, { now: NOW }), String(typ)).toMatchObject({ ok: false, reason: 'WRONG_TYPE' });
+    }
+  });
+
+  it('are refused when the signature carries base64 padding or whitespace around it (issue 29, item 4)', async () => {
+    const keyring = loadKeyring(config());
+    const jwks = { keys: keyring.published };
+    const token = await signLicenseFile(keyring, input());
+    expect(await verifyLicenseFile(token, jwks, { now: NOW })).toMatchObject({ ok: true });
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    for (const bad of [
+      `${token}=`,
+      `${token}==`,
+      `${header}.${payload}. ${signature}`,
+      `${header}.${payload}.${signature} `,
+      `${header}.${payload}.\t${signature}\n`,
+      ` ${token}`,
+    ]) {
+      expect(await verifyLicenseFile(bad, jwks, { now: NOW }), JSON.stringify(bad)).toMatchObject({ ok: false, reason: 'MALFORMED' });
+    }
   });
 
   it('bound to a machine, expire with the lease and name the machine', async () => {

@@ -66,6 +66,16 @@ describe('rate limits', () => {
     expect((await f.call('/validate', { key: known })).status).toBe(200);
   });
 
+  it('count every spelling of one key in one bucket: O for 0 and I or L for 1 do not make new ones (issue 29, item 3)', async () => {
+    f = await createLicensingFixture({ LICENSING_KEY_REQUESTS_PER_MINUTE: '3' });
+    const spellings = ['DCTL-Q1NC1-00000-11111-22222-33333-44444', 'DCTL-QINC1-O0000-11111-22222-33333-44444', ' dctl-qlncl-ooooo-iiiii-22222-33333-44444 '];
+    for (const key of spellings) expect((await f.call('/validate', { key })).status, key).toBe(200);
+    const respelled = await f.call('/validate', { key: 'DCTL-QLNCI-0O0O0-LLLLL-22222-33333-44444' });
+    expect(respelled.status).toBe(429);
+    // Text that is no key at all keeps a bucket of its own, by its trimmed capitals.
+    expect((await f.call('/validate', { key: 'not a key' })).status).toBe(200);
+  });
+
   it('refuse an address past its limit whatever the keys, and no other address', async () => {
     f = await createLicensingFixture({ LICENSING_REQUESTS_PER_MINUTE: '5', TRUST_PROXY: 'true' });
     const from = (address: string) => ({ 'X-Forwarded-For': address });

@@ -8,6 +8,7 @@ import { createClient, createUser, DEFAULT_TEST_PASSWORD, login, type LoggedInCl
 import { anonymousClient, linkIn, redirectTarget, STRONG_PASSWORD, waitForMailTo } from '../../../helpers/accounts.ts';
 import { readOutbox } from '../../../helpers/mail.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
+import { adminUserSchema, applyAdminUserEdit } from '../../../../server/features/users/admin-user-edit.ts';
 
 const NEW = 'ann.new@example.test';
 
@@ -157,6 +158,68 @@ describe('GET /api/user/email/confirm/{id}', () => {
     expect((await follow(link)).searchParams.get('validation')).toBe('1');
     expect((await follow(link)).searchParams.get('validation')).toBe('0');
     expect(emailOf()).toBe(NEW);
+  });
+
+  it('is good once: a used link stays dead after the address comes back to the one it was made for (issue 29, item 1)', async () => {
+    const other = await login(ctx.app, 'ann@example.test');
+    const ann = await login(ctx.app, 'ann@example.test');
+    await requestChange(ann);
+    const first = await changeLink();
+    expect((await follow(first, ann)).searchParams.get('validation')).toBe('1');
+    // The other session ended with the first change; a new one signs in with the new address.
+    expect((await other.request('GET', '/api/user')).status).toBe(401);
+
+    // Back to the old address, with a link of its own.
+    expect((await requestChange(ann, { email: 'ann@example.test' })).status).toBe(200);
+    const back = new URL(
+      linkIn(
+        await waitForMailTo(ctx.config.outboxDir, 'ann@example.test', (mail) => (mail.text ?? '').includes('/api/user/email/confirm/')),
+        '/api/user/email/confirm/',
+      ),
+    );
+    expect((await follow(`${back.pathname}${back.search}`, ann)).searchParams.get('validation')).toBe('1');
+    expect(emailOf()).toBe('ann@example.test');
+    const survivor = await login(ctx.app, 'ann@example.test');
+
+    // The first link again: refused, the address stays and no session ends.
+    const replay = await follow(first);
+    expect(replay.searchParams.get('validation')).toBe('0');
+    expect(replay.searchParams.get('message')).toBe('This e-mail change link is invalid or has expired.');
+    expect(emailOf()).toBe('ann@example.test');
+    expect((await survivor.request('GET', '/api/user')).status).toBe(200);
+    expect((await ann.request('GET', '/api/user')).status).toBe(200);
+  });
+
+  it('is voided by an admin’s edit of the address, even one that puts the old address back', async () => {
+    const adminId = (await createUser(ctx, { email: 'admin@example.test', role: 'admin' })).id;
+    const ann = await login(ctx.app, 'ann@example.test');
+    await requestChange(ann);
+    const link = await changeLink();
+    applyAdminUserEdit(ctx, adminId, annId, adminUserSchema.parse({ email: 'ann.other@example.test' }));
+    applyAdminUserEdit(ctx, adminId, annId, adminUserSchema.parse({ email: 'ann@example.test' }));
+    expect((await follow(link)).searchParams.get('validation')).toBe('0');
+    expect(emailOf()).toBe('ann@example.test');
+  });
+
+  it('is voided by a password reset', async () => {
+    const ann = await login(ctx.app, 'ann@example.test');
+    await requestChange(ann);
+    const link = await changeLink();
+    await (await anonymousClient(ctx.app)).request('POST', '/api/auth/reset-password', { email: 'ann@example.test' });
+    const reset = new URL(
+      linkIn(await waitForMailTo(ctx.config.outboxDir, 'ann@example.test', (mail) => (mail.text ?? '').includes('/reset-pasword/form')), '/reset-pasword/form'),
+    );
+    const response = await (
+      await anonymousClient(ctx.app)
+    ).request('POST', '/api/auth/new-password', {
+      token: reset.searchParams.get('token'),
+      email: 'ann@example.test',
+      password: STRONG_PASSWORD,
+      password_confirmation: STRONG_PASSWORD,
+    });
+    expect(response.status).toBe(200);
+    expect((await follow(link)).searchParams.get('validation')).toBe('0');
+    expect(emailOf()).toBe('ann@example.test');
   });
 
   it('refuses a link past its hour', async () => {
