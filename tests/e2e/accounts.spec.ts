@@ -122,7 +122,7 @@ test('a forgotten password is reset from the login modal and the new one logs in
 
 test('the contact form shows field errors, then sends and clears its message after 5 s', async ({ page }) => {
   await page.goto('/contact');
-  await expect(page.getByRole('heading', { name: 'Use the form for any enquires:' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Use the form for any enquiries:' })).toBeVisible();
   const send = page.getByRole('button', { name: 'Send Email' });
   await expect(send).toBeEnabled();
 

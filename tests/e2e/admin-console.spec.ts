@@ -313,7 +313,7 @@ test.describe('admin console', () => {
     await createUsers(browser, [{ name: `Spammer ${tag}`, email: `someone@mail.${domain}` }]);
     const { context, page } = await openAdmin(browser);
 
-    await page.getByRole('button', { name: 'Manage Domains' }).click();
+    await page.getByRole('button', { name: 'Manage Banned Domains', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Manage Banned Domains' });
     await expect(dialog.getByLabel('Domain', { exact: true })).toBeFocused();
 
@@ -346,7 +346,7 @@ test.describe('admin console', () => {
     // Still the domains dialog on top: Escape closes it and focus returns to its button.
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Manage Domains' })).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Manage Banned Domains', exact: true })).toBeFocused();
     await context.close();
   });
 

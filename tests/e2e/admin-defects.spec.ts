@@ -1,7 +1,7 @@
 // The defects admins met (issue 14, part 2), each fixed with a test that failed before: a post saved into
 // another section lands on that post in its own section; the admin's own page shows a new section and a
 // renamed image at once; the publish state stays in view after a save; the users table fits a desktop
-// window with a compact, keyboard-driven actions menu, and the license table fits its card; Manage
+// window with a compact, keyboard-driven actions menu, and the license table fits its card; Manage Banned
 // Domains shows its Delete Domain buttons and drops an old error after a delete; the admin's own row
 // offers no Ban or Delete User; releases are deleted through the site's dialog and written with the
 // markdown editor; an image is uploaded with a title and alt text. Screenshots of each screen at 1280
@@ -293,10 +293,10 @@ test('item 4: the row actions are a compact keyboard menu pinned beside the data
   }
 });
 
-test('item 5: Manage Domains shows each Delete Domain button whole and drops an old validation error after a delete', async () => {
+test('item 5: Manage Banned Domains shows each Delete Domain button whole and drops an old validation error after a delete', async () => {
   for (const { name, viewport } of VIEWPORTS) {
     const page = await openAdmin(viewport);
-    await page.getByRole('button', { name: 'Manage Domains' }).click();
+    await page.getByRole('button', { name: 'Manage Banned Domains', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Manage Banned Domains' });
     const domain = `spam-${name}-${stamp}.example`;
     await dialog.getByRole('textbox', { name: 'Domain' }).fill(domain);

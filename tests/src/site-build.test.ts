@@ -226,7 +226,7 @@ describe('the built site', () => {
 
   it('gives island pages their heading, mount point, noscript note and noindex', () => {
     const expectations: Array<[string, string, string]> = [
-      ['/contact', 'Use the form for any enquires:', 'contact-form'],
+      ['/contact', 'Use the form for any enquiries:', 'contact-form'],
       ['/admin', 'Administration', 'admin-app'],
       ['/dashboard', 'User Dashboard', 'dashboard-app'],
       ['/email/verified', 'E-mail verification', 'email-verified'],

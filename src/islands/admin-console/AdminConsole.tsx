@@ -1,5 +1,5 @@
 // /admin (docs/product/admin.md#admin-screen; issue 7): the inbox (issue 14), the tool buttons (Send Mail, Table Display Filter, Create XML Map,
-// Manage Domains, Licensing Settings from issue 12 and Security Settings from issue 13), the users table with each user's card and licenses, the sitemap, the site's publish
+// Manage Banned Domains, Licensing Settings from issue 12 and Security Settings from issue 13), the users table with each user's card and licenses, the sitemap, the site's publish
 // status, the mailings and the integrations (webhooks, API tokens). Loaded only for admins, as its own chunk, by src/scripts/admin-page.ts.
 import { useStore } from '@nanostores/react';
 import { StrictMode, useMemo, useState } from 'react';
@@ -64,7 +64,7 @@ export function AdminConsole() {
           Create XML Map
         </button>
         <button type="button" className="button" aria-haspopup="dialog" onClick={() => setDialog('domains')}>
-          Manage Domains
+          Manage Banned Domains
         </button>
         <button type="button" className="button" aria-haspopup="dialog" onClick={() => setDialog('licensing')}>
           Licensing Settings

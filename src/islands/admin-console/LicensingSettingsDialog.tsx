@@ -54,7 +54,8 @@ function SettingsForm({ settings, onClose }: { settings: LicensingSettings; onCl
       <p className="field__hint">When on, Request License gives a verified user without a license an active trial at once (one per user).</p>
       {form.errors.auto_grant_trials && <p className="field__error">{form.errors.auto_grant_trials}</p>}
       <Message message={form.message} />
-      <FormActions label="Save" busyLabel={form.busyLabel} onCancel={onClose} />
+      {/* Saved: Cancel would cancel nothing, so the button says what it does (issue 28, 2.19). */}
+      <FormActions label="Save" busyLabel={form.busyLabel} onCancel={onClose} cancelLabel={form.message?.tone === 'success' ? 'Close' : 'Cancel'} />
     </form>
   );
 }
