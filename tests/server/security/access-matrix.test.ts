@@ -174,6 +174,9 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/admin/inbox/:kind{contact|license-request}/:id/handled': ADMIN,
   'POST /api/admin/inbox/:kind{contact|license-request}/:id/reopen': ADMIN,
   'POST /api/admin/inbox/:kind{contact|license-request}/:id/reply': ADMIN,
+  // Assign to me (issue 28, item 23).
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/assign': ADMIN,
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/unassign': ADMIN,
   'POST /api/admin/inbox/license-request/:id/grant': ADMIN,
   'POST /api/admin/inbox/license-request/:id/decline': ADMIN,
 
