@@ -31,6 +31,7 @@ import { bannedDomainsFeature } from './features/banned-domains/index.ts';
 import { mailingsFeature } from './features/mailings/index.ts';
 import { sitemapFeature } from './features/sitemap/index.ts';
 import { inboxFeature } from './features/inbox/index.ts';
+import { supportFeature } from './features/support/index.ts';
 
 export type App = Hono<AppEnv>;
 
@@ -55,6 +56,7 @@ export const FEATURES = [
   mailingsFeature,
   sitemapFeature,
   inboxFeature,
+  supportFeature,
 ] as const satisfies readonly ((ctx: AppContext) => Hono<AppEnv>)[];
 
 export function createApp(ctx: AppContext): App {

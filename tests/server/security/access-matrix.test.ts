@@ -12,6 +12,8 @@ import { listDownloadItems, updateDownloadItem } from '../../../server/features/
 import { newStoredName, releaseFilePath } from '../../../server/storage/release-files.ts';
 import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE } from '../../../server/auth/guards.ts';
 import { saveSecuritySettings } from '../../../server/auth/two-factor-policy.ts';
+import { insertContactMessage } from '../../../server/features/contact/queries.ts';
+import { insertLicenseRequest } from '../../../server/features/licensing/queries.ts';
 
 type Role = 'anon' | 'unverified' | 'verified' | 'banned' | 'admin';
 const ROLES: readonly Role[] = ['anon', 'unverified', 'verified', 'banned', 'admin'];
@@ -75,6 +77,9 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/user/licenses/:licenseId/license-file': SIGNED_IN,
   // Own data (issue 13, item 5): the caller's own, so any signed-in user; the delete's empty body answers 422.
   'GET /api/user/export': SIGNED_IN,
+  // Support history (issue 28, section 1): the caller's own items; another's (or an unknown) id answers 404, past the guard.
+  'GET /api/user/support': SIGNED_IN,
+  'POST /api/user/support/:kind{contact|license-request}/:id/reply': SIGNED_IN,
   'DELETE /api/user/account': SIGNED_IN,
   // Sessions, password and e-mail change (issue 13): the caller's own; another user's session id answers 404.
   'GET /api/user/sessions': SIGNED_IN,
@@ -305,6 +310,26 @@ describe('access matrix', () => {
   test('the table lists no route the app no longer has', () => {
     const present = new Set(routes.map((route) => route.key));
     expect(Object.keys(EXPECTED).filter((key) => !present.has(key))).toEqual([]);
+  });
+
+  test("a user's support history holds only their own messages and requests, and answering another's is 404 (issue 28)", async () => {
+    const at = new Date().toISOString();
+    const victimMessage = insertContactMessage(t.db, {
+      name: 'Victim',
+      email: 'victim@example.test',
+      message: 'Private to the victim',
+      ip: null,
+      created_at: at,
+    });
+    const ownMessage = insertContactMessage(t.db, { name: 'Verified', email: 'VERIFIED@example.test', message: 'Mine', ip: null, created_at: at });
+    const victimRequest = insertLicenseRequest(t.db, victimId, at);
+    for (const role of ['verified', 'unverified', 'admin'] as const) {
+      const items = ((await (await clients[role].request('GET', '/api/user/support')).json()) as { items: Array<{ kind: string; id: number }> }).items;
+      expect(items, role).toEqual(role === 'verified' ? [expect.objectContaining({ kind: 'contact', id: ownMessage.id })] : []);
+      for (const path of [`/api/user/support/contact/${victimMessage.id}/reply`, `/api/user/support/license-request/${victimRequest.id}/reply`]) {
+        expect((await clients[role].request('POST', path, { message: 'Let me in' })).status, `${role} ${path}`).toBe(404);
+      }
+    }
   });
 
   test('a release not flagged downloadable is for the admin only', async () => {

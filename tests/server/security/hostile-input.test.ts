@@ -37,6 +37,7 @@ let user: LoggedInClient;
 let otherUserId: number;
 let sectionId: number;
 let contactMessageId: number;
+let ownRequestId: number;
 let licenseRequestId: number;
 
 const PASSWORD = 'a long enough password 42';
@@ -179,6 +180,15 @@ const endpoints = (): Endpoint[] => [
     valid: () => ({ reason: 'Not for resale.' }),
     limit: 64 * KIB,
   },
+  // A user's answer to their own inbox item (issue 28, section 1).
+  {
+    method: 'POST',
+    path: '/api/user/support/license-request/{ownRequest}/reply',
+    role: 'user',
+    fields: ['message'],
+    valid: () => ({ message: 'More details' }),
+    limit: 64 * KIB,
+  },
   {
     method: 'PUT',
     path: `/api/user/update/{self}`,
@@ -229,7 +239,8 @@ function resolvePath(endpoint: Endpoint): string {
     .replace('{self}', String(user.user.id))
     .replace('{other}', String(otherUserId))
     .replace('{contact}', String(contactMessageId))
-    .replace('{request}', String(licenseRequestId));
+    .replace('{request}', String(licenseRequestId))
+    .replace('{ownRequest}', String(ownRequestId));
 }
 
 function clientFor(role: Role): TestClient {
@@ -330,6 +341,7 @@ beforeAll(async () => {
     created_at: new Date().toISOString(),
   }).id;
   licenseRequestId = insertLicenseRequest(ctx.db, otherUserId, new Date().toISOString()).id;
+  ownRequestId = insertLicenseRequest(ctx.db, user.user.id, new Date().toISOString()).id;
 });
 
 afterAll(() => {
