@@ -32,6 +32,7 @@ import { mailingsFeature } from './features/mailings/index.ts';
 import { sitemapFeature } from './features/sitemap/index.ts';
 import { inboxFeature } from './features/inbox/index.ts';
 import { supportFeature } from './features/support/index.ts';
+import { legalPagesFeature } from './features/legal-pages/index.ts';
 
 export type App = Hono<AppEnv>;
 
@@ -57,6 +58,7 @@ export const FEATURES = [
   sitemapFeature,
   inboxFeature,
   supportFeature,
+  legalPagesFeature,
 ] as const satisfies readonly ((ctx: AppContext) => Hono<AppEnv>)[];
 
 export function createApp(ctx: AppContext): App {

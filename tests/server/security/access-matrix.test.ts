@@ -91,6 +91,11 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/user/email/confirm/:id': PUBLIC,
 
   'POST /api/contact': PUBLIC,
+  // The site's own pages (issue 28, section 1): public reads, admin edits.
+  'GET /api/contact/details': PUBLIC,
+  'PUT /api/contact/details': ADMIN,
+  'GET /api/legal-pages': PUBLIC,
+  'PUT /api/legal-pages/:slug{privacy|terms|imprint}': ADMIN,
 
   // Home page content.
   'GET /api/home/getSections': PUBLIC,
@@ -250,7 +255,7 @@ describe('access matrix', () => {
       if (name === 'userId' || (name === 'id' && (path.startsWith('/api/user/') || path.startsWith('/api/admin/users/')))) return String(victimId);
       if (name === 'sectionId') return String(sectionId);
       if (name === 'id' && path.startsWith('/api/downloads/')) return String(downloadableId);
-      if (name === 'slug') return 'releases';
+      if (name === 'slug') return path.startsWith('/api/legal-pages/') ? 'privacy' : 'releases';
       if (name === 'hash') return 'not-a-real-hash';
       if (name === 'kind') return 'contact';
       return '1';

@@ -180,6 +180,23 @@ const endpoints = (): Endpoint[] => [
     valid: () => ({ reason: 'Not for resale.' }),
     limit: 64 * KIB,
   },
+  // The legal pages and contact details an admin edits in place (issue 28, section 1).
+  {
+    method: 'PUT',
+    path: '/api/legal-pages/privacy',
+    role: 'admin',
+    fields: ['title', 'body'],
+    valid: () => ({ title: 'Privacy Policy', body: 'We keep little.' }),
+    limit: 2 * KIB * KIB,
+  },
+  {
+    method: 'PUT',
+    path: '/api/contact/details',
+    role: 'admin',
+    fields: ['address', 'email', 'phone'],
+    valid: () => ({ address: '1 Main St', email: 'info@example.com', phone: '+1 555' }),
+    limit: 32 * KIB,
+  },
   // A user's answer to their own inbox item (issue 28, section 1).
   {
     method: 'POST',
