@@ -79,6 +79,17 @@ export const downloadEntrySchema = z.object({
   updated_at: timestamp,
 });
 
+/** The legal pages (issue 28, section 1): /privacy, /terms, /imprint, markdown like posts. */
+export const legalPageEntrySchema = z.object({
+  slug: z.enum(['privacy', 'terms', 'imprint']),
+  title: z.string(),
+  body: z.string(),
+  updated_at: timestamp,
+});
+
+/** The contact details on /contact (issue 28, section 1); an empty one is not shown. */
+export const contactDetailsEntrySchema = z.object({ address: z.string(), email: z.string(), phone: z.string() });
+
 export const siteSnapshotSchema = z.object({
   generated_at: timestamp,
   site: z.object({ name: z.string(), url: z.url() }),
@@ -88,6 +99,8 @@ export const siteSnapshotSchema = z.object({
   namespaces: z.record(z.enum(NAMESPACE_LIST), z.array(sectionEntrySchema)),
   /** Current release first, then newest first. */
   downloads: z.array(downloadEntrySchema),
+  legal_pages: z.array(legalPageEntrySchema),
+  contact: contactDetailsEntrySchema,
 });
 
 export type ImageVariantSize = z.infer<typeof imageVariantSizeSchema>;
@@ -97,6 +110,8 @@ export type AttachedFileEntry = z.infer<typeof attachedFileEntrySchema>;
 export type PostEntry = z.infer<typeof postEntrySchema>;
 export type SectionEntry = z.infer<typeof sectionEntrySchema>;
 export type DownloadEntry = z.infer<typeof downloadEntrySchema>;
+export type LegalPageEntry = z.infer<typeof legalPageEntrySchema>;
+export type ContactDetailsEntry = z.infer<typeof contactDetailsEntrySchema>;
 export type SiteSnapshot = z.infer<typeof siteSnapshotSchema>;
 
 /** How many problems an error message lists before "and N more". */

@@ -35,6 +35,8 @@ import { webhooksFeature } from './features/webhooks/index.ts';
 import { apiTokensFeature } from './features/api-tokens/index.ts';
 import { publicApiFeature } from './features/public-api/index.ts';
 import { apiReferenceFeature } from './features/api-reference/index.ts';
+import { supportFeature } from './features/support/index.ts';
+import { legalPagesFeature } from './features/legal-pages/index.ts';
 
 export type App = Hono<AppEnv>;
 
@@ -63,6 +65,8 @@ export const FEATURES = [
   apiTokensFeature,
   publicApiFeature,
   apiReferenceFeature,
+  supportFeature,
+  legalPagesFeature,
 ] as const satisfies readonly ((ctx: AppContext) => Hono<AppEnv>)[];
 
 export function createApp(ctx: AppContext): App {

@@ -403,6 +403,9 @@ const inboxState = {
   // No foreign key: SQLite adds a referencing column to an existing table only without ON DELETE, and a
   // plain reference would then refuse to delete an admin who handled something. A deleted admin reads as null.
   handled_by: integer('handled_by'),
+  // Who is answering it (issue 28, item 23: "assign to me"), so two admins do not answer the same message. No foreign key,
+  // for the reason above; a deleted admin reads as null, which means nobody.
+  assigned_to: integer('assigned_to'),
 };
 
 export const contactMessages = sqliteTable('contact_messages', {
@@ -431,11 +434,18 @@ export const licenseRequests = sqliteTable(
     ...inboxState,
     outcome: text('outcome', { enum: ['granted', 'declined'] }),
     decline_reason: text('decline_reason'),
+    // Who granted or declined it and when. Apart from handled_*, which Reopen clears: a granted request reopened stays
+    // recognisably granted (issue 28, item 3). Older rows have none; the inbox then reads handled_* as before.
+    decided_at: text('decided_at'),
+    decided_by: integer('decided_by'),
   },
   (table) => [index('license_requests_user_idx').on(table.user_id)],
 );
 
-/** Replies an admin sent from the inbox: the text as mailed, who sent it and when. */
+/**
+ * The conversation of an inbox item after its first message: replies an admin sent from the inbox (the text as mailed)
+ * and the answers the user wrote from the dashboard's Support card (issue 28, section 1), who wrote them and when.
+ */
 export const inboxReplies = sqliteTable(
   'inbox_replies',
   {
@@ -445,10 +455,25 @@ export const inboxReplies = sqliteTable(
     subject: text('subject').notNull(),
     message: text('message').notNull(),
     sent_by: integer('sent_by').references(() => users.id, { onDelete: 'set null' }),
+    /** 'admin': mailed to the visitor from the inbox; 'user': the user's answer from their dashboard. */
+    author: text('author', { enum: ['admin', 'user'] })
+      .notNull()
+      .default('admin'),
     created_at: text('created_at').notNull().default(nowIso),
   },
   (table) => [index('inbox_replies_contact_idx').on(table.contact_message_id), index('inbox_replies_license_request_idx').on(table.license_request_id)],
 );
+
+/**
+ * The legal pages (issue 28, section 1: /privacy, /terms, /imprint): markdown an admin edits in place, published like
+ * other content. One row per page, made with its starting text at every start when missing (server/features/legal-pages).
+ */
+export const legalPages = sqliteTable('legal_pages', {
+  slug: text('slug', { enum: ['privacy', 'terms', 'imprint'] }).primaryKey(),
+  title: text('title').notNull(),
+  body: text('body').notNull().default(''),
+  updated_at: text('updated_at').notNull().default(nowIso),
+});
 
 /** Single-row key/value settings the server keeps (bot-check secret, seed marker). */
 export const settings = sqliteTable('settings', {
@@ -472,6 +497,7 @@ export type UploadedImage = typeof uploadedImages.$inferSelect;
 export type ContactMessage = typeof contactMessages.$inferSelect;
 export type LicenseRequest = typeof licenseRequests.$inferSelect;
 export type InboxReply = typeof inboxReplies.$inferSelect;
+export type LegalPage = typeof legalPages.$inferSelect;
 
 /**
  * Bot-check challenges already spent (issue 3: each g_token works once). Keyed by the challenge's random

@@ -13,6 +13,7 @@ import { generateDemoHomeImage, type GeneratedImage } from './demo-images.ts';
 import { insertDownloadItem } from '../features/downloads/index.ts';
 import { insertHomeImage, insertHomeSection } from '../features/home/index.ts';
 import { ensureLicenseTypes } from '../features/licensing/index.ts';
+import { ensureLegalPages } from '../features/legal-pages/index.ts';
 import { insertPost } from '../features/content/index.ts';
 import { insertSection } from '../features/content/index.ts';
 import { getSetting, setSetting } from '../db/queries/settings.ts';
@@ -37,6 +38,8 @@ interface DemoFile {
 export async function seedDatabase(deps: { config: Config; db: Db; log: Logger }): Promise<SeedResult> {
   const { config, db, log } = deps;
   ensureLicenseTypes(db);
+  // Every start, not only the first: a site that existed before the legal pages gets their starting text too.
+  ensureLegalPages(db);
   if (getSetting(db, SEEDED_MARKER)) return { seeded: false };
 
   const admin = await prepareAdmin(config, log);

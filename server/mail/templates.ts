@@ -217,19 +217,48 @@ function quoted(original: InboxOriginal | null): string[] {
 }
 
 /**
- * An admin's reply from the inbox (docs/product/admin.md#inbox): the admin's subject and text as typed, the visitor's message
- * quoted. Reply-To is the admin who answered, so the conversation can go on by mail.
+ * An admin's reply from the inbox (docs/product/admin.md#inbox): the admin's subject and text exactly as typed, the visitor's
+ * message quoted. Reply-To is the admin who answered, so the conversation can go on by mail. No greeting of ours and no
+ * site-name prefix (issue 28, item 4): the admin writes their own "Hi Bob," and the subject ("Re: " and the visitor's first
+ * words, server/features/inbox/present.ts) reads as an answer in the visitor's mailbox, not as a notice of the site.
  */
-export function inboxReplyEmail(
-  site: MailSite,
-  input: { name: string; subject: string; message: string; original: InboxOriginal | null; replyTo: string },
-): MailContent {
+export function inboxReplyEmail(site: MailSite, input: { subject: string; message: string; original: InboxOriginal | null; replyTo: string }): MailContent {
+  const body: MailBody = { heading: input.subject, paragraphs: [input.message], closing: quoted(input.original) };
+  return { ...compose(site, input.subject, body, input.replyTo), subject: inSubject(input.subject) };
+}
+
+/**
+ * A user's answer from the dashboard's Support card (issue 28, section 1), to every admin like a contact message. Reply-To
+ * is the user; the item waits in the inbox, unread again.
+ */
+export function supportAnswerAdminEmail(site: MailSite, input: { name: string; email: string; about: string; message: string }): MailContent {
   return compose(
     site,
-    inSubject(input.subject),
-    { heading: input.subject, paragraphs: [greeting(input.name), input.message], closing: quoted(input.original) },
-    input.replyTo,
+    `Answer from ${inSubject(input.name)}`,
+    {
+      heading: 'A user answered in the inbox',
+      paragraphs: [`${input.name} answered about: ${input.about}`, 'Their answer is in the inbox item, which is open and unread again.'],
+      details: [
+        ['Name', input.name],
+        ['E-mail', input.email],
+        ['Answer', input.message],
+      ],
+      action: { label: 'Open the inbox', url: `${site.siteUrl}/admin#inbox` },
+    },
+    input.email,
   );
+}
+
+/** After an account was deleted (issue 28, item 5): what went, and that nothing more will come. No link: there is no account. */
+export function accountDeletedEmail(site: MailSite, input: { name: string }): MailContent {
+  return compose(site, 'Your account was deleted', {
+    heading: 'Your account was deleted',
+    paragraphs: [
+      greeting(input.name),
+      `Your ${site.siteName} account has been deleted, with your details, licenses, sessions and the messages you sent us. This is the last e-mail you receive from us about it.`,
+    ],
+    closing: ['If you did not delete it, please contact us through the Contact Us page of the site.'],
+  });
 }
 
 /** A license request declined from the inbox, with the admin's reason; the user may ask again from the dashboard. */

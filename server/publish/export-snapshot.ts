@@ -23,6 +23,7 @@ import {
 } from '../../common/snapshot-schema.ts';
 import { SNAPSHOT_FILE, type Namespace } from '../../common/snapshot-types.ts';
 import { listHomeSectionsWithImages, type HomeSectionWithImages, listSections } from '../db/queries/content-snapshot.ts';
+import { getContactDetails, listLegalPages } from '../db/queries/site-pages.ts';
 
 /**
  * The snapshot of what is published now. Rows may carry columns the snapshot does not list (a post's
@@ -36,6 +37,8 @@ export function exportSnapshot(db: Db, config: Pick<Config, 'siteName' | 'siteUr
     home: listHomeSectionsWithImages(db).map(toHomeSectionEntry),
     namespaces: { news: exportNamespace(db, 'news'), documentation: exportNamespace(db, 'documentation'), tutorials: exportNamespace(db, 'tutorials') },
     downloads: listDownloadsForSnapshot(db).map(toDownloadEntry),
+    legal_pages: listLegalPages(db),
+    contact: getContactDetails(db),
   };
   return parseSnapshot(snapshot, 'the exported snapshot');
 }

@@ -15,6 +15,8 @@ export function emptySnapshot(site: SiteIdentity): SiteSnapshot {
     home: [],
     namespaces: { news: [], documentation: [], tutorials: [] },
     downloads: [],
+    legal_pages: [],
+    contact: { address: '', email: '', phone: '' },
   };
 }
 

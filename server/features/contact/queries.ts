@@ -2,6 +2,8 @@
 import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { contactMessages } from '../../db/schema.ts';
+import { CONTACT_DETAILS_KEY, type ContactDetails } from '../../db/queries/site-pages.ts';
+import { setSetting } from '../../db/queries/settings.ts';
 
 export type ContactMessage = typeof contactMessages.$inferSelect;
 
@@ -28,4 +30,9 @@ export function deleteContactMessagesFrom(db: Db, email: string): number {
     .delete(contactMessages)
     .where(sql`${contactMessages.email} COLLATE NOCASE = ${email}`)
     .run().changes;
+}
+
+/** The contact details on /contact (issue 28, section 1); read by server/db/queries/site-pages.ts getContactDetails. */
+export function saveContactDetails(db: Db, details: ContactDetails): void {
+  setSetting(db, CONTACT_DETAILS_KEY, JSON.stringify(details));
 }

@@ -7,18 +7,21 @@ import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { requireBotToken } from '../../auth/botcheck.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
-import { insertContactMessage } from './queries.ts';
+import { insertContactMessage, saveContactDetails } from './queries.ts';
+import { requireAdmin } from '../../auth/guards.ts';
+import { getContactDetails } from '../../db/queries/site-pages.ts';
+import { validate } from '../../http/validate.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { clientIp, rateLimitAddress, UNKNOWN_IP } from '../../http/client-ip.ts';
 import { fieldErrorsFromZod, validationFailed } from '../../http/errors.ts';
-import { emailField, requiredText } from '../../http/fields.ts';
+import { emailField, optionalText, requiredText } from '../../http/fields.ts';
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
 import { notifyAdmins } from '../../mail/notify-admins.ts';
 import { contactAdminEmail } from '../../mail/templates.ts';
 import { writeTransaction } from '../../db/client.ts';
 import { recordWebhookEvent } from '../webhooks/index.ts';
 
-export const CONTACT_MESSAGES = { sent: 'Message sent.' } as const;
+export const CONTACT_MESSAGES = { sent: 'Message sent.', detailsSaved: 'Contact details saved.' } as const;
 export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
 /** Five messages per IP per ten minutes: plenty for a person, little for a spammer past the bot check. */
 export const CONTACT_THROTTLE = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
@@ -64,7 +67,30 @@ export function contactRoutes(ctx: AppContext) {
   });
 }
 
-/** The contact feature as server/app.ts mounts it: the contact form, at full paths. */
+const phoneMessage = 'The phone field may contain only digits, spaces and + ( ) - . /';
+const detailsSchema = z.object({
+  address: optionalText('address', 500),
+  email: optionalText('email', 255).pipe(z.union([z.literal(''), z.email('The email field must be a valid email address.')])),
+  phone: optionalText('phone', 50).pipe(z.string().regex(/^[0-9 +()\-./]*$/, phoneMessage)),
+});
+
+/**
+ * The contact details on /contact (issue 28, section 1): address, e-mail and phone, each hidden on the page while empty.
+ * Public read (the page shows them anyway); an admin saves them in place on the page, and the save republishes, since the
+ * static page carries them (common/snapshot-schema.ts `contact`).
+ */
+export function contactDetailsRoutes(ctx: AppContext) {
+  return new Hono<AppEnv>()
+    .get('/', (c) => c.json({ details: getContactDetails(ctx.db) }))
+    .put('/', requireAdmin, smallJsonBody(), validate('json', detailsSchema), (c) => {
+      const details = { ...c.req.valid('json'), updated_at: new Date(ctx.now()).toISOString() };
+      saveContactDetails(ctx.db, details);
+      ctx.publisher.schedule('contact details updated');
+      return c.json({ message: CONTACT_MESSAGES.detailsSaved, details });
+    });
+}
+
+/** The contact feature as server/app.ts mounts it: the contact form and the contact details, at full paths. */
 export function contactFeature(ctx: AppContext) {
-  return new Hono<AppEnv>().route('/api/contact', contactRoutes(ctx));
+  return new Hono<AppEnv>().route('/api/contact/details', contactDetailsRoutes(ctx)).route('/api/contact', contactRoutes(ctx));
 }

@@ -27,6 +27,13 @@ export interface InboxRow {
   handled_by_name: string | null;
   outcome: 'granted' | 'declined' | null;
   decline_reason: string | null;
+  /** When and by whom a license request was granted or declined; survives Reopen (issue 28, item 3). */
+  decided_at: string | null;
+  decided_by: number | null;
+  decided_by_name: string | null;
+  /** The admin answering it (issue 28, item 23). */
+  assigned_to: number | null;
+  assigned_to_name: string | null;
 }
 
 /** `%`, `_` and the escape character itself are literal in what the admin typed. */
@@ -45,17 +52,25 @@ const unionOfKinds = sql`
   select 'contact' as kind, m.id as id, m.created_at as created_at, m.name as name, m.email as email, m.message as message,
          null as user_id, null as company, m.read_at as read_at, m.handled_at as handled_at, m.handled_by as handled_by,
          (select a.name from users a where a.id = m.handled_by) as handled_by_name, null as outcome, null as decline_reason,
+         null as decided_at, null as decided_by, null as decided_by_name,
+         m.assigned_to as assigned_to, (select a.name from users a where a.id = m.assigned_to) as assigned_to_name,
          m.name || ' ' || m.email || ' ' || m.message as haystack
     from contact_messages m
   union all
   select 'license-request', r.id, r.created_at, trim(u.name || ' ' || coalesce(u.surname, '')), u.email, null,
          r.user_id, u.company_name, r.read_at, r.handled_at, r.handled_by,
          (select a.name from users a where a.id = r.handled_by), r.outcome, r.decline_reason,
+         -- Rows decided before decided_* existed were never reopened with it: their handled_* still say who decided.
+         case when r.outcome is null then null else coalesce(r.decided_at, r.handled_at) end,
+         case when r.outcome is null then null else coalesce(r.decided_by, r.handled_by) end,
+         case when r.outcome is null then null else (select a.name from users a where a.id = coalesce(r.decided_by, r.handled_by)) end,
+         r.assigned_to, (select a.name from users a where a.id = r.assigned_to),
          u.name || ' ' || coalesce(u.surname, '') || ' ' || u.email || ' ' || coalesce(u.company_name, '')
     from license_requests r join users u on u.id = r.user_id`;
 
 const ROW_COLUMNS = sql.raw(
-  'kind, id, created_at, name, email, message, user_id, company, read_at, handled_at, handled_by, handled_by_name, outcome, decline_reason',
+  'kind, id, created_at, name, email, message, user_id, company, read_at, handled_at, handled_by, handled_by_name, outcome, decline_reason, ' +
+    'decided_at, decided_by, decided_by_name, assigned_to, assigned_to_name',
 );
 
 export interface InboxQuery {
@@ -74,6 +89,32 @@ export function listInbox(db: Db, query: InboxQuery): { rows: InboxRow[]; total:
     limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`);
   const total = db.get<{ total: number }>(sql`select count(*) as total from (${unionOfKinds}) where ${where}`)?.total ?? 0;
   return { rows, total };
+}
+
+/**
+ * With a search that found nothing under "open" or "handled": how many items of the other status match (issue 28, item 13),
+ * so the list can say a handled item matches instead of "nothing matches".
+ */
+export function countMatchesOutside(db: Db, query: Pick<InboxQuery, 'status' | 'search'>): number {
+  if (!query.search || query.status === 'all') return 0;
+  const other: InboxStatus = query.status === 'open' ? 'handled' : 'open';
+  return (
+    db.get<{ total: number }>(
+      sql`select count(*) as total from (${unionOfKinds}) where ${statusFilter(other)} and haystack like ${likePattern(query.search)} escape '\\'`,
+    )?.total ?? 0
+  );
+}
+
+/**
+ * A user's own items, newest first (issue 28, section 1, the dashboard's Support card): their license requests, and the
+ * contact messages sent from their address only when it is verified (`email` null otherwise), like the own-data export.
+ */
+export function listInboxRowsOf(db: Db, owner: { userId: number; verifiedEmail: string | null }): InboxRow[] {
+  const contact = owner.verifiedEmail === null ? sql`0` : sql`(kind = 'contact' and email = ${owner.verifiedEmail} collate nocase)`;
+  return db.all<InboxRow>(sql`
+    select ${ROW_COLUMNS} from (${unionOfKinds})
+    where ${contact} or (kind = 'license-request' and user_id = ${owner.userId})
+    order by created_at desc, kind, id desc`);
 }
 
 export function getInboxRow(db: Db, kind: InboxKind, id: number): InboxRow | undefined {
@@ -123,7 +164,27 @@ export function setInboxHandled(db: Db, kind: InboxKind, id: number, change: { h
     .run();
 }
 
-export function insertInboxReply(db: Db, kind: InboxKind, id: number, reply: { subject: string; message: string; by: number; atIso: string }): InboxReply {
+/** Who answers the item (issue 28, item 23): an admin, or nobody (null). */
+export function setInboxAssignee(db: Db, kind: InboxKind, id: number, adminId: number | null): void {
+  const table = tableOf(kind);
+  db.update(table).set({ assigned_to: adminId }).where(eq(table.id, id)).run();
+}
+
+/**
+ * The user answered (issue 28, section 1): the item waits for the admins again, unread and open. A license request's
+ * decision stays (decided_*), so a granted request that the user writes about is still seen as granted.
+ */
+export function reopenForUserAnswer(db: Db, kind: InboxKind, id: number): void {
+  const table = tableOf(kind);
+  db.update(table).set({ read_at: null, handled_at: null, handled_by: null }).where(eq(table.id, id)).run();
+}
+
+export function insertInboxReply(
+  db: Db,
+  kind: InboxKind,
+  id: number,
+  reply: { subject: string; message: string; by: number; atIso: string; author?: 'admin' | 'user' },
+): InboxReply {
   return db
     .insert(inboxReplies)
     .values({
@@ -132,6 +193,7 @@ export function insertInboxReply(db: Db, kind: InboxKind, id: number, reply: { s
       subject: reply.subject,
       message: reply.message,
       sent_by: reply.by,
+      author: reply.author ?? 'admin',
       created_at: reply.atIso,
     })
     .returning()
@@ -144,6 +206,8 @@ export interface InboxReplyView {
   message: string;
   created_at: string;
   sent_by: { id: number; name: string } | null;
+  /** 'admin': a reply mailed from the inbox; 'user': the user's answer from the dashboard. */
+  author: 'admin' | 'user';
 }
 
 /** The replies of the listed items, oldest first, keyed `${kind}:${id}`: one query per kind whatever the page size. */
@@ -168,6 +232,7 @@ export function repliesOf(db: Db, rows: readonly Pick<InboxRow, 'kind' | 'id'>[]
         message: reply.message,
         created_at: reply.created_at,
         sent_by: reply.sent_by !== null && name !== null ? { id: reply.sent_by, name } : null,
+        author: reply.author,
       };
       const list = byKey.get(key);
       if (list) list.push(view);

@@ -22,12 +22,14 @@ import { inboxReplyEmail, licenseRequestDeclinedEmail } from '../../mail/templat
 import { INBOX_MESSAGES } from './messages.ts';
 import { presentInboxItem } from './present.ts';
 import {
+  countMatchesOutside,
   countUnreadInbox,
   getInboxRow,
   insertInboxReply,
   listInbox,
   markInboxRead,
   repliesOf,
+  setInboxAssignee,
   setInboxHandled,
   type InboxKind,
   type InboxRow,
@@ -113,6 +115,8 @@ export function inboxRoutes(ctx: AppContext) {
         total,
         page_count: Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE)),
         unread: countUnreadInbox(ctx.db),
+        // Nothing found under Open (or Handled) while the other status has matches: the list says so (issue 28, item 13).
+        matches_elsewhere: total === 0 ? countMatchesOutside(ctx.db, { status, search: q || undefined }) : 0,
       });
     })
     .get('/unread-count', requireAdmin, (c) => c.json({ unread: countUnreadInbox(ctx.db) }))
@@ -125,6 +129,12 @@ export function inboxRoutes(ctx: AppContext) {
     .post('/:kind{contact|license-request}/:id/reopen', requireAdmin, existingItem, (c) =>
       changeState(c, (kind, id, admin) => setInboxHandled(ctx.db, kind, id, { handled: false, by: admin.id, atIso: nowIso() }), INBOX_MESSAGES.reopened),
     )
+    .post('/:kind{contact|license-request}/:id/assign', requireAdmin, existingItem, (c) =>
+      changeState(c, (kind, id, admin) => setInboxAssignee(ctx.db, kind, id, admin.id), INBOX_MESSAGES.assigned),
+    )
+    .post('/:kind{contact|license-request}/:id/unassign', requireAdmin, existingItem, (c) =>
+      changeState(c, (kind, id) => setInboxAssignee(ctx.db, kind, id, null), INBOX_MESSAGES.unassigned),
+    )
     .post('/:kind{contact|license-request}/:id/reply', requireAdmin, existingItem, smallJsonBody(64 * 1024), validate('json', replySchema), async (c) => {
       const admin = adminOf(c.get('user'));
       const kind = kindOf(c.req.param('kind'));
@@ -134,7 +144,7 @@ export function inboxRoutes(ctx: AppContext) {
       // Sent first, recorded after: the record says what the visitor received, so a reply that did not go is not recorded.
       const sent = await sendSafely(
         ctx.mailer,
-        { to: target.email, ...inboxReplyEmail(ctx.config, { name: target.name, subject, message, original, replyTo: admin.email }) },
+        { to: target.email, ...inboxReplyEmail(ctx.config, { subject, message, original, replyTo: admin.email }) },
         ctx.log,
       );
       if (!sent) return errorResponse(c, 502, INBOX_MESSAGES.replyFailed);

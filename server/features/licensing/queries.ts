@@ -253,17 +253,23 @@ export function closeOpenLicenseRequests(
   userId: number,
   close: { outcome: 'granted' | 'declined'; by: number | null; atIso: string; reason?: string },
 ): number {
-  return db
-    .update(licenseRequests)
-    .set({
-      outcome: close.outcome,
-      handled_at: close.atIso,
-      handled_by: close.by,
-      read_at: sql`coalesce(${licenseRequests.read_at}, ${close.atIso})`,
-      ...(close.reason === undefined ? {} : { decline_reason: close.reason }),
-    })
-    .where(and(eq(licenseRequests.user_id, userId), isNull(licenseRequests.handled_at)))
-    .run().changes;
+  return (
+    db
+      .update(licenseRequests)
+      .set({
+        outcome: close.outcome,
+        handled_at: close.atIso,
+        handled_by: close.by,
+        // Kept apart from handled_*, which Reopen clears (issue 28, item 3).
+        decided_at: close.atIso,
+        decided_by: close.by,
+        read_at: sql`coalesce(${licenseRequests.read_at}, ${close.atIso})`,
+        ...(close.reason === undefined ? {} : { decline_reason: close.reason }),
+      })
+      // A request reopened after its answer keeps that answer: a later grant or decline is about the newer request.
+      .where(and(eq(licenseRequests.user_id, userId), isNull(licenseRequests.handled_at), isNull(licenseRequests.outcome)))
+      .run().changes
+  );
 }
 
 /**

@@ -13,6 +13,8 @@ import { smallJsonBody } from '../../http/body-limit.ts';
 import { required, tooLong } from '../../http/fields.ts';
 import { tooManyRequests } from '../../http/throttle.ts';
 import { validate } from '../../http/validate.ts';
+import { accountDeletedEmail } from '../../mail/templates.ts';
+import { sendSafely } from '../../mail/transport.ts';
 import { assertNotLastAdmin, LAST_ADMIN_SELF_DELETE_MESSAGE } from '../users/index.ts';
 import { deleteUserWithOwnedData } from '../users/index.ts';
 import { confirmIdentity } from '../two-factor/index.ts';
@@ -67,6 +69,9 @@ export function ownDataRoutes(ctx: AppContext) {
         assertAllowed: (target) => assertNotLastAdmin(ctx.db, target, LAST_ADMIN_SELF_DELETE_MESSAGE),
         publishReason: `author ${user.id} deleted their account`,
       });
+      // The confirmation (issue 28, item 5), to a proven address only: an unverified one may be someone else's. After the
+      // deletion, which stands whether or not the mail goes (sendSafely never throws).
+      if (user.email_verified_at) await sendSafely(ctx.mailer, { to: user.email, ...accountDeletedEmail(ctx.config, { name: user.name }) }, ctx.log);
       // The sessions are gone with the account; the browser forgets its cookie now.
       clearSessionCookies(c, ctx.config);
       // Its token was bound to the session that ended (docs/decisions/0027-transport-limits.md).

@@ -12,6 +12,8 @@ import { listDownloadItems, updateDownloadItem } from '../../../server/features/
 import { newStoredName, releaseFilePath } from '../../../server/storage/release-files.ts';
 import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE } from '../../../server/auth/guards.ts';
 import { saveSecuritySettings } from '../../../server/auth/two-factor-policy.ts';
+import { insertContactMessage } from '../../../server/features/contact/queries.ts';
+import { insertLicenseRequest } from '../../../server/features/licensing/queries.ts';
 
 type Role = 'anon' | 'unverified' | 'verified' | 'banned' | 'admin';
 const ROLES: readonly Role[] = ['anon', 'unverified', 'verified', 'banned', 'admin'];
@@ -77,6 +79,9 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/user/licenses/:licenseId/license-file': SIGNED_IN,
   // Own data (issue 13, item 5): the caller's own, so any signed-in user; the delete's empty body answers 422.
   'GET /api/user/export': SIGNED_IN,
+  // Support history (issue 28, section 1): the caller's own items; another's (or an unknown) id answers 404, past the guard.
+  'GET /api/user/support': SIGNED_IN,
+  'POST /api/user/support/:kind{contact|license-request}/:id/reply': SIGNED_IN,
   'DELETE /api/user/account': SIGNED_IN,
   // Sessions, password and e-mail change (issue 13): the caller's own; another user's session id answers 404.
   'GET /api/user/sessions': SIGNED_IN,
@@ -88,6 +93,11 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/user/email/confirm/:id': PUBLIC,
 
   'POST /api/contact': PUBLIC,
+  // The site's own pages (issue 28, section 1): public reads, admin edits.
+  'GET /api/contact/details': PUBLIC,
+  'PUT /api/contact/details': ADMIN,
+  'GET /api/legal-pages': PUBLIC,
+  'PUT /api/legal-pages/:slug{privacy|terms|imprint}': ADMIN,
 
   // Home page content.
   'GET /api/home/getSections': PUBLIC,
@@ -176,6 +186,9 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/admin/inbox/:kind{contact|license-request}/:id/handled': ADMIN,
   'POST /api/admin/inbox/:kind{contact|license-request}/:id/reopen': ADMIN,
   'POST /api/admin/inbox/:kind{contact|license-request}/:id/reply': ADMIN,
+  // Assign to me (issue 28, item 23).
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/assign': ADMIN,
+  'POST /api/admin/inbox/:kind{contact|license-request}/:id/unassign': ADMIN,
   'POST /api/admin/inbox/license-request/:id/grant': ADMIN,
   'POST /api/admin/inbox/license-request/:id/decline': ADMIN,
 
@@ -265,7 +278,7 @@ describe('access matrix', () => {
       if (name === 'userId' || (name === 'id' && (path.startsWith('/api/user/') || path.startsWith('/api/admin/users/')))) return String(victimId);
       if (name === 'sectionId') return String(sectionId);
       if (name === 'id' && path.startsWith('/api/downloads/')) return String(downloadableId);
-      if (name === 'slug') return 'releases';
+      if (name === 'slug') return path.startsWith('/api/legal-pages/') ? 'privacy' : 'releases';
       if (name === 'hash') return 'not-a-real-hash';
       if (name === 'kind') return 'contact';
       return '1';
@@ -325,6 +338,26 @@ describe('access matrix', () => {
   test('the table lists no route the app no longer has', () => {
     const present = new Set(routes.map((route) => route.key));
     expect(Object.keys(EXPECTED).filter((key) => !present.has(key))).toEqual([]);
+  });
+
+  test("a user's support history holds only their own messages and requests, and answering another's is 404 (issue 28)", async () => {
+    const at = new Date().toISOString();
+    const victimMessage = insertContactMessage(t.db, {
+      name: 'Victim',
+      email: 'victim@example.test',
+      message: 'Private to the victim',
+      ip: null,
+      created_at: at,
+    });
+    const ownMessage = insertContactMessage(t.db, { name: 'Verified', email: 'VERIFIED@example.test', message: 'Mine', ip: null, created_at: at });
+    const victimRequest = insertLicenseRequest(t.db, victimId, at);
+    for (const role of ['verified', 'unverified', 'admin'] as const) {
+      const items = ((await (await clients[role].request('GET', '/api/user/support')).json()) as { items: Array<{ kind: string; id: number }> }).items;
+      expect(items, role).toEqual(role === 'verified' ? [expect.objectContaining({ kind: 'contact', id: ownMessage.id })] : []);
+      for (const path of [`/api/user/support/contact/${victimMessage.id}/reply`, `/api/user/support/license-request/${victimRequest.id}/reply`]) {
+        expect((await clients[role].request('POST', path, { message: 'Let me in' })).status, `${role} ${path}`).toBe(404);
+      }
+    }
   });
 
   test('a release not flagged downloadable is for the admin only', async () => {

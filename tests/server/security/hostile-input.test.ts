@@ -37,6 +37,7 @@ let user: LoggedInClient;
 let otherUserId: number;
 let sectionId: number;
 let contactMessageId: number;
+let ownRequestId: number;
 let licenseRequestId: number;
 
 const PASSWORD = 'a long enough password 42';
@@ -179,6 +180,32 @@ const endpoints = (): Endpoint[] => [
     valid: () => ({ reason: 'Not for resale.' }),
     limit: 64 * KIB,
   },
+  // The legal pages and contact details an admin edits in place (issue 28, section 1).
+  {
+    method: 'PUT',
+    path: '/api/legal-pages/privacy',
+    role: 'admin',
+    fields: ['title', 'body'],
+    valid: () => ({ title: 'Privacy Policy', body: 'We keep little.' }),
+    limit: 2 * KIB * KIB,
+  },
+  {
+    method: 'PUT',
+    path: '/api/contact/details',
+    role: 'admin',
+    fields: ['address', 'email', 'phone'],
+    valid: () => ({ address: '1 Main St', email: 'info@example.com', phone: '+1 555' }),
+    limit: 32 * KIB,
+  },
+  // A user's answer to their own inbox item (issue 28, section 1).
+  {
+    method: 'POST',
+    path: '/api/user/support/license-request/{ownRequest}/reply',
+    role: 'user',
+    fields: ['message'],
+    valid: () => ({ message: 'More details' }),
+    limit: 64 * KIB,
+  },
   {
     method: 'PUT',
     path: `/api/user/update/{self}`,
@@ -263,7 +290,8 @@ function resolvePath(endpoint: Endpoint): string {
     .replace('{other}', String(otherUserId))
     .replace('{contact}', String(contactMessageId))
     .replace('{request}', String(licenseRequestId))
-    .replace('{webhook}', String(webhookId));
+    .replace('{webhook}', String(webhookId))
+    .replace('{ownRequest}', String(ownRequestId));
 }
 
 function clientFor(role: Role): TestClient {
@@ -381,6 +409,7 @@ beforeAll(async () => {
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       }),
   };
+  ownRequestId = insertLicenseRequest(ctx.db, user.user.id, new Date().toISOString()).id;
 });
 
 afterAll(() => {

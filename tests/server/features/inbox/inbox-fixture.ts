@@ -28,7 +28,18 @@ export interface InboxItemAnswer {
   handled_by: { id: number; name: string } | null;
   outcome: 'granted' | 'declined' | null;
   decline_reason: string | null;
-  replies: Array<{ id: number; subject: string; message: string; created_at: string; sent_by: { id: number; name: string } | null }>;
+  decided_at: string | null;
+  decided_by: { id: number; name: string } | null;
+  assigned_to: { id: number; name: string } | null;
+  reply_subject: string;
+  replies: Array<{
+    id: number;
+    subject: string;
+    message: string;
+    created_at: string;
+    sent_by: { id: number; name: string } | null;
+    author: 'admin' | 'user';
+  }>;
 }
 
 export interface InboxListAnswer {
@@ -37,6 +48,7 @@ export interface InboxListAnswer {
   page_count: number;
   total: number;
   unread: number;
+  matches_elsewhere: number;
 }
 
 export async function listInbox(admin: LoggedInClient, query = ''): Promise<InboxListAnswer> {

@@ -124,14 +124,17 @@ describe('POST /api/admin/inbox/{kind}/{id}/reply', () => {
         message: 'Yes, we do.\nWhich week suits you?',
         created_at: new Date(fixture.ctx.now()).toISOString(),
         sent_by: { id: fixture.admin.user.id, name: 'Boss' },
+        author: 'admin',
       },
     ]);
     expect(answer.item.read_at).not.toBeNull();
 
     const mail = latestMailTo(fixture.ctx.config.outboxDir, 'vera@example.test');
-    expect(mail?.subject).toBe('Dimensional Control: Re: on-site training');
+    // The admin's own subject and words, no greeting of ours above them (issue 28, item 4).
+    expect(mail?.subject).toBe('Re: on-site training');
     expect(mail?.replyTo).toContain('boss@example.test');
-    expect(mail?.text).toContain('Hello Vera Visitor,');
+    expect(mail?.text).not.toContain('Hello');
+    expect(mail?.text?.indexOf('Yes, we do.')).toBeLessThan(mail?.text?.indexOf('> Do you offer') ?? 0);
     expect(mail?.text).toContain('Which week suits you?');
     expect(mail?.text).toContain('> Do you offer on-site training?');
     // The list shows the reply too.
@@ -146,7 +149,19 @@ describe('POST /api/admin/inbox/{kind}/{id}/reply', () => {
       message: 'Which product?',
     });
     expect(response.status).toBe(200);
-    expect(latestMailTo(fixture.ctx.config.outboxDir, 'ann@example.test')?.subject).toBe('Dimensional Control: Your request');
+    expect(latestMailTo(fixture.ctx.config.outboxDir, 'ann@example.test')?.subject).toBe('Your request');
+  });
+
+  it("offers 'Re: ' and the visitor's first words as the subject (issue 28, item 4)", async () => {
+    await sendContactMessage(fixture.ctx.app, {
+      name: 'Bob',
+      email: 'bob@example.test',
+      message: 'Hello,\nhow do I   move my license to a new laptop next week?',
+    });
+    await sendContactMessage(fixture.ctx.app, { name: 'Cy', email: 'cy@example.test', message: 'Price list?' });
+    await requestLicense(fixture.user);
+    const subjects = (await listInbox(fixture.admin)).items.map((item) => item.reply_subject);
+    expect(subjects.sort()).toEqual(['Re: Hello, how do I move my license to…', 'Re: License request', 'Re: Price list?']);
   });
 
   it('refuses an empty subject or message with 422, sending and recording nothing', async () => {

@@ -8,6 +8,7 @@ import { createOwnDataFixture, type OwnDataFixture } from './own-data-fixture.ts
 import { json } from '../../admin/admin-fixture.ts';
 import { anonymousClient } from '../../../helpers/accounts.ts';
 import { codeFor, enrollTwoFactor } from '../../../helpers/two-factor.ts';
+import { latestMailTo } from '../../../helpers/mail.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -92,6 +93,16 @@ describe('DELETE /api/user/account', () => {
     expect(replayed.status).toBe(401);
     expect((await otherDevice.request('GET', '/api/user')).status).toBe(401);
     await expect(login(ctx.app, 'ann@example.test')).rejects.toThrow(/answered 422/);
+  });
+
+  it('mails the owner a confirmation once the account is gone (issue 28, item 5), and nothing when the deletion is refused', async () => {
+    const { ctx, user: ann } = fixture;
+    expect((await deleteAccount(ann, { password: 'wrong password here' })).status).toBe(422);
+    expect(latestMailTo(ctx.config.outboxDir, 'ann@example.test')?.subject ?? '').not.toMatch(/deleted/);
+    expect((await deleteAccount(ann, { password: PASSWORD })).status).toBe(204);
+    const mail = latestMailTo(ctx.config.outboxDir, 'ann@example.test');
+    expect(mail?.subject).toBe('Dimensional Control: Your account was deleted');
+    expect(mail?.text).toContain('has been deleted');
   });
 
   it('with two-factor on, also asks for a current code: missing or wrong answers 422 on code and changes nothing', async () => {
