@@ -15,6 +15,7 @@ import { loadSession } from './auth/session-middleware.ts';
 import { botcheckFeature } from './features/botcheck/index.ts';
 import { sessionsFeature } from './features/sessions/index.ts';
 import { twoFactorFeature } from './features/two-factor/index.ts';
+import { passkeysFeature } from './features/passkeys/index.ts';
 import { accountsFeature } from './features/accounts/index.ts';
 import { profileFeature } from './features/profile/index.ts';
 import { ownDataFeature } from './features/own-data/index.ts';
@@ -45,6 +46,7 @@ export const FEATURES = [
   botcheckFeature,
   sessionsFeature,
   twoFactorFeature,
+  passkeysFeature,
   accountsFeature,
   profileFeature,
   ownDataFeature,

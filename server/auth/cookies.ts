@@ -71,3 +71,24 @@ export function readTwoFactorCookie(c: Context, config: Pick<Config, 'secureCook
 export function clearTwoFactorCookie(c: Context, config: Pick<Config, 'secureCookies'>): void {
   deleteCookie(c, twoFactorCookieName(config), { ...baseOptions(config), httpOnly: true });
 }
+
+/**
+ * A passkey ceremony's challenge (server/features/passkeys/): the same pattern as the pending two-factor
+ * login, HttpOnly and host-only over https, so the answer to a challenge only counts from the browser that
+ * asked for it (docs/decisions/0043-passkeys.md).
+ */
+export function passkeyChallengeCookieName(config: Pick<Config, 'secureCookies'>): string {
+  return config.secureCookies ? '__Host-passkey_challenge' : 'passkey_challenge';
+}
+
+export function setPasskeyChallengeCookie(c: Context, config: Pick<Config, 'secureCookies'>, token: string, maxAgeSeconds: number): void {
+  setCookie(c, passkeyChallengeCookieName(config), token, { ...baseOptions(config), maxAge: maxAgeSeconds, httpOnly: true });
+}
+
+export function readPasskeyChallengeCookie(c: Context, config: Pick<Config, 'secureCookies'>): string | undefined {
+  return getCookie(c, passkeyChallengeCookieName(config));
+}
+
+export function clearPasskeyChallengeCookie(c: Context, config: Pick<Config, 'secureCookies'>): void {
+  deleteCookie(c, passkeyChallengeCookieName(config), { ...baseOptions(config), httpOnly: true });
+}

@@ -78,7 +78,7 @@ export function lifetimeOf(session: Pick<Session, 'persistent'>): number {
 export function createSession(
   ctx: Pick<AppContext, 'db' | 'now' | 'config'>,
   userId: number,
-  options: { persistent: boolean; client?: SessionClient },
+  options: { persistent: boolean; client?: SessionClient; signedInWith?: 'password' | 'passkey' },
 ): { token: string; session: Session } {
   const token = generateSessionToken();
   const now = ctx.now();
@@ -95,6 +95,7 @@ export function createSession(
     user_agent: options.client?.userAgent?.slice(0, SESSION_USER_AGENT_MAX) ?? null,
     last_active_at: now,
     created_at: new Date(now).toISOString(),
+    signed_in_with: options.signedInWith ?? 'password',
   });
   return { token, session };
 }

@@ -5,6 +5,7 @@
 import type { Config } from '../env.ts';
 import type { Db } from '../db/client.ts';
 import { getSetting, setSetting } from '../db/queries/settings.ts';
+import { userHasPasskey } from '../db/queries/passkeys.ts';
 
 export interface SecuritySettings {
   /** 0/1 like every flag in answers (docs/admin-api.md#common-rules). */
@@ -24,7 +25,20 @@ export function saveSecuritySettings(db: Db, settings: SecuritySettings): void {
   setSetting(db, REQUIRE_FOR_ADMINS_KEY, String(settings.require_two_factor_for_admins));
 }
 
-/** An admin who must turn two-factor on before using any admin tool. */
-export function mustEnrollTwoFactor(db: Db, config: Pick<Config, 'isProduction'>, user: { role: string; two_factor_enabled_at: string | null }): boolean {
-  return user.role === 'admin' && user.two_factor_enabled_at === null && getSecuritySettings(db, config).require_two_factor_for_admins === 1;
+/**
+ * Whether the user has a second factor: TOTP on, or a passkey (user verification makes a passkey both factors
+ * on its own, docs/decisions/0043-passkeys.md).
+ */
+export function hasSecondFactor(db: Db, user: { id: number; two_factor_enabled_at: string | null }): boolean {
+  return user.two_factor_enabled_at !== null || userHasPasskey(db, user.id);
+}
+
+/** An admin who must turn two-factor on (or add a passkey) before using any admin tool. */
+export function mustEnrollTwoFactor(
+  db: Db,
+  config: Pick<Config, 'isProduction'>,
+  user: { id: number; role: string; two_factor_enabled_at: string | null },
+): boolean {
+  if (user.role !== 'admin' || user.two_factor_enabled_at !== null) return false;
+  return getSecuritySettings(db, config).require_two_factor_for_admins === 1 && !userHasPasskey(db, user.id);
 }

@@ -72,6 +72,9 @@ export const sessions = sqliteTable(
     user_agent: text('user_agent'),
     // Epoch ms, refreshed at most once a minute (LAST_ACTIVE_RESOLUTION_MS): no write per request.
     last_active_at: integer('last_active_at').notNull().default(0),
+    // How the session was signed in to ('password' or 'passkey'): a passkey sign-in of the last 5 minutes
+    // is proof enough to remove a passkey (docs/product/accounts.md#passkeys).
+    signed_in_with: text('signed_in_with').notNull().default('password'),
   },
   (table) => [index('sessions_user_idx').on(table.user_id)],
 );
@@ -123,6 +126,54 @@ export const twoFactorPendingLogins = sqliteTable(
     expires_at: integer('expires_at').notNull(),
   },
   (table) => [index('two_factor_pending_logins_user_idx').on(table.user_id)],
+);
+
+/**
+ * A user's passkeys (docs/product/accounts.md#passkeys, docs/decisions/0043-passkeys.md): the WebAuthn credential's
+ * id and public key (base64url; a public key is no secret, but neither leaves the server), the authenticator's
+ * signature counter, and what the list shows. `suspected_clone_at`: a counter went back, so the passkey is
+ * refused from then on. Gone with the user (ON DELETE CASCADE).
+ */
+export const passkeys = sqliteTable(
+  'passkeys',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credential_id: text('credential_id').notNull(),
+    public_key: text('public_key').notNull(),
+    counter: integer('counter').notNull().default(0),
+    /** JSON array of the transports the browser named ("internal", "hybrid", …), handed back as hints. */
+    transports: text('transports').notNull().default('[]'),
+    /** 'singleDevice' or 'multiDevice' (a synced passkey). */
+    device_type: text('device_type').notNull(),
+    backed_up: integer('backed_up').notNull().default(0),
+    name: text('name').notNull(),
+    created_at: text('created_at').notNull().default(nowIso),
+    last_used_at: text('last_used_at'),
+    suspected_clone_at: text('suspected_clone_at'),
+  },
+  (table) => [uniqueIndex('passkeys_credential_unique').on(table.credential_id), index('passkeys_user_idx').on(table.user_id)],
+);
+
+/**
+ * WebAuthn challenges waiting for their answer: each bound to one browser by an HttpOnly cookie whose token is
+ * stored as its SHA-256 (like the pending two-factor login), used once, 5 minutes. `purpose` says which
+ * ceremony it is for; `bound_to` is the session (adding a passkey) or the pending login (second factor).
+ */
+export const passkeyChallenges = sqliteTable(
+  'passkey_challenges',
+  {
+    id: text('id').primaryKey(),
+    purpose: text('purpose').notNull(),
+    challenge: text('challenge').notNull(),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    bound_to: text('bound_to'),
+    /** Epoch milliseconds. */
+    expires_at: integer('expires_at').notNull(),
+  },
+  (table) => [index('passkey_challenges_expires_idx').on(table.expires_at)],
 );
 
 export const passwordResetTokens = sqliteTable('password_reset_tokens', {
@@ -485,6 +536,8 @@ export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type TwoFactorCredential = typeof twoFactorCredentials.$inferSelect;
 export type TwoFactorPendingLogin = typeof twoFactorPendingLogins.$inferSelect;
+export type Passkey = typeof passkeys.$inferSelect;
+export type PasskeyChallenge = typeof passkeyChallenges.$inferSelect;
 export type License = typeof licenses.$inferSelect;
 export type LicenseType = typeof licenseTypes.$inferSelect;
 export type Section = typeof sections.$inferSelect;

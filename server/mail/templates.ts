@@ -205,6 +205,44 @@ export function recoveryCodeUsedEmail(site: MailSite, input: { name: string; rem
   });
 }
 
+/**
+ * Security notices for passkeys (docs/product/accounts.md#passkeys): added, removed, and refused as a possible
+ * copy. The passkey's name is the user's own text and stays out (a name can look like a link); none carries
+ * a link with a token.
+ */
+export function passkeyAddedEmail(site: MailSite, input: { name: string }): MailContent {
+  return compose(site, 'A passkey was added', {
+    heading: 'A passkey was added',
+    paragraphs: [
+      greeting(input.name),
+      `A passkey was added to your ${site.siteName} account. It can now sign you in without your password. You can see and remove your passkeys in your dashboard.`,
+    ],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If this was not you, reset your password at once, then remove the passkey in your dashboard.'],
+  });
+}
+
+export function passkeyRemovedEmail(site: MailSite, input: { name: string }): MailContent {
+  return compose(site, 'A passkey was removed', {
+    heading: 'A passkey was removed',
+    paragraphs: [greeting(input.name), `A passkey was removed from your ${site.siteName} account. It can no longer sign you in.`],
+    closing: ['If this was not you, reset your password at once and contact us.'],
+  });
+}
+
+export function passkeyCloneSuspectedEmail(site: MailSite, input: { name: string }): MailContent {
+  return compose(site, 'A passkey was refused: it may have been copied', {
+    heading: 'A passkey was refused',
+    paragraphs: [
+      greeting(input.name),
+      `Someone tried to sign in to your ${site.siteName} account with one of your passkeys, but the passkey's use counter went back. That can mean the passkey was copied, so it is refused from now on.`,
+      'Sign in with your password, remove that passkey in your dashboard and add a new one.',
+    ],
+    action: { label: 'Reset your password', url: `${site.siteUrl}/reset-password` },
+    closing: ['If you did not try to sign in just now, reset your password as well.'],
+  });
+}
+
 /** Where an inbox mail says the conversation started: the visitor's own words, quoted below the answer. */
 export interface InboxOriginal {
   createdAt: string;

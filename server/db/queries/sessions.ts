@@ -16,6 +16,8 @@ export interface NewSession {
   user_agent: string | null;
   last_active_at: number;
   created_at: string;
+  /** 'password' (the default) or 'passkey'. */
+  signed_in_with?: 'password' | 'passkey';
 }
 
 export function insertSession(db: Db, session: NewSession): Session {
@@ -85,4 +87,9 @@ export function deleteExpiredSessionsOfUser(db: Db, userId: number, now: number)
   db.delete(sessions)
     .where(and(eq(sessions.user_id, userId), lte(sessions.expires_at, now)))
     .run();
+}
+
+/** The session row alone: when and how it was signed in to (passkey confirmations, docs/product/accounts.md#passkeys). */
+export function getSession(db: Db, id: string): Session | undefined {
+  return db.select().from(sessions).where(eq(sessions.id, id)).get();
 }

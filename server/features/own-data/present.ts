@@ -7,6 +7,7 @@ import { getLicensesOfUser } from '../licensing/index.ts';
 import { listLicenseRequestsOfUser } from '../licensing/index.ts';
 import type { User } from '../../db/schema.ts';
 import { listContactMessagesFrom } from '../contact/index.ts';
+import { listPasskeysOfUser, presentPasskeysForExport } from '../passkeys/index.ts';
 import { presentLicenseEvents, presentLicenses } from '../licensing/index.ts';
 import { listOwnDownloads, listOwnSessions, listReceivedMailings } from './queries.ts';
 
@@ -84,6 +85,8 @@ export function buildAccountExport(ctx: Pick<AppContext, 'db' | 'now'>, user: Us
       expires_at: iso(session.expires_at),
       ends_at: iso(session.absolute_expires_at),
     })),
+    // By name and dates only: never a credential id or public key (docs/product/accounts.md#passkeys).
+    passkeys: presentPasskeysForExport(listPasskeysOfUser(ctx.db, user.id)),
     downloads: listOwnDownloads(ctx.db, user.id),
     mailings_received: listReceivedMailings(ctx.db, user.id),
     // Only for a verified address: whoever registers someone else's address must not read their messages.

@@ -16,12 +16,17 @@ import { mustEnrollTwoFactor } from '../../auth/two-factor-policy.ts';
 /**
  * Creates the session and answers `{ user, licenses }`. A new token at every login and the session this
  * browser had before ends (no session fixation); the anti-forgery token changes with the session.
- * `persistent` is the login's remember_me.
+ * `persistent` is the login's remember_me; `signedInWith` 'passkey' when a passkey alone signed in (it lets
+ * the passkey list remove a passkey without the password for 5 minutes, docs/product/accounts.md#passkeys).
  */
-export function completeLogin(c: Context<AppEnv>, ctx: AppContext, user: User, options: { persistent: boolean }) {
+export function completeLogin(c: Context<AppEnv>, ctx: AppContext, user: User, options: { persistent: boolean; signedInWith?: 'password' | 'passkey' }) {
   const previous = c.get('sessionId');
   if (previous) invalidateSession(ctx, previous);
-  const { token, session } = createSession(ctx, user.id, { persistent: options.persistent, client: sessionClientOf(c, ctx.config) });
+  const { token, session } = createSession(ctx, user.id, {
+    persistent: options.persistent,
+    client: sessionClientOf(c, ctx.config),
+    signedInWith: options.signedInWith ?? 'password',
+  });
   setSessionCookies(c, ctx.config, token, session, ctx.now());
   rotateXsrfToken(c, ctx, session);
   const enrollmentRequired = mustEnrollTwoFactor(ctx.db, ctx.config, user);

@@ -15,7 +15,6 @@ import type { AppContext, AppEnv } from '../../context.ts';
 import { clearSessionCookies } from '../../auth/cookies.ts';
 import { rotateXsrfToken } from '../../auth/csrf.ts';
 import { verifyAgainstDummyHash, verifyPassword } from '../../auth/passwords.ts';
-import { createRateLimiter } from '../../auth/rate-limit.ts';
 import { invalidateSession, invalidateOtherSessions } from '../../auth/sessions.ts';
 import { requireBotToken } from '../../auth/botcheck.ts';
 import { getUserByEmail, getUserById } from '../../db/queries/users.ts';
@@ -23,8 +22,7 @@ import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
 import { errorResponse } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
 import { flagFieldOr } from '../../http/fields.ts';
-import { sendSafely } from '../../mail/transport.ts';
-import { loginLockoutEmail } from '../../mail/templates.ts';
+import { createLoginLimits } from './login-limits.ts';
 import { completeLogin } from './complete-login.ts';
 import { startTwoFactorLogin } from './complete-login.ts';
 import { requireUser } from '../../auth/guards.ts';
@@ -35,14 +33,7 @@ import { presentSessions } from './present.ts';
 
 export const BAD_CREDENTIALS_MESSAGE = 'These credentials do not match our records.';
 export const BANNED_MESSAGE = 'Your account has been suspended. Please contact the administrator.';
-/** Five failed attempts per e-mail and IP within a minute; the sixth is refused (argon2 is CPU-bound). */
-export const LOGIN_THROTTLE = { limit: 5, windowMs: 60_000 } as const;
-/**
- * ACCOUNT_LOGINS_PER_15_MINUTES (twenty) attempts per account (the e-mail, whatever the address) within 15 minutes; then every login for
- * it is refused until the window frees a slot (issue 17 item 8, docs/product/constants.md#rate-limits).
- * Bounds guessing spread over many addresses, which LOGIN_THROTTLE alone does not.
- */
-export const ACCOUNT_LOGIN_THROTTLE = { windowMs: 15 * 60_000 } as const;
+export { ACCOUNT_LOGIN_THROTTLE, LOGIN_THROTTLE } from './login-limits.ts';
 
 const required = (field: string) => `The ${field} field is required.`;
 
@@ -66,33 +57,7 @@ const loginSchema = z.object({
 });
 
 export function authRoutes(ctx: AppContext) {
-  const loginThrottle = createRateLimiter({ ...LOGIN_THROTTLE, db: ctx.db, name: 'login', now: ctx.now });
-  const accountThrottle = createRateLimiter({
-    limit: ctx.config.accountLoginsPer15Minutes,
-    windowMs: ACCOUNT_LOGIN_THROTTLE.windowMs,
-    db: ctx.db,
-    name: 'login-account',
-    now: ctx.now,
-  });
-  // At most one notice per account per window: a lockout lasts at least that long, and each slot the
-  // sliding window frees during an attack must not mail the owner again.
-  const lockoutNotices = createRateLimiter({ limit: 1, windowMs: ACCOUNT_LOGIN_THROTTLE.windowMs, db: ctx.db, name: 'login-lockout-notice', now: ctx.now });
-
-  const tooManyAttempts = (c: Context<AppEnv>, retryAfterSeconds: number) => {
-    const message = `Too many login attempts. Please try again in ${retryAfterSeconds} seconds.`;
-    c.header('Retry-After', String(retryAfterSeconds));
-    return errorResponse(c, 429, message, { email: [message] });
-  };
-
-  /** Tells the owner (when the e-mail has an account) that its logins are locked, once per lockout. */
-  const noticeLockout = (accountKey: string) => {
-    if (!lockoutNotices.consume(accountKey).allowed) return;
-    const user = getUserByEmail(ctx.db, accountKey);
-    if (!user) return;
-    const minutes = ACCOUNT_LOGIN_THROTTLE.windowMs / 60_000;
-    // Not awaited: the answer takes the same time whether or not the e-mail has an account.
-    void sendSafely(ctx.mailer, { to: user.email, ...loginLockoutEmail(ctx.config, { name: user.name, minutes }) }, ctx.log);
-  };
+  const { loginThrottle, accountThrottle, tooManyAttempts, noticeLockout } = createLoginLimits(ctx);
   // A failed bot check counts as a failed login (issue 17, item 1), under the key the handler consumes.
   const countFailedBotCheck = (c: Context<AppEnv>, body: Record<string, unknown>) => {
     if (typeof body.email === 'string') loginThrottle.hit(`${body.email.trim().toLowerCase()}|${rateLimitAddress(clientIp(c, ctx.config))}`);

@@ -36,8 +36,9 @@ import { clearTwoFactorCookie, readTwoFactorCookie } from '../../auth/cookies.ts
 import { sessionIdFromToken } from '../../auth/sessions.ts';
 import { getUserById } from '../../db/queries/users.ts';
 import { BANNED_MESSAGE, completeLogin, deletePendingLogin, getPendingLogin, PENDING_LOGIN } from '../sessions/index.ts';
+import { acceptPasskeySecondFactor, authenticationResponseField } from '../passkeys/index.ts';
 import { flagField } from '../../http/fields.ts';
-import { getSecuritySettings, saveSecuritySettings } from '../../auth/two-factor-policy.ts';
+import { getSecuritySettings, hasSecondFactor, saveSecuritySettings } from '../../auth/two-factor-policy.ts';
 
 export const TWO_FACTOR_MESSAGES = {
   alreadyOn: 'Two-factor sign-in is already on.',
@@ -143,6 +144,7 @@ export const TWO_FACTOR_LOGIN_MESSAGES = {
   exhausted: 'Too many wrong codes. Please log in again.',
   invalidCode: 'The code is not valid.',
   invalidRecoveryCode: 'The recovery code is not valid.',
+  invalidPasskey: 'The passkey could not be verified.',
   eitherCode: 'Enter the code from your authenticator app or a recovery code.',
   tooMany: (seconds: number) => `Too many attempts. Please try again in ${seconds} seconds.`,
 } as const;
@@ -151,9 +153,13 @@ const secondStepSchema = z
   .object({
     code: codeField.optional(),
     recovery_code: z.string({ error: TWO_FACTOR_LOGIN_MESSAGES.eitherCode }).trim().max(64, TWO_FACTOR_LOGIN_MESSAGES.invalidRecoveryCode).optional(),
+    // A passkey instead of a code (docs/decisions/0043-passkeys.md): the browser's answer to
+    // POST /api/auth/two-factor/passkey-options.
+    passkey_response: authenticationResponseField.optional(),
   })
   .superRefine((input, issues) => {
-    if ((input.code === undefined) === (input.recovery_code === undefined || input.recovery_code === '')) {
+    const given = [input.code !== undefined, input.recovery_code !== undefined && input.recovery_code !== '', input.passkey_response !== undefined];
+    if (given.filter(Boolean).length !== 1) {
       issues.addIssue({ code: 'custom', path: ['code'], message: TWO_FACTOR_LOGIN_MESSAGES.eitherCode });
     }
   });
@@ -173,7 +179,7 @@ export function twoFactorLoginRoutes(ctx: AppContext) {
     clearTwoFactorCookie(c, ctx.config);
   };
 
-  return new Hono<AppEnv>().post('/two-factor', smallJsonBody(), validate('json', secondStepSchema), (c) => {
+  return new Hono<AppEnv>().post('/two-factor', smallJsonBody(), validate('json', secondStepSchema), async (c) => {
     const token = readTwoFactorCookie(c, ctx.config);
     const pending = token === undefined ? undefined : getPendingLogin(ctx.db, sessionIdFromToken(token));
     if (!pending || pending.expires_at <= ctx.now()) {
@@ -195,16 +201,23 @@ export function twoFactorLoginRoutes(ctx: AppContext) {
     }
     const tries = pendingThrottle.consume(pending.id);
 
-    const { code, recovery_code } = c.req.valid('json');
-    const accepted = tries.allowed && (code !== undefined ? acceptTotpCode(ctx, user.id, code) : acceptRecoveryCode(ctx, user, recovery_code ?? ''));
+    const { code, recovery_code, passkey_response } = c.req.valid('json');
+    const check = async () => {
+      if (passkey_response) return acceptPasskeySecondFactor(c, ctx, user, pending.id, passkey_response);
+      return code !== undefined ? acceptTotpCode(ctx, user.id, code) : acceptRecoveryCode(ctx, user, recovery_code ?? '');
+    };
+    const accepted = tries.allowed && (await check());
     if (!accepted) {
       // That was the last try this password step allows: it is void, the user starts again.
       if (!tries.allowed || tries.remaining === 0) {
         endPending(c, pending.id);
         return errorResponse(c, 401, TWO_FACTOR_LOGIN_MESSAGES.exhausted);
       }
-      const field = code !== undefined ? 'code' : 'recovery_code';
-      const message = code !== undefined ? TWO_FACTOR_LOGIN_MESSAGES.invalidCode : TWO_FACTOR_LOGIN_MESSAGES.invalidRecoveryCode;
+      const [field, message] = passkey_response
+        ? ['passkey_response', TWO_FACTOR_LOGIN_MESSAGES.invalidPasskey]
+        : code !== undefined
+          ? ['code', TWO_FACTOR_LOGIN_MESSAGES.invalidCode]
+          : ['recovery_code', TWO_FACTOR_LOGIN_MESSAGES.invalidRecoveryCode];
       return errorResponse(c, 422, message, { [field]: [message] });
     }
     endPending(c, pending.id);
@@ -225,7 +238,9 @@ export function securitySettingsRoutes(ctx: AppContext) {
     .get('/', requireAdmin, (c) => c.json(getSecuritySettings(ctx.db, ctx.config)))
     .put('/', requireAdmin, smallJsonBody(), validate('json', settingsSchema), (c) => {
       const { require_two_factor_for_admins } = c.req.valid('json');
-      if (require_two_factor_for_admins === 1 && !c.get('user')?.two_factor_enabled_at) {
+      const admin = c.get('user');
+      // A passkey meets the requirement as well as TOTP does (docs/decisions/0043-passkeys.md).
+      if (require_two_factor_for_admins === 1 && (!admin || !hasSecondFactor(ctx.db, admin))) {
         throw new HttpError(422, SECURITY_SETTINGS_MESSAGES.enrollFirst, { require_two_factor_for_admins: [SECURITY_SETTINGS_MESSAGES.enrollFirst] });
       }
       const settings = writeTransaction(ctx.db, () => {

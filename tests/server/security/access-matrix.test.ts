@@ -61,6 +61,11 @@ const EXPECTED: Record<string, Row> = {
   // The login's second step: open like the first; what binds it is the pending step's cookie
   // (tests/server/features/two-factor/two-factor-login.test.ts).
   'POST /api/auth/two-factor': PUBLIC,
+  // Passkeys (issue 27): signing in is open like the password login; the second step's options are bound to the
+  // pending login's cookie (401 without one). tests/server/features/passkeys/.
+  'POST /api/auth/passkey/options': PUBLIC,
+  'POST /api/auth/passkey': PUBLIC,
+  'POST /api/auth/two-factor/passkey-options': { anon: 401, unverified: 401, verified: 401, banned: 401, admin: 401 },
 
   // The user's own account. The :id / :userId used is another user's, so only an admin may act on it,
   // and nobody may request a license for someone else (not even an admin).
@@ -70,6 +75,12 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/user/two-factor/enable': SIGNED_IN,
   'POST /api/user/two-factor/disable': SIGNED_IN,
   'POST /api/user/two-factor/recovery-codes': SIGNED_IN,
+  // The caller's own passkeys; another user's id answers 404, past the guard.
+  'GET /api/user/passkeys': SIGNED_IN,
+  'POST /api/user/passkeys/options': SIGNED_IN,
+  'POST /api/user/passkeys': SIGNED_IN,
+  'PATCH /api/user/passkeys/:id': SIGNED_IN,
+  'DELETE /api/user/passkeys/:id': SIGNED_IN,
   'PUT /api/user/update/:id': { anon: 401, unverified: 403, verified: 403, banned: 401, admin: 'pass' },
   'DELETE /api/user/delete/:id': ADMIN,
   'PUT /api/user/suspend/:id': ADMIN,

@@ -13,11 +13,13 @@ import { solveBotChallenge } from '../../helpers/botcheck.ts';
 import { rateLimitHits, users } from '../../../server/db/schema.ts';
 import { insertContactMessage } from '../../../server/features/contact/queries.ts';
 import { insertLicenseRequest } from '../../../server/features/licensing/queries.ts';
+import { waitForMailTo } from '../../helpers/accounts.ts';
+import { authenticatorFor, type RegistrationOptionsLike } from '../../helpers/passkey-authenticator.ts';
 
 type Role = 'anonymous' | 'user' | 'admin' | 'token';
 
 interface Endpoint {
-  method: 'POST' | 'PUT' | 'DELETE';
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   role: Role;
   /** Field names the validator knows, so generated objects hit them with wrong types. */
@@ -41,6 +43,22 @@ let ownRequestId: number;
 let licenseRequestId: number;
 
 const PASSWORD = 'a long enough password 42';
+const B64 = 'AAAA';
+/** Well-formed WebAuthn answers (they pass validation) whose contents prove nothing. */
+const assertionShape = () => ({
+  id: B64,
+  rawId: B64,
+  type: 'public-key',
+  clientExtensionResults: {},
+  response: { clientDataJSON: B64, authenticatorData: B64, signature: B64 },
+});
+const registrationShape = () => ({
+  id: B64,
+  rawId: B64,
+  type: 'public-key',
+  clientExtensionResults: {},
+  response: { clientDataJSON: B64, attestationObject: B64 },
+});
 const endpoints = (): Endpoint[] => [
   {
     method: 'POST',
@@ -71,6 +89,34 @@ const endpoints = (): Endpoint[] => [
   },
   // Without a pending login (no password step in this client) the second step answers 401 past validation.
   { method: 'POST', path: '/api/auth/two-factor', role: 'anonymous', fields: ['code', 'recovery_code'], valid: () => ({ code: '123456' }), limit: 32 * KIB },
+  // Passkeys (issue 27): without a challenge cookie every answer is refused past validation, never a 500.
+  {
+    method: 'POST',
+    path: '/api/auth/passkey',
+    role: 'anonymous',
+    fields: ['response', 'remember_me'],
+    valid: () => ({ response: assertionShape(), remember_me: false }),
+    limit: 32 * KIB,
+  },
+  { method: 'POST', path: '/api/user/passkeys/options', role: 'user', fields: ['password'], valid: () => ({ password: PASSWORD }), limit: 32 * KIB },
+  {
+    method: 'POST',
+    path: '/api/user/passkeys',
+    role: 'user',
+    fields: ['name', 'response'],
+    valid: () => ({ name: 'Laptop', response: registrationShape() }),
+    limit: 32 * KIB,
+  },
+  { method: 'PATCH', path: '/api/user/passkeys/1', role: 'user', fields: ['name'], valid: () => ({ name: 'Laptop' }), limit: 32 * KIB },
+  { method: 'DELETE', path: '/api/user/passkeys/1', role: 'user', fields: ['password'], valid: () => ({ password: PASSWORD }), limit: 32 * KIB },
+  {
+    method: 'POST',
+    path: '/api/auth/two-factor',
+    role: 'anonymous',
+    fields: ['passkey_response'],
+    valid: () => ({ passkey_response: assertionShape() }),
+    limit: 32 * KIB,
+  },
   { method: 'POST', path: '/api/user/two-factor/enable', role: 'user', fields: ['code'], valid: () => ({ code: '123456' }), limit: 32 * KIB },
   {
     method: 'POST',
@@ -439,6 +485,51 @@ describe('every JSON-body endpoint survives arbitrary JSON', () => {
       if (endpoint.role === 'user' || endpoint.role === 'admin') expect((await clientFor(endpoint.role).request('GET', '/api/user')).status).toBe(200);
     });
   }
+});
+
+describe('WebAuthn answers to a live challenge (issue 27)', () => {
+  // Past validation and with a challenge waiting, the bytes reach @simplewebauthn's parsers (CBOR, JSON,
+  // signatures): whatever they hold, the answer is a clean refusal and nothing is stored.
+  const bytes = fc.uint8Array({ maxLength: 300 }).map((value) => Buffer.from(value).toString('base64url'));
+
+  it('POST /api/user/passkeys refuses arbitrary attestation bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(bytes, bytes, async (clientDataJSON, attestationObject) => {
+        ctx.db.delete(rateLimitHits).run();
+        await user.request('POST', '/api/user/passkeys/options', { password: PASSWORD });
+        const response = await user.request('POST', '/api/user/passkeys', {
+          name: 'Fuzz',
+          response: { ...registrationShape(), response: { clientDataJSON, attestationObject } },
+        });
+        await expectCleanAnswer(response, 'registration');
+        expect(response.status).toBe(422);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('POST /api/auth/passkey refuses arbitrary assertion bytes for a registered credential', async () => {
+    const authenticator = authenticatorFor(ctx.config.siteUrl);
+    const options = (await (await user.request('POST', '/api/user/passkeys/options', { password: PASSWORD })).json()) as RegistrationOptionsLike;
+    expect((await user.request('POST', '/api/user/passkeys', { name: 'Real', response: authenticator.register(options) })).status).toBe(201);
+    // The notice is written in the background: let it land now, not inside a later test's file count.
+    await waitForMailTo(ctx.config.outboxDir, user.user.email, (mail) => mail.subject.includes('A passkey was added'));
+    const id = authenticator.credentials[0]?.id.toString('base64url') ?? '';
+    await fc.assert(
+      fc.asyncProperty(bytes, bytes, bytes, async (clientDataJSON, authenticatorData, signature) => {
+        ctx.db.delete(rateLimitHits).run();
+        const visitor = createClient(ctx.app);
+        await visitor.fetchCsrfCookie();
+        await visitor.request('POST', '/api/auth/passkey/options');
+        const response = await visitor.request('POST', '/api/auth/passkey', {
+          response: { ...assertionShape(), id, rawId: id, response: { clientDataJSON, authenticatorData, signature } },
+        });
+        await expectCleanAnswer(response, 'assertion');
+        expect(response.status).toBe(422);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });
 
 describe('a body that is not JSON', () => {
