@@ -13,14 +13,18 @@ import { build } from 'astro';
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import type { AstroBuildDone, AstroBuildJob, AstroWarmUpDone, BuildProcessMessage, WarmUpJob } from './warm-astro.ts';
+import type { AstroBuildDone, AstroBuildJob, AstroRenderDone, AstroWarmUpDone, BuildProcessMessage, WarmUpJob } from './warm-astro.ts';
+import { createKeptRenderer, type KeptRenderer } from './kept-renderer.ts';
 
 if (!process.send) {
   console.error('server/publish/astro-build-process.ts is started by the publisher, not by hand.');
   process.exit(1);
 }
 
-const reply = (message: AstroBuildDone | AstroWarmUpDone) => process.send?.(message);
+const reply = (message: AstroBuildDone | AstroWarmUpDone | AstroRenderDone) => process.send?.(message);
+
+/** After a build asked to keep it: the build's own prerender bundle, kept to render changed routes (0044). */
+let renderer: KeptRenderer | null = null;
 
 /** The warm-up's working copy while it runs: removed here too if the server goes away meanwhile. */
 let warmUpDir: string | null = null;
@@ -45,6 +49,7 @@ async function work(): Promise<void> {
   try {
     for (let next = inbox.shift(); next; next = inbox.shift()) {
       if (next.type === 'build') await runBuild(next);
+      else if (next.type === 'render') await runRender(next);
       // A build already waiting goes first: the warm-up would delay it by more than it saves.
       else if (inbox.some((message) => message.type === 'build')) reply({ type: 'warm', ok: false });
       else await warmUp(next);
@@ -60,7 +65,9 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     resetPeakRss();
     process.env.CONTENT_DIR = job.contentDir;
     process.chdir(job.workDir);
-    await build({ root: job.root, outDir: job.outDir, logLevel: 'info' });
+    const keep = job.keep ? createKeptRenderer() : null;
+    await build({ root: job.root, outDir: job.outDir, logLevel: 'info', ...(keep ? { integrations: [keep.integration] } : {}) });
+    if (keep) renderer = await keep.afterBuild(job.outDir);
     ok = true;
   } catch (error) {
     // The log (this process's output) is what the admin reads about a failed build.
@@ -73,7 +80,23 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     // maxRSS (KiB): this build's peak where resetPeakRss() works (Linux), else this process's peak so far.
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     heapLimitBytes: v8.getHeapStatistics().heap_size_limit,
+    ...(renderer ? { paths: renderer.livePaths() } : {}),
   });
+  // What the build left behind goes now: the process waits (as the renderer) with as little as it can.
+  if (renderer) (globalThis as { gc?: () => void }).gc?.();
+}
+
+/** Renders the changed routes of one incremental publish into its new build directory (a linked copy of the live one). */
+async function runRender(job: Extract<BuildProcessMessage, { type: 'render' }>): Promise<void> {
+  const started = performance.now();
+  try {
+    if (!renderer) throw new Error('no build was kept to render with');
+    const result = await renderer.render({ contentDir: job.contentDir, outDir: job.outDir, paths: job.paths });
+    reply({ type: 'rendered', id: job.id, ok: true, ...result, paths: renderer.livePaths(), ms: Math.round(performance.now() - started) });
+  } catch (error) {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    reply({ type: 'rendered', id: job.id, ok: false, written: [], removed: [], paths: [], ms: Math.round(performance.now() - started) });
+  }
 }
 
 /**

@@ -90,3 +90,29 @@ export function pruneBuilds(buildsDir: string, keep: readonly string[]): void {
   }
   fs.rmSync(path.join(buildsDir, WORK_DIR), { recursive: true, force: true });
 }
+
+/**
+ * Fills the fresh directory `to` with hard links to every file of `from` (but the top-level entries in
+ * `except`): an incremental publish then replaces only what changed (by rename, never by writing into a
+ * linked file), so a switch costs what changed and both builds stay whole (docs/decisions/0044-incremental-publish.md).
+ * Throws when the file system cannot link (another device): the publisher then builds in full.
+ */
+export function linkBuildDir(from: string, to: string, except: readonly string[] = []): number {
+  let count = 0;
+  const walk = (source: string, target: string, top: boolean) => {
+    for (const entry of fs.readdirSync(source, { withFileTypes: true })) {
+      if (top && except.includes(entry.name)) continue;
+      const sourcePath = path.join(source, entry.name);
+      const targetPath = path.join(target, entry.name);
+      if (entry.isDirectory()) {
+        fs.mkdirSync(targetPath, { recursive: true });
+        walk(sourcePath, targetPath, false);
+      } else if (entry.isFile()) {
+        fs.linkSync(sourcePath, targetPath);
+        count++;
+      }
+    }
+  };
+  walk(from, to, true);
+  return count;
+}

@@ -19,6 +19,17 @@ export interface BuildJob {
   /** Directory holding this build's snapshot (site.json), handed to Astro as CONTENT_DIR. */
   contentDir: string;
   config: Pick<Config, 'projectRoot' | 'dataDir' | 'siteUrl' | 'siteName'>;
+  /** Leave the search index to indexSearch() after the build is live (default: index before, as part of the build). */
+  searchLater?: boolean;
+}
+
+/** An incremental publish: render `paths` into outDir, a hard-linked copy of the live build (0044). */
+export interface RenderJob {
+  id: string;
+  outDir: string;
+  contentDir: string;
+  paths: string[];
+  config: BuildJob['config'];
 }
 
 export interface BuildResult {
@@ -29,6 +40,11 @@ export interface BuildResult {
   peakRssBytes?: number;
   /** V8's heap limit in the Astro build process, when it reported one (warm-astro.ts, BUILD_PROCESS_EXEC_ARGV). */
   heapLimitBytes?: number;
+  /** Every route's pathname in the build, when the runner kept it for incremental publishes. */
+  paths?: string[];
+  /** An incremental render: the files it wrote and removed, relative to the build directory. */
+  written?: string[];
+  removed?: string[];
 }
 
 export interface BuildRunner {
@@ -39,11 +55,19 @@ export interface BuildRunner {
    * warmed up; never rejects. Fakes need not have it.
    */
   prepare?: (config: BuildJob['config']) => Promise<boolean>;
+  /** True when a kept full build can render this config's next publish incrementally (0044). */
+  canRender?: (config: BuildJob['config']) => boolean;
+  /** Renders only the given routes with the kept build; resolves ok false (never rejects) when it cannot. */
+  render?: (job: RenderJob) => Promise<BuildResult>;
+  /** Builds the search index of a finished build directory (Pagefind). */
+  indexSearch?: (buildDir: string, config: BuildJob['config']) => Promise<BuildResult>;
 }
 
 export interface AstroBuildRunnerOptions {
   /** Build the Pagefind search index after Astro (default true). */
   pagefind?: boolean;
+  /** Keep each full build's bundle loaded to render later publishes incrementally (default true, 0044). */
+  incremental?: boolean;
   /** A build that hangs must not block every later publish (default 10 minutes). */
   timeoutMs?: number;
   /** Where the time of each step goes (debug level). */
@@ -51,7 +75,7 @@ export interface AstroBuildRunnerOptions {
 }
 
 export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): BuildRunner {
-  const { pagefind = true, timeoutMs = 10 * 60_000 } = options;
+  const { pagefind = true, incremental = true, timeoutMs = 10 * 60_000 } = options;
   const warm = createWarmAstro();
   const run = async (job: BuildJob): Promise<BuildResult> => {
     const { projectRoot } = job.config;
@@ -62,26 +86,59 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
     try {
       const astroStarted = performance.now();
       // CONTENT_DIR differs per build: the build process takes it with its job, not from its environment.
-      const astro = await warm.build({ id: job.id, root: projectRoot, outDir: job.outDir, workDir, contentDir: job.contentDir }, { env, timeoutMs });
+      const astro = await warm.build(
+        { id: job.id, root: projectRoot, outDir: job.outDir, workDir, contentDir: job.contentDir, keep: incremental },
+        { env, timeoutMs },
+      );
       log += astro.log;
       options.log?.debug(`publish ${job.id}: astro build ${astro.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - astroStarted)} ms`);
       const { peakRssBytes, heapLimitBytes } = astro;
-      if (!astro.ok || !pagefind) return { ok: astro.ok, log, peakRssBytes, heapLimitBytes };
+      const paths = astro.paths ? { paths: astro.paths } : {};
+      if (!astro.ok || !pagefind || job.searchLater) return { ok: astro.ok, log, peakRssBytes, heapLimitBytes, ...paths };
       const pagefindStarted = performance.now();
       // KaTeX's rendered spans and MathML presentation carry data-pagefind-ignore, so each formula is indexed
       // once, as its TeX source (common/markdown/search-hints.ts, docs/decisions/0030-search-indexes-tex.md).
       const index = await runChild(await pagefindBinary(projectRoot), ['--site', job.outDir], { cwd: workDir, env, timeoutMs });
       log += index.log;
       options.log?.debug(`publish ${job.id}: pagefind ${index.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - pagefindStarted)} ms`);
-      return { ok: index.ok, log, peakRssBytes, heapLimitBytes };
+      return { ok: index.ok, log, peakRssBytes, heapLimitBytes, ...paths };
+    } finally {
+      // A kept build imports its bundle from <workDir>/.astro/.prerender lazily (a page's module on its first
+      // render): the renderer's working directory stays until it is replaced (removeStaleWorkDirs).
+      if (!(incremental && warm.canRender(env))) fs.rmSync(workDir, { recursive: true, force: true });
+      else removeStaleWorkDirs(projectRoot, workDir);
+    }
+  };
+  const render = async (job: RenderJob): Promise<BuildResult> => {
+    const rendered = await warm.render({ id: job.id, outDir: job.outDir, contentDir: job.contentDir, paths: job.paths }, { timeoutMs });
+    options.log?.debug(`publish ${job.id}: rendered ${rendered.written.length} file(s) in ${rendered.ms ?? '?'} ms`);
+    return { ok: rendered.ok, log: rendered.log, written: rendered.written, removed: rendered.removed };
+  };
+  const indexSearch = async (buildDir: string, config: BuildJob['config']): Promise<BuildResult> => {
+    const workDir = buildWorkDir(config.projectRoot, `search-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+    fs.mkdirSync(workDir, { recursive: true });
+    try {
+      return await runChild(await pagefindBinary(config.projectRoot), ['--site', buildDir], { cwd: workDir, env: buildChildEnv({ config }), timeoutMs });
     } finally {
       fs.rmSync(workDir, { recursive: true, force: true });
     }
   };
+  const canRender = (config: BuildJob['config']) => incremental && warm.canRender(buildChildEnv({ config }));
   // Not during a publish: loading Astro beside Pagefind and the switch slowed both (measured in 0036).
   const prepare = (config: BuildJob['config']) =>
     warm.prepare({ env: buildChildEnv({ config }), workDir: buildWorkDir(config.projectRoot, `warm-up-${process.pid}`) });
-  return Object.assign(run, { prepare });
+  return Object.assign(run, { prepare, canRender, render, indexSearch });
+}
+
+/** Working directories of builds whose renderer has gone (only the newest kept build's is still in use). */
+function removeStaleWorkDirs(projectRoot: string, keep: string): void {
+  const parent = path.dirname(keep);
+  const own = `-${process.pid}-`;
+  for (const name of fs.readdirSync(parent)) {
+    const dir = path.join(parent, name);
+    if (dir !== keep && name.includes(own) && !name.startsWith('warm-up-') && !name.startsWith('search-')) fs.rmSync(dir, { recursive: true, force: true });
+  }
+  void projectRoot;
 }
 
 /**

@@ -7,8 +7,20 @@ import type { Db } from '../db/client.ts';
 import type { Config } from '../env.ts';
 import type { Logger } from '../log.ts';
 import { createAstroBuildRunner, type BuildResult, type BuildRunner } from './build-runner.ts';
-import { createBuildDir, findCurrentBuild, FAILURE_LOG, makeBuildPublic, pruneBuilds, switchCurrentBuild, WORK_DIR, type BuildLocation } from './build-dirs.ts';
+import {
+  createBuildDir,
+  findCurrentBuild,
+  FAILURE_LOG,
+  linkBuildDir,
+  makeBuildPublic,
+  pruneBuilds,
+  switchCurrentBuild,
+  WORK_DIR,
+  type BuildLocation,
+} from './build-dirs.ts';
+import { affectedRoutes } from './dependency-map.ts';
 import { exportSnapshot, writeSnapshot } from './export-snapshot.ts';
+import type { SiteSnapshot } from '../../common/snapshot-schema.ts';
 import type { Publisher, PublishStatus } from './types.ts';
 import { buildPeakRss, publishDuration, publishFailures } from '../ops/metrics.ts';
 
@@ -25,6 +37,8 @@ export interface PublisherOptions {
   /** Told every change of status() (a build queued, started, finished); the primary shares it with the other processes. */
   onStatusChange?: (status: PublishStatus) => void;
   now?: () => number;
+  /** Tests only: called at named points of a publish, so a test can fail or kill it there. */
+  fault?: (point: 'before-live', buildDir: string) => void | Promise<void>;
 }
 
 /** What the admin sees of a failed build: its end, where the error is. */
@@ -40,7 +54,7 @@ export interface StoppablePublisher extends Publisher {
 }
 
 export function createPublisher(options: PublisherOptions): StoppablePublisher {
-  const { config, db, log, onLive } = options;
+  const { config, db, log, onLive, fault } = options;
   const runBuild = options.runBuild ?? createAstroBuildRunner({ log });
   const now = options.now ?? Date.now;
 
@@ -52,10 +66,19 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
   let lastBuildFailed = false;
   let lastSuccess: PublishStatus['lastSuccess'] = null;
   let lastFailure: PublishStatus['lastFailure'] = null;
+  /** What the live build was made from and its routes: an incremental publish compares the next snapshot with it (0044). */
+  let live: { snapshot: SiteSnapshot; paths: string[] } | null = null;
+  /** The live build's search index lags its pages (an incremental publish); updated once the queue is empty. */
+  let searchStale = false;
+  let indexing = false;
+  let fullRequested = false;
 
   const status = (): PublishStatus => ({
-    state: running ? 'building' : lastBuildFailed ? 'failed' : 'idle',
+    // Indexing for search happens after "live": the pages are served, so it does not read as building.
+    state: running && (!indexing || pending) ? 'building' : lastBuildFailed ? 'failed' : 'idle',
     pending,
+    // Only a runner that indexes search after "live" reports it (fakes in tests do not).
+    ...(runBuild.indexSearch ? { search: searchStale ? ('updating' as const) : ('updated' as const) } : {}),
     currentBuildId: current?.id ?? null,
     lastSuccess,
     lastFailure,
@@ -91,6 +114,8 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
           lastFailure = { at: new Date(now()).toISOString(), durationMs: 0, log: error instanceof Error ? error.message : String(error) };
         }
         reportStatus();
+        // The pages are live; the search index follows from them, unless another change is already waiting.
+        if (!pending && searchStale && !stopped) await refreshSearch();
       }
     } finally {
       running = null;
@@ -109,6 +134,39 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
     }
   }
 
+  /**
+   * An incremental publish when the runner kept the live build's bundle and the dependency map can name what
+   * changed; null means build in full. On a render that fails, the build directory is emptied and the publish
+   * builds in full instead (the runner has let its renderer go).
+   */
+  async function renderIncrementally(build: BuildLocation, contentDir: string, snapshot: SiteSnapshot): Promise<BuildResult | null> {
+    if (fullRequested || !live || !current || !runBuild.render || !runBuild.canRender?.(config)) return null;
+    const affected = affectedRoutes(live.snapshot, snapshot, live.paths);
+    if (affected.kind === 'full') {
+      log.info(`publish ${build.id}: full build (${affected.reason})`);
+      return null;
+    }
+    try {
+      // The pages' search index is linked too: stale for a moment, rebuilt after "live" (refreshSearch).
+      linkBuildDir(current.dir, build.dir);
+    } catch (error) {
+      log.warn(`publish ${build.id}: could not link the live build; building in full`, error);
+      emptyDir(build.dir);
+      return null;
+    }
+    const started = performance.now();
+    const result = await runBuild.render({ id: build.id, outDir: build.dir, contentDir, paths: affected.paths, config });
+    if (result.ok) {
+      log.info(
+        `publish ${build.id}: rendered ${result.written?.length ?? 0} file(s) of ${affected.paths.length} route(s) in ${Math.round(performance.now() - started)} ms`,
+      );
+      return result;
+    }
+    log.warn(`publish ${build.id}: the incremental render failed; building in full\n${tail(result.log)}`);
+    emptyDir(build.dir);
+    return null;
+  }
+
   async function publishOnce(why: string[]): Promise<void> {
     const startedAt = now();
     const build = createBuildDir(config.buildsDir, startedAt);
@@ -117,15 +175,25 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
 
     let result: BuildResult = { ok: false, log: '' };
     let snapshot: ReturnType<typeof exportSnapshot> | undefined;
+    let incremental = false;
     try {
       snapshot = exportSnapshot(db, config, new Date(startedAt));
       writeSnapshot(contentDir, snapshot);
-      result = await runBuild({ id: build.id, outDir: build.dir, contentDir, config });
+      const rendered = await renderIncrementally(build, contentDir, snapshot);
+      incremental = rendered !== null;
+      // A full build keeps its bundle for the next publish and leaves the search index to after "live" when
+      // a live site exists (readers keep the old index meanwhile); the first build indexes before it goes live.
+      fullRequested = false;
+      const searchLater = current !== null && runBuild.indexSearch !== undefined;
+      result = rendered ?? (await runBuild({ id: build.id, outDir: build.dir, contentDir, config, searchLater }));
+      // Until refreshSearch indexes the new pages, readers search with the live build's index.
+      if (!rendered && searchLater && result.ok && current) linkSearchIndex(current.dir, build.dir);
       // An "ok" build without a home page would switch readers to an empty site.
       if (result.ok && !fs.existsSync(path.join(build.dir, 'index.html'))) {
         result = { ok: false, log: `${result.log}\n[publish] the build produced no index.html; the live site is kept\n` };
       }
       if (result.ok) {
+        await fault?.('before-live', build.dir);
         await onLive(build.dir, build.id);
         // After onLive: it wrote the compressed forms nginx serves too.
         makeBuildPublic(build.dir);
@@ -145,12 +213,17 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
     if (result.ok) {
       const previous = current;
       current = build;
+      if (snapshot) live = { snapshot, paths: incremental ? (live?.paths ?? []) : (result.paths ?? []) };
+      if (!result.paths && !incremental) live = null;
+      if (incremental || (previous !== null && runBuild.indexSearch)) searchStale = true;
       lastBuildFailed = false;
       lastSuccess = { at: new Date(finishedAt).toISOString(), durationMs, buildId: build.id };
       log.info(`publish ${build.id}: live after ${durationMs} ms`);
       afterSuccess(previous, snapshot);
     } else {
       fs.rmSync(build.dir, { recursive: true, force: true });
+      // Whatever the renderer holds may not match the live build any more: the next publish builds in full.
+      live = null;
       lastBuildFailed = true;
       lastFailure = { at: new Date(finishedAt).toISOString(), durationMs, log: tail(result.log) };
       log.error(`publish ${build.id}: failed after ${durationMs} ms; the live site is unchanged (log in ${path.join(config.buildsDir, FAILURE_LOG)})`);
@@ -159,6 +232,44 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       } catch (error) {
         log.warn('publish: could not write the failure log', error);
       }
+    }
+  }
+
+  /**
+   * Pagefind cannot replace one page in an index: the live build's pages are indexed again into a copy of it
+   * (hard links, the old index left out), which then goes live like any build. A failure keeps the pages and
+   * the old index live and is only logged; the next publish tries again.
+   */
+  async function refreshSearch(): Promise<void> {
+    const indexed = current;
+    if (!indexed || !runBuild.indexSearch) {
+      searchStale = false;
+      return;
+    }
+    indexing = true;
+    reportStatus();
+    const started = now();
+    const build = createBuildDir(config.buildsDir, started);
+    try {
+      linkBuildDir(indexed.dir, build.dir, ['pagefind']);
+      const result = await runBuild.indexSearch(build.dir, config);
+      if (!result.ok) throw new Error(tail(result.log));
+      if (pending || stopped || current !== indexed) throw new Error('superseded by a newer publish');
+      await onLive(build.dir, build.id);
+      makeBuildPublic(build.dir);
+      switchCurrentBuild(config.buildsDir, build.id);
+      const previous = current;
+      current = build;
+      searchStale = false;
+      lastSuccess = { at: new Date(now()).toISOString(), durationMs: lastSuccess?.durationMs ?? now() - started, buildId: build.id };
+      log.info(`publish ${build.id}: search updated after ${now() - started} ms`);
+      afterSuccess(previous, undefined);
+    } catch (error) {
+      fs.rmSync(build.dir, { recursive: true, force: true });
+      // Still stale: the next publish tries again (the status keeps saying so meanwhile).
+      log.warn(`publish: the search index was not updated (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    } finally {
+      indexing = false;
     }
   }
 
@@ -182,9 +293,10 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
   }
 
   return {
-    schedule(reason) {
+    schedule(reason, options) {
       try {
         pending = true;
+        if (options?.full) fullRequested = true;
         if (reasons.length < MAX_REASONS) reasons.push(reason);
         if (!running && !stopped) running = drain();
         reportStatus();
@@ -200,6 +312,18 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       stopped = true;
     },
   };
+}
+
+function linkSearchIndex(from: string, to: string): void {
+  const index = path.join(from, 'pagefind');
+  if (!fs.existsSync(index) || fs.existsSync(path.join(to, 'pagefind'))) return;
+  fs.mkdirSync(path.join(to, 'pagefind'));
+  linkBuildDir(index, path.join(to, 'pagefind'));
+}
+
+function emptyDir(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
 }
 
 function tail(log: string): string {

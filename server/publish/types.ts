@@ -7,6 +7,11 @@ export interface PublishStatus {
   state: PublishState;
   /** True when a change arrived during the running build: exactly one more build follows it. */
   pending: boolean;
+  /**
+   * The search index of the live pages: 'updating' right after a publish went live (an incremental publish
+   * indexes after "Live"), 'updated' once it follows them ("Search updated"). Absent before any publish.
+   */
+  search?: 'updating' | 'updated';
   currentBuildId: string | null;
   lastSuccess: { at: string; durationMs: number; buildId: string } | null;
   lastFailure: { at: string; durationMs: number; log: string } | null;
@@ -14,7 +19,7 @@ export interface PublishStatus {
 
 export interface Publisher {
   /** Asks for a publish; coalesces with any build that is already queued. Never throws. */
-  schedule(reason: string): void;
+  schedule(reason: string, options?: { full?: boolean }): void;
   status(): PublishStatus;
   /** Resolves when no build is running or queued (used by tests and graceful shutdown). */
   whenIdle(): Promise<void>;

@@ -18,6 +18,28 @@ export interface AstroBuildJob {
   workDir: string;
   /** The snapshot directory, CONTENT_DIR for this build. */
   contentDir: string;
+  /** Keep the process after the build as the renderer of later incremental publishes (kept-renderer.ts, 0044). */
+  keep?: boolean;
+}
+
+/** Render the routes a change touches into a new build directory, with the bundle a kept build left loaded. */
+export interface RenderJob {
+  type: 'render';
+  id: string;
+  contentDir: string;
+  outDir: string;
+  paths: string[];
+}
+
+export interface AstroRenderDone {
+  type: 'rendered';
+  id: string;
+  ok: boolean;
+  written: string[];
+  removed: string[];
+  /** Every pathname of the build after this render. */
+  paths: string[];
+  ms: number;
 }
 
 export interface WarmUpJob {
@@ -28,7 +50,7 @@ export interface WarmUpJob {
   workDir: string;
 }
 
-export type BuildProcessMessage = AstroBuildJob | WarmUpJob;
+export type BuildProcessMessage = AstroBuildJob | WarmUpJob | RenderJob;
 
 export interface AstroBuildDone {
   type: 'done';
@@ -38,6 +60,8 @@ export interface AstroBuildDone {
   peakRssBytes: number;
   /** V8's heap limit in the process (set by BUILD_PROCESS_EXEC_ARGV). */
   heapLimitBytes: number;
+  /** With `keep`: every pathname of the build, the process staying as the renderer. */
+  paths?: string[];
 }
 
 export interface AstroWarmUpDone {
@@ -74,8 +98,23 @@ export const BUILD_PROCESS_EXEC_ARGV = ['--max-old-space-size=768', '--max-semi-
 /** A ready process holds about 260 MB: it is let go when nobody has published for this long. */
 const IDLE_MS = 10 * 60_000;
 
+export interface RenderResult {
+  ok: boolean;
+  log: string;
+  written: string[];
+  removed: string[];
+  ms?: number;
+}
+
 export interface WarmAstro {
-  build(job: Omit<AstroBuildJob, 'type'>, options: WarmAstroOptions): Promise<{ ok: boolean; log: string; peakRssBytes?: number; heapLimitBytes?: number }>;
+  build(
+    job: Omit<AstroBuildJob, 'type'>,
+    options: WarmAstroOptions,
+  ): Promise<{ ok: boolean; log: string; peakRssBytes?: number; heapLimitBytes?: number; paths?: string[] }>;
+  /** True when a full build was kept (its process waits as the renderer) for this environment. */
+  canRender(env: NodeJS.ProcessEnv): boolean;
+  /** Renders changed routes with the kept build; a failure ends the renderer (the next publish builds in full). */
+  render(job: Omit<RenderJob, 'type'>, options: { timeoutMs: number }): Promise<RenderResult>;
   /**
    * Makes the process for the next build ready now (loads Astro, warms up), unless one is ready or starting.
    * Resolves true once it has warmed up, false when the warm-up failed or was skipped or the process ended
@@ -95,9 +134,35 @@ interface ReadyProcess {
 
 export function createWarmAstro(): WarmAstro {
   let ready: ReadyProcess | null = null;
+  /** The process a kept full build left loaded (0044); it holds the build's bundle, so it is let go when idle. */
+  let renderer: { child: ChildProcess; envKey: string; idleTimer: NodeJS.Timeout } | null = null;
 
   const end = (child: ChildProcess) => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+
+  const discardRenderer = () => {
+    if (!renderer) return;
+    clearTimeout(renderer.idleTimer);
+    end(renderer.child);
+    renderer = null;
+  };
+
+  const keepAsRenderer = (child: ChildProcess, envKey: string) => {
+    discardRenderer();
+    child.unref();
+    child.channel?.unref();
+    child.stdout?.resume();
+    child.stderr?.resume();
+    const idleTimer = setTimeout(discardRenderer, IDLE_MS);
+    idleTimer.unref();
+    renderer = { child, envKey, idleTimer };
+    child.once('exit', () => {
+      if (renderer?.child === child) {
+        clearTimeout(renderer.idleTimer);
+        renderer = null;
+      }
+    });
   };
 
   const discardReady = () => {
@@ -128,6 +193,8 @@ export function createWarmAstro(): WarmAstro {
   return {
     build(job, options) {
       const envKey = JSON.stringify(options.env);
+      // A full build replaces what an earlier one kept: never two build-sized processes at once.
+      discardRenderer();
       let worker: ChildProcess;
       let origin: string;
       if (ready && ready.envKey === envKey) {
@@ -150,6 +217,7 @@ export function createWarmAstro(): WarmAstro {
         let settled = false;
         let peakRssBytes: number | undefined;
         let heapLimitBytes: number | undefined;
+        let paths: string[] | undefined;
         const settle = (ok: boolean, note?: string) => {
           if (settled) return;
           settled = true;
@@ -159,14 +227,17 @@ export function createWarmAstro(): WarmAstro {
           worker.stdout?.off('data', append);
           worker.stderr?.off('data', append);
           if (note) log += note;
-          // One build per process: what Rolldown kept of this one must not weigh on the next (0036).
-          end(worker);
-          resolve({ ok, log, peakRssBytes, heapLimitBytes });
+          // One build per process: what Rolldown kept of this one must not weigh on the next (0036). A build
+          // asked to keep its bundle waits as the renderer of the next publishes instead (0044).
+          if (ok && job.keep && paths) keepAsRenderer(worker, envKey);
+          else end(worker);
+          resolve({ ok, log, peakRssBytes, heapLimitBytes, ...(paths ? { paths } : {}) });
         };
         const onMessage = (message: AstroBuildDone | AstroWarmUpDone) => {
           if (message.type !== 'done' || message.id !== job.id) return;
           peakRssBytes = message.peakRssBytes;
           heapLimitBytes = message.heapLimitBytes;
+          paths = message.paths;
           // Its output may still be in the pipe: let it arrive before the log is handed over.
           setImmediate(() => settle(message.ok, message.ok ? undefined : '\n[publish] astro build failed\n'));
         };
@@ -180,7 +251,65 @@ export function createWarmAstro(): WarmAstro {
         });
       });
     },
+    canRender(env) {
+      return renderer !== null && renderer.envKey === JSON.stringify(env);
+    },
+    render(job, options) {
+      const current = renderer;
+      if (!current) return Promise.resolve({ ok: false, log: '[publish] no kept build to render with\n', written: [], removed: [] });
+      const worker = current.child;
+      clearTimeout(current.idleTimer);
+      let log = `$ render ${job.paths.length} route(s) into ${job.outDir} (renderer ${worker.pid})\n`;
+      const append = (chunk: Buffer) => (log = appendToBuildLog(log, chunk));
+      worker.stdout?.on('data', append);
+      worker.stderr?.on('data', append);
+      worker.channel?.ref();
+      return new Promise((resolve) => {
+        let settled = false;
+        const settle = (result: Omit<RenderResult, 'log'>, note?: string) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          worker.off('message', onMessage);
+          worker.off('exit', onExit);
+          worker.stdout?.off('data', append);
+          worker.stderr?.off('data', append);
+          if (note) log += note;
+          if (result.ok && renderer?.child === worker) {
+            worker.channel?.unref();
+            renderer.idleTimer = setTimeout(discardRenderer, IDLE_MS);
+            renderer.idleTimer.unref();
+          } else if (renderer?.child === worker) {
+            // Whatever went wrong, the next publish builds in full with a fresh process.
+            discardRenderer();
+          }
+          resolve({ ...result, log });
+        };
+        const onMessage = (message: AstroRenderDone) => {
+          if (message.type !== 'rendered' || message.id !== job.id) return;
+          setImmediate(() =>
+            settle(
+              { ok: message.ok, written: message.written, removed: message.removed, ms: message.ms },
+              message.ok ? undefined : '\n[publish] rendering failed\n',
+            ),
+          );
+        };
+        const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+          settle({ ok: false, written: [], removed: [] }, `\n[publish] the renderer exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`);
+        const timer = setTimeout(
+          () => settle({ ok: false, written: [], removed: [] }, `\n[publish] rendering exceeded ${options.timeoutMs} ms and was stopped\n`),
+          options.timeoutMs,
+        );
+        worker.on('message', onMessage);
+        worker.on('exit', onExit);
+        worker.send({ ...job, type: 'render' } satisfies RenderJob, (error) => {
+          if (error) settle({ ok: false, written: [], removed: [] }, `\n[publish] could not reach the renderer: ${error.message}\n`);
+        });
+      });
+    },
     prepare({ env, workDir }) {
+      // A kept build renders the next publish: no second process waits beside it.
+      if (renderer) return Promise.resolve(false);
       const envKey = JSON.stringify(env);
       if (ready?.envKey === envKey) return ready.warmedUp;
       discardReady();
@@ -211,6 +340,9 @@ export function createWarmAstro(): WarmAstro {
       });
       return warmedUp;
     },
-    close: discardReady,
+    close() {
+      discardReady();
+      discardRenderer();
+    },
   };
 }

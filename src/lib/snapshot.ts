@@ -10,7 +10,7 @@ type SiteIdentity = SiteSnapshot['site'];
 /** A valid snapshot with no content, so a fresh clone can run `astro dev` and `astro check`. */
 export function emptySnapshot(site: SiteIdentity): SiteSnapshot {
   return {
-    generated_at: new Date(0).toISOString(),
+    generated_at: new Date().toISOString(),
     site,
     home: [],
     namespaces: { news: [], documentation: [], tutorials: [] },

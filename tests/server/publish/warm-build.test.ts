@@ -15,7 +15,8 @@ const BUILD_TIMEOUT = 120_000;
 const ctx = createTestContext();
 afterAll(() => ctx.cleanup());
 
-const runner = createAstroBuildRunner({ pagefind: false });
+// One build per process as 0036 has it: this runner keeps no build for incremental publishes (0044).
+const runner = createAstroBuildRunner({ pagefind: false, incremental: false });
 let serial = 0;
 
 async function buildWith(snapshotText: string | null) {

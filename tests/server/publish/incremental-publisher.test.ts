@@ -1,0 +1,131 @@
+// The publisher's incremental path with a fake runner (docs/decisions/0044-incremental-publish.md): the new
+// build is a hard-linked copy whose rendered files replace links without touching the live build, a render
+// that fails falls back to a full build in the same publish, and the dependency map names what changed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertPost, insertSection } from '../../../server/features/content/queries.ts';
+import type { BuildJob, BuildResult, BuildRunner, RenderJob } from '../../../server/publish/build-runner.ts';
+import { affectedRoutes } from '../../../server/publish/dependency-map.ts';
+import { exportSnapshot } from '../../../server/publish/export-snapshot.ts';
+import { createPublisher } from '../../../server/publish/publisher.ts';
+import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
+
+let ctx: TestContext;
+beforeEach(() => {
+  ctx = createTestContext();
+});
+afterEach(() => ctx.cleanup());
+
+function fakeRunner(options: { renderFails?: boolean }) {
+  const calls = { full: 0, render: 0, index: 0 };
+  const run = async (job: BuildJob): Promise<BuildResult> => {
+    calls.full++;
+    fs.writeFileSync(path.join(job.outDir, 'index.html'), `home ${calls.full}`);
+    fs.writeFileSync(path.join(job.outDir, 'page.html'), `page ${calls.full}`);
+    return { ok: true, log: '', paths: ['/', '/page'] };
+  };
+  const render = async (job: RenderJob): Promise<BuildResult> => {
+    calls.render++;
+    if (options.renderFails) return { ok: false, log: 'Error: a page threw' };
+    const file = path.join(job.outDir, 'page.html');
+    fs.rmSync(file);
+    fs.writeFileSync(file, `rendered ${calls.render}`);
+    return { ok: true, log: '', written: ['page.html'], removed: [] };
+  };
+  const runner: BuildRunner = Object.assign(run, {
+    canRender: () => true,
+    render,
+    indexSearch: async (dir: string) => {
+      calls.index++;
+      fs.mkdirSync(path.join(dir, 'pagefind'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'pagefind', 'pagefind.js'), `index ${calls.index}`);
+      return { ok: true, log: '' };
+    },
+  });
+  return { runner, calls };
+}
+
+async function publishWith(runner: BuildRunner, onLive: (dir: string) => void = () => {}) {
+  const publisher = createPublisher({ config: ctx.config, db: ctx.db, log: ctx.log, runBuild: runner, onLive });
+  const publish = async () => {
+    publisher.schedule('test');
+    await publisher.whenIdle();
+    return publisher.status();
+  };
+  return { publisher, publish };
+}
+
+describe('an incremental publish (fake runner)', () => {
+  it('renders into a hard-linked copy of the live build, leaving the live files as they were, then indexes search', async () => {
+    const { runner, calls } = fakeRunner({});
+    let firstDir = '';
+    const seenLive: string[] = [];
+    // When the rendered build goes live, the first build beside it is still whole (it is pruned later).
+    const { publish } = await publishWith(runner, (dir) => {
+      if (firstDir && dir !== firstDir) seenLive.push(fs.readFileSync(path.join(firstDir, 'page.html'), 'utf8'));
+    });
+    const first = await publish();
+    firstDir = path.join(ctx.config.buildsDir, first.currentBuildId ?? '');
+    const firstIndexInode = fs.statSync(path.join(firstDir, 'index.html')).ino;
+    insertSection(ctx.db, 'news', { title: 'New', order: 1 });
+    const second = await publish();
+    expect(calls).toMatchObject({ full: 1, render: 1 });
+    expect(second.search).toBe('updated');
+    const liveDir = path.join(ctx.config.buildsDir, second.currentBuildId ?? '');
+    expect(fs.readFileSync(path.join(liveDir, 'page.html'), 'utf8')).toBe('rendered 1');
+    expect(fs.readFileSync(path.join(liveDir, 'pagefind', 'pagefind.js'), 'utf8')).toBe('index 1');
+    // The unchanged file is the same inode as the first build's; the rendered one is not, and the first build's is intact.
+    expect(fs.statSync(path.join(liveDir, 'index.html')).ino).toBe(firstIndexInode);
+    expect(seenLive[0]).toBe('page 1');
+  });
+
+  it('falls back to a full build in the same publish when the render fails, and the site goes live whole', async () => {
+    const { runner, calls } = fakeRunner({ renderFails: true });
+    const { publish } = await publishWith(runner);
+    await publish();
+    insertSection(ctx.db, 'news', { title: 'New', order: 1 });
+    const status = await publish();
+    expect(status.state).toBe('idle');
+    expect(calls).toMatchObject({ full: 2, render: 1 });
+    const liveDir = path.join(ctx.config.buildsDir, status.currentBuildId ?? '');
+    expect(fs.readFileSync(path.join(liveDir, 'page.html'), 'utf8')).toBe('page 2');
+    expect(ctx.logLines.some((line) => line.includes('incremental render failed'))).toBe(true);
+  });
+
+  it('builds in full when asked to', async () => {
+    const { runner, calls } = fakeRunner({});
+    const { publisher } = await publishWith(runner);
+    publisher.schedule('first');
+    await publisher.whenIdle();
+    publisher.schedule('admin', { full: true });
+    await publisher.whenIdle();
+    expect(calls).toMatchObject({ full: 2, render: 0 });
+  });
+});
+
+describe('the dependency map', () => {
+  it('names a section page and its feeds for a post edit, the whole namespace for its navigation, and full for the site name', () => {
+    const section = insertSection(ctx.db, 'documentation', { title: 'Guides', order: 1 });
+    const other = insertSection(ctx.db, 'documentation', { title: 'Reference', order: 2 });
+    insertPost(ctx.db, 'documentation', { section_id: section.id, title: 'One', body: 'a', published: true, display_order: 1, user_id: null });
+    const before = exportSnapshot(ctx.db, ctx.config);
+    const edited = structuredClone(before);
+    const post = edited.namespaces.documentation.find((entry) => entry.id === other.id);
+    expect(post).toBeDefined();
+    edited.namespaces.documentation[1]!.posts = [{ ...edited.namespaces.documentation[0]!.posts[0]!, id: 999, title_slug: 'two' }];
+    const live = ['/', '/documentation', '/documentation/guides', '/documentation/reference', '/contact', '/some-new-page'];
+    expect(affectedRoutes(before, edited, live)).toEqual({
+      kind: 'routes',
+      paths: ['/documentation', '/documentation/reference', '/documentation/reference/rss.xml', '/sitemap.xml', '/some-new-page'],
+    });
+    const renamed = structuredClone(before);
+    renamed.namespaces.documentation[0]!.title = 'Guides, renamed';
+    const nav = affectedRoutes(before, renamed, live);
+    expect(nav.kind === 'routes' && nav.paths).toEqual(
+      expect.arrayContaining(['/documentation/guides', '/documentation/reference', '/documentation/guides/rss.xml']),
+    );
+    expect(affectedRoutes(before, { ...before, site: { ...before.site, name: 'Other' } }, live).kind).toBe('full');
+    expect(affectedRoutes(before, before, live)).toEqual({ kind: 'routes', paths: ['/some-new-page'] });
+  });
+});
