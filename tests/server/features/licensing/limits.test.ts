@@ -11,7 +11,7 @@ import { makeTempDir } from '../../../helpers/test-context.ts';
 import { openDatabase } from '../../../../server/db/client.ts';
 import { insertLicense } from '../../../../server/features/licensing/queries.ts';
 import { licenseMachines } from '../../../../server/db/schema.ts';
-import { ensureLicenseTypes, listLicenseTypes } from '../../../../server/features/licensing/queries.ts';
+import { ensureLicenseTypes, listLicenseTypes } from '../../../../server/features/license-types/index.ts';
 import { generateLicenseKey } from '../../../../server/auth/license-keys.ts';
 import { API, body, createLicensingFixture, type LicensingFixture } from './licensing-fixture.ts';
 
