@@ -30,11 +30,11 @@ export function licenseTerms(license: Pick<License, 'extra_entitlements' | 'main
   };
 }
 
-/** The codes asked for that the license lacks, in the order asked (none asked: none missing). */
+/** The codes asked for that the license lacks, sorted like every list of codes (none asked: none missing). */
 export function missingEntitlements(terms: Pick<LicenseTerms, 'entitlements'>, asked: readonly string[] | undefined): string[] {
   if (!asked) return [];
   const held = new Set(terms.entitlements);
-  return [...new Set(asked)].filter((code) => !held.has(code));
+  return normaliseEntitlements(asked).filter((code) => !held.has(code));
 }
 
 /** Whether a release of `releasedAt` is within the maintenance window (for the release and update feeds). */

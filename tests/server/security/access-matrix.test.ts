@@ -73,6 +73,8 @@ const EXPECTED: Record<string, Row> = {
   // The owner's machines (issue 12): a license that is not the caller's answers 404, past the guard.
   'DELETE /api/user/licenses/:licenseId/machines/:machineId': SIGNED_IN,
   'POST /api/user/licenses/:licenseId/license-file': SIGNED_IN,
+  // The owner's license history in words (issue 24, item 5): anyone else's license answers 404.
+  'GET /api/user/licenses/:licenseId/events': SIGNED_IN,
   // Own data (issue 13, item 5): the caller's own, so any signed-in user; the delete's empty body answers 422.
   'GET /api/user/export': SIGNED_IN,
   'DELETE /api/user/account': SIGNED_IN,
@@ -159,6 +161,11 @@ const EXPECTED: Record<string, Row> = {
   'PUT /api/admin/security-settings': ADMIN,
   'DELETE /api/license/:licenseId/machines/:machineId': ADMIN,
   'GET /api/license/:licenseId/events': ADMIN,
+  // License types (issue 24, item 1).
+  'GET /api/license/types': ADMIN,
+  'POST /api/license/types': ADMIN,
+  'PUT /api/license/types/:id': ADMIN,
+  'DELETE /api/license/types/:id': ADMIN,
   'GET /api/admin/banned-domains': ADMIN,
   'POST /api/admin/banned-domains/store': ADMIN,
   'DELETE /api/admin/banned-domains/delete/:id': ADMIN,
@@ -188,6 +195,7 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/licensing/v1/activate': PUBLIC,
   'POST /api/licensing/v1/validate': PUBLIC,
   'POST /api/licensing/v1/deactivate': PUBLIC,
+  'POST /api/licensing/v1/heartbeat': PUBLIC,
 };
 
 /** The one prefix exempt from the XSRF and Origin checks (server/auth/csrf.ts). */
@@ -367,6 +375,7 @@ describe('access matrix', () => {
     expect(exempt.map((route) => route.key).sort()).toEqual([
       'POST /api/licensing/v1/activate',
       'POST /api/licensing/v1/deactivate',
+      'POST /api/licensing/v1/heartbeat',
       'POST /api/licensing/v1/validate',
     ]);
     const oneClick = unsafe.filter((route) => route.path === ONE_CLICK_UNSUBSCRIBE);
