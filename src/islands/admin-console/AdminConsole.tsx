@@ -10,6 +10,7 @@ import { BannedDomainsDialog } from './BannedDomainsDialog.tsx';
 import { InboxPanel } from './InboxPanel.tsx';
 import { ColumnsDialog } from './ColumnsDialog.tsx';
 import { LicensingSettingsDialog } from './LicensingSettingsDialog.tsx';
+import { LicenseTypesDialog } from './LicenseTypesDialog.tsx';
 import { SecuritySettingsDialog } from './SecuritySettingsDialog.tsx';
 import { useConfirm } from '../ui/use-confirm.tsx';
 import { MailingsPanel } from './MailingsPanel.tsx';
@@ -20,7 +21,7 @@ import { UsersSection } from './UsersSection.tsx';
 import { useAdminData } from './use-admin-data.ts';
 import { useSitemap } from './use-sitemap.ts';
 
-type OpenDialog = 'mail' | 'columns' | 'domains' | 'licensing' | 'security' | null;
+type OpenDialog = 'mail' | 'columns' | 'domains' | 'types' | 'licensing' | 'security' | null;
 
 /** localStorage, or nothing where the browser refuses it (some privacy modes throw on access). */
 function browserStorage(): Storage | undefined {
@@ -65,6 +66,9 @@ export function AdminConsole() {
         <button type="button" className="button" aria-haspopup="dialog" onClick={() => setDialog('domains')}>
           Manage Domains
         </button>
+        <button type="button" className="button" aria-haspopup="dialog" onClick={() => setDialog('types')}>
+          License Types
+        </button>
         <button type="button" className="button" aria-haspopup="dialog" onClick={() => setDialog('licensing')}>
           Licensing Settings
         </button>
@@ -100,6 +104,15 @@ export function AdminConsole() {
       <SendMailingDialog open={dialog === 'mail'} selectedIds={selectedIds} onClose={() => setDialog(null)} />
       <ColumnsDialog open={dialog === 'columns'} columns={columns} hidden={hidden} onChange={changeHidden} onClose={() => setDialog(null)} />
       <BannedDomainsDialog open={dialog === 'domains'} onClose={() => setDialog(null)} confirm={confirm} />
+      <LicenseTypesDialog
+        open={dialog === 'types'}
+        confirm={confirm}
+        onClose={() => {
+          setDialog(null);
+          // The license form offers the types as they are now (issue 24, item 1).
+          void data.reload();
+        }}
+      />
       <LicensingSettingsDialog open={dialog === 'licensing'} onClose={() => setDialog(null)} />
       <SecuritySettingsDialog open={dialog === 'security'} onClose={() => setDialog(null)} />
       {confirmDialog}

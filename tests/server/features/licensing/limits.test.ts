@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createUser } from '../../../helpers/auth.ts';
 import { killAllServers, startServer } from '../../../helpers/server-process.ts';
 import { makeTempDir } from '../../../helpers/test-context.ts';
@@ -108,6 +108,17 @@ describe('the machine limit under concurrency', () => {
       const { key, licenseId } = await seedLicense(dataDir, { floating });
       try {
         const server = await startServer(dataDir, { WEB_WORKERS: '1', SERVED_BY_HEADER: 'true' });
+        // The worker binds its port a moment after the primary answers: wait until both processes answer.
+        const seen = new Set<string | null>();
+        await vi.waitFor(
+          async () => {
+            const response = await fetch(`${server.base}${API}/keys`, { headers: { Connection: 'close' } });
+            await response.arrayBuffer();
+            seen.add(response.headers.get('X-Served-By'));
+            expect(seen.size).toBe(2);
+          },
+          { timeout: 30_000, interval: 20 },
+        );
         const answers = await Promise.all(
           Array.from({ length: 20 }, async (_, i) => {
             const response = await fetch(`${server.base}${API}/activate`, {
