@@ -18,7 +18,7 @@ import { seedDatabase } from '../server/demo/seed.ts';
 import { loadConfig } from '../server/env.ts';
 import { createLogger } from '../server/log.ts';
 import { captureQueries } from './lib/captured-queries.ts';
-import { measureSigningRate, seedBenchLicense, VALIDATE_PATH, type BenchLicense } from './lib/licensing.ts';
+import { HEARTBEAT_PATH, measureSigningRate, seedBenchLicense, VALIDATE_PATH, type BenchLicense } from './lib/licensing.ts';
 import { createApiClient, freePort, login, solvedBotToken, type ApiClient } from '../tests/helpers/fetch-client.ts';
 import { runCannon, runWrk, type LoadResult } from './lib/load.ts';
 import { launchChromium, measurePage, SIGNED_OUT_GUARDED_PAGES, type PageWeight } from './lib/page-weight.ts';
@@ -280,7 +280,7 @@ async function measureServing(
     };
   }
 
-  say('  licensing (validate, signing)…');
+  say('  licensing (validate, heartbeat, signing)…');
   const validateBody = JSON.stringify({ key: license.key, fingerprint: license.fingerprint });
   const jsonHeaders = { 'Content-Type': 'application/json', Accept: 'application/json' };
   for (const base of [product.base, bare.base]) {
@@ -288,10 +288,24 @@ async function measureServing(
     const answer = (await check.json()) as { code?: string };
     if (check.status !== 200 || answer.code !== 'VALID') throw new Error(`${base}${VALIDATE_PATH} answered ${check.status} ${answer.code} before the load`);
   }
-  const wrkPost = (url: string) => (runSeconds: number) => runWrk({ url, seconds: runSeconds, connections, headers: jsonHeaders, postBody: validateBody });
+  const wrkPost =
+    (url: string, postBody = validateBody) =>
+    (runSeconds: number) =>
+      runWrk({ url, seconds: runSeconds, connections, headers: jsonHeaders, postBody });
   const validate = tools.wrk ? await compare({ product: wrkPost(`${product.base}${VALIDATE_PATH}`), bare: wrkPost(`${bare.base}${VALIDATE_PATH}`) }) : null;
+  // The heartbeat beside a bare handler doing the same lookups, lease write and signature (issue 24).
+  const heartbeatBody = JSON.stringify({ key: license.key, fingerprint: license.fingerprint });
+  for (const base of [product.base, bare.base]) {
+    const check = await fetch(`${base}${HEARTBEAT_PATH}`, { method: 'POST', headers: jsonHeaders, body: heartbeatBody });
+    const answer = (await check.json()) as { code?: string };
+    if (check.status !== 200 || answer.code !== 'VALID') throw new Error(`${base}${HEARTBEAT_PATH} answered ${check.status} ${answer.code} before the load`);
+  }
+  const heartbeat = tools.wrk
+    ? await compare({ product: wrkPost(`${product.base}${HEARTBEAT_PATH}`, heartbeatBody), bare: wrkPost(`${bare.base}${HEARTBEAT_PATH}`, heartbeatBody) })
+    : null;
   const licensing: SizeResult['licensing'] = {
     validate: validate ? { product: validate.product as LoadResult, bare: validate.bare as LoadResult } : null,
+    heartbeat: heartbeat ? { product: heartbeat.product as LoadResult, bare: heartbeat.bare as LoadResult } : null,
     signing: await measureSigningRate(loadConfig(env), seconds),
   };
 

@@ -21,6 +21,7 @@ import { profileFeature } from './features/profile/index.ts';
 import { ownDataFeature } from './features/own-data/index.ts';
 import { usersFeature } from './features/users/index.ts';
 import { licensingFeature } from './features/licensing/index.ts';
+import { licenseTypesFeature } from './features/license-types/index.ts';
 import { contactFeature } from './features/contact/index.ts';
 import { homeFeature } from './features/home/index.ts';
 import { contentFeature } from './features/content/index.ts';
@@ -51,6 +52,7 @@ export const FEATURES = [
   profileFeature,
   ownDataFeature,
   usersFeature,
+  licenseTypesFeature,
   licensingFeature,
   contactFeature,
   homeFeature,

@@ -8,6 +8,7 @@ import { serve } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { generateKeyPair, SignJWT } from 'jose';
 import type { CapturedQueries } from './captured-queries.ts';
 
 const [databaseFile, port, queriesFile] = process.argv.slice(2);
@@ -47,6 +48,16 @@ const licensesOfUser = nested(queries.licensesOfUser);
 const licenseByKey = nested(queries.licenseByKey);
 const machinesOfLicense = nested(queries.machinesOfLicense);
 
+// The heartbeat (issue 24) writes: its own connection, as the product's one writer per process does.
+const writer = new Database(databaseFile, { fileMustExist: true });
+writer.pragma('journal_mode = WAL');
+writer.pragma('busy_timeout = 5000');
+const renewLease = writer.prepare('update license_machines set last_check_in_at = ?, lease_expires_at = ? where id = ?');
+const heartbeatWrite = writer.transaction((machineId: number, at: string, lease: string) => renewLease.run(at, lease, machineId));
+// Signing is part of the work measured (a heartbeat answers a fresh file), so the bare handler signs too.
+const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+const LEASE_MS = 15 * 60_000;
+
 const app = new Hono()
   .get('/api/news/getPosts/byslug/:slug', (c) => {
     const section = sectionBySlug.get('news', c.req.param('slug'))?.sections;
@@ -84,6 +95,28 @@ const app = new Hono()
         active_machines: machines.length,
       },
     });
+  })
+  // The heartbeat (issue 24): the same lookups, the lease renewed in a BEGIN IMMEDIATE transaction, a signed
+  // file; without the product's rate limits, body limit, validation and state checks.
+  .post('/api/licensing/v1/heartbeat', async (c) => {
+    const { key, fingerprint } = await c.req.json<{ key: string; fingerprint: string }>();
+    const found = licenseByKey.get(key.trim().toUpperCase());
+    if (!found?.licenses) return c.json({ code: 'NOT_FOUND', message: 'No license has this key.', valid: false });
+    const license = found.licenses;
+    const machine = machinesOfLicense
+      .all(license.id)
+      .map((row) => row.license_machines ?? {})
+      .find((candidate) => candidate.fingerprint === fingerprint);
+    if (!machine) return c.json({ code: 'HEARTBEAT_DEAD', message: 'The lease of this machine has ended; activate again.', valid: false });
+    const now = Date.now();
+    const lease = new Date(now + LEASE_MS).toISOString();
+    heartbeatWrite.immediate(Number(machine.id), new Date(now).toISOString(), lease);
+    const file = await new SignJWT({ license: { id: license.id, key: license.key, type: found.license_types?.name }, machine: { fingerprint } })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'dctl-license+jwt' })
+      .setIssuedAt(Math.floor(now / 1000))
+      .setExpirationTime(Math.floor((now + LEASE_MS) / 1000))
+      .sign(privateKey);
+    return c.json({ code: 'VALID', message: 'The license is valid.', valid: true, lease_expires_at: lease, license_file: file });
   })
   .get('/ready', (c) => c.text('ok'));
 

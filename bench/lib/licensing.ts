@@ -1,15 +1,17 @@
 // The licensing part of the bench (issue 12): a license with one activated machine for POST
-// /api/licensing/v1/validate to find, and the signing rate of license files (what every activation and
+// /api/licensing/v1/validate to find (and /heartbeat to renew, issue 24), and the signing rate of license files (what every activation and
 // check-in costs the server beside its database work).
 import type { Db } from '../../server/db/client.ts';
 import { insertLicense } from '../../server/features/licensing/queries.ts';
 import type { Config } from '../../server/env.ts';
-import { ensureLicenseTypes, listLicenseTypes } from '../../server/features/licensing/queries.ts';
+import { ensureLicenseTypes, listLicenseTypes } from '../../server/features/license-types/index.ts';
 import { signLicenseFile } from '../../server/features/licensing/license-file.ts';
 import { insertMachine } from '../../server/features/licensing/queries.ts';
 import { loadKeyring } from '../../server/features/licensing/signing-keys.ts';
 
 export const VALIDATE_PATH = '/api/licensing/v1/validate';
+/** A floating seat's keep-alive (issue 24): a write and a signed file per call. */
+export const HEARTBEAT_PATH = '/api/licensing/v1/heartbeat';
 
 export interface BenchLicense {
   key: string;
@@ -24,7 +26,9 @@ export function seedBenchLicense(db: Db, userId: number): BenchLicense {
   const at = new Date().toISOString();
   const license = insertLicense(db, { license_type_id: perpetual.id, user_id: userId, active: 1, expire: 0, activated_at: at, max_machines: 3 });
   const fingerprint = 'bench-machine-1';
-  insertMachine(db, { license_id: license.id, fingerprint, name: 'Bench', platform: 'linux', activated_at: at, last_check_in_at: at, lease_expires_at: at });
+  // A lease far ahead: heartbeats renew it (a lapsed one would answer HEARTBEAT_DEAD); validate ignores it.
+  const lease = new Date(Date.now() + 365 * 86_400_000).toISOString();
+  insertMachine(db, { license_id: license.id, fingerprint, name: 'Bench', platform: 'linux', activated_at: at, last_check_in_at: at, lease_expires_at: lease });
   if (!license.key) throw new Error('the bench license got no key');
   return { key: license.key, fingerprint };
 }
@@ -44,6 +48,8 @@ export async function measureSigningRate(
     email: 'bench@example.com',
     max_machines: 3,
     expire_date: null,
+    entitlements: [],
+    maintenance_until: null,
   };
   const started = performance.now();
   let files = 0;

@@ -18,7 +18,11 @@ export interface SizeResult {
   staticServing: { path: string; product: LoadResult; nginx: LoadResult } | null;
   api: { bySlug: { path: string; product: LoadResult; bare: LoadResult }; user: { product: LoadResult; bare: LoadResult } } | null;
   /** POST /api/licensing/v1/validate beside the bare handler (null without wrk), and license files signed per second. */
-  licensing: { validate: { product: LoadResult; bare: LoadResult } | null; signing: { files: number; filesPerSec: number } } | null;
+  licensing: {
+    validate: { product: LoadResult; bare: LoadResult } | null;
+    heartbeat?: { product: LoadResult; bare: LoadResult } | null;
+    signing: { files: number; filesPerSec: number };
+  } | null;
   /** null with `--only publish`. */
   logins: LoadResult | null;
   /**
@@ -60,6 +64,8 @@ export const TARGETS = {
   anonymousJsGzipBytes: 30 * 1024,
   // Issue 12: the licensing API's validate, rate limits and all, beside a bare handler doing the same lookup.
   validateVsBare: 0.6,
+  /** Issue 24's goal for the floating seats' keep-alive. */
+  heartbeatVsBare: 0.8,
   // Issue 15: a small server (1–2 GB) must be able to publish (docs/decisions/0034-lean-publishing.md).
   publishPeakBytes: { 1000: 400 * 1024 ** 2, 5000: 600 * 1024 ** 2 } as Record<number, number>,
   // Issue 15: ...with save → live no slower than before the change (measured on the 2-core bench machine).
@@ -109,6 +115,15 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
         met: value >= TARGETS.validateVsBare,
       });
     } else missing(`licensing validate vs bare handler (${at})`, `≥ ${TARGETS.validateVsBare}×`, 'no wrk on this machine');
+    if (size.licensing?.heartbeat) {
+      const value = ratio(size.licensing.heartbeat.product, size.licensing.heartbeat.bare);
+      checks.push({
+        name: `POST licensing heartbeat vs bare Hono + better-sqlite3 (${at})`,
+        goal: `≥ ${TARGETS.heartbeatVsBare}×`,
+        actual: `${value.toFixed(2)}×`,
+        met: value >= TARGETS.heartbeatVsBare,
+      });
+    } else missing(`licensing heartbeat vs bare handler (${at})`, `≥ ${TARGETS.heartbeatVsBare}×`, 'no wrk on this machine');
     if (size.posts === 1000) {
       const seconds = size.publish?.seconds;
       checks.push({
@@ -197,6 +212,7 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
       row('GET /api/user (session)', size.api.user.product, size.api.user.bare, 'bare');
     }
     if (size.licensing?.validate) row('POST licensing validate', size.licensing.validate.product, size.licensing.validate.bare, 'bare');
+    if (size.licensing?.heartbeat) row('POST licensing heartbeat', size.licensing.heartbeat.product, size.licensing.heartbeat.bare, 'bare');
     if (size.licensing) {
       const signing = size.licensing.signing;
       throughput.push([

@@ -186,9 +186,25 @@ export const passwordResetTokens = sqliteTable('password_reset_tokens', {
   created_at: text('created_at').notNull().default(nowIso),
 });
 
+/**
+ * A license type is an edition the company sells (issue 24; docs/licensing.md#license-types): what a grant
+ * of it gives by default. `trial` and `perpetual` keep their ids; an admin adds the others.
+ */
 export const licenseTypes = sqliteTable('license_types', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull().unique(),
+  /** JSON array of entitlement codes (`^[A-Z][A-Z0-9_]{1,31}$`) every license of the type has. */
+  entitlements: text('entitlements').notNull().default('[]'),
+  /** A new license's machine limit (for a floating type: its seats). */
+  max_machines: integer('max_machines').notNull().default(1),
+  /** A grant's default expiry in days; 0: never expires. */
+  duration_days: integer('duration_days').notNull().default(0),
+  /** Days of updates after the grant; 0: no limit. */
+  maintenance_days: integer('maintenance_days').notNull().default(0),
+  /** 1: an activation is a lease on one of the seats, renewed by heartbeats. */
+  floating: integer('floating').notNull().default(0),
+  /** A floating lease's length after the last activation or heartbeat (1–1440). */
+  lease_minutes: integer('lease_minutes').notNull().default(15),
   ...timestamps,
 });
 
@@ -217,6 +233,10 @@ export const licenses = sqliteTable(
     max_machines: integer('max_machines').notNull().default(1),
     /** 1: the software is told SUSPENDED whatever the dates say. */
     suspended: integer('suspended').notNull().default(0),
+    /** JSON array of entitlement codes this license has beyond its type's (issue 24, item 2). */
+    extra_entitlements: text('extra_entitlements').notNull().default('[]'),
+    /** Updates released until this time are included; null: no limit. Set at the grant from the type's maintenance_days. */
+    maintenance_until: text('maintenance_until'),
     ...timestamps,
   },
   (table) => [index('licenses_user_idx').on(table.user_id), uniqueIndex('licenses_key_idx').on(table.key)],

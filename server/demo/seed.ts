@@ -12,7 +12,7 @@ import { DEMO_DOWNLOADS, DEMO_HOME_SECTIONS, DEMO_SECTIONS } from './demo-conten
 import { generateDemoHomeImage, type GeneratedImage } from './demo-images.ts';
 import { insertDownloadItem } from '../features/downloads/index.ts';
 import { insertHomeImage, insertHomeSection } from '../features/home/index.ts';
-import { ensureLicenseTypes } from '../features/licensing/index.ts';
+import { ensureLicenseTypes } from '../features/license-types/index.ts';
 import { ensureLegalPages } from '../features/legal-pages/index.ts';
 import { insertPost } from '../features/content/index.ts';
 import { insertSection } from '../features/content/index.ts';

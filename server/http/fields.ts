@@ -153,3 +153,26 @@ export function optionalText(label: string, max: number) {
     .transform((value) => value.trim())
     .pipe(z.string().max(max, tooLong(label, max)));
 }
+
+const wholeNumber = (label: string) => `The ${label} field must be a whole number.`;
+
+/**
+ * A whole number in [min, max], as a number or a string of digits (a form's input); '' or null mean not
+ * sent (undefined). The one reader of counts and days in forms (machine limits, a license type's days).
+ */
+export function wholeNumberField(label: string, min: number, max: number) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .union([z.number(), z.string().trim().regex(/^\d+$/, wholeNumber(label))], { error: wholeNumber(label) })
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .int(wholeNumber(label))
+          .min(min, `The ${label} field must be at least ${min}.`)
+          .max(max, `The ${label} field must not be greater than ${max}.`),
+      )
+      .optional(),
+  );
+}

@@ -115,7 +115,9 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
   const [result, setResult] = useState<RequestResult | null>(null);
   // Bumped after a password change, which ends the other sessions: the list is read again.
   const [sessionsVersion, setSessionsVersion] = useState(0);
-  const canRequest = !user.license_request && !licenses.some((license) => Boolean(license.active));
+  // An expired license no longer blocks a new request (issue 24, item 6): the server's rule in
+  // hasActiveLicense, read here from the status it computed.
+  const canRequest = !user.license_request && !licenses.some((license) => Boolean(license.active) && license.status.code !== 'EXPIRED');
 
   const requestLicense = async () => {
     if (requesting) return;

@@ -149,11 +149,13 @@ async function resetLicensingSettings(context: BrowserContext): Promise<void> {
   await context.request.get('/sanctum/csrf-cookie');
   const xsrf = (await context.request.storageState()).cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
   const headers = { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), 'X-Requested-With': 'XMLHttpRequest' };
-  const response = await context.request.put('/api/admin/licensing-settings', {
-    data: { trial_max_machines: 1, perpetual_max_machines: 3, auto_grant_trials: 0 },
-    headers,
-  });
+  const response = await context.request.put('/api/admin/licensing-settings', { data: { auto_grant_trials: 0 }, headers });
   expect(response.status(), await response.text()).toBe(200);
+  // The trial type's limit back to 1 (issue 24: it lives in the type).
+  const types = (await (await context.request.get('/api/license/types', { headers })).json()) as { license_types: Array<{ id: number; name: string }> };
+  const trial = types.license_types.find((type) => type.name === 'trial');
+  const reset = await context.request.put(`/api/license/types/${trial?.id}`, { data: { max_machines: 1 }, headers });
+  expect(reset.status(), await reset.text()).toBe(200);
 }
 
 test('an admin turns on automatic trials, then sees the key, machines and history, deactivates a machine, suspends and extends', async ({ browser }) => {
@@ -165,14 +167,22 @@ test('an admin turns on automatic trials, then sees the key, machines and histor
   try {
     await page.goto('/admin');
     await expect(page.getByText(/^Showing 1–/)).toBeVisible();
+    // The trial's machine limit lives in its type since issue 24 (License Types).
+    await page.getByRole('button', { name: 'License Types' }).click();
+    const types = page.getByRole('dialog', { name: 'License Types' });
+    await types.getByRole('button', { name: 'Edit trial' }).click();
+    const trialForm = types.getByRole('form', { name: 'Edit trial' });
+    await trialForm.getByLabel('Max machines').fill('0');
+    await trialForm.getByRole('button', { name: 'Save Type' }).click();
+    await expect(trialForm.getByText('The max machines field must be at least 1.')).toBeVisible();
+    await expect(trialForm.getByLabel('Max machines')).toBeFocused();
+    await trialForm.getByLabel('Max machines').fill('2');
+    await trialForm.getByRole('button', { name: 'Save Type' }).click();
+    await expect(types.getByText('License type saved.')).toBeVisible();
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Licensing Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Licensing Settings' });
     await expect(settings.getByLabel('Grant trials automatically to verified users')).not.toBeChecked();
-    await settings.getByLabel('Trial: max machines').fill('0');
-    await settings.getByRole('button', { name: 'Save' }).click();
-    await expect(settings.getByText('The trial max machines field must be at least 1.')).toBeVisible();
-    await expect(settings.getByLabel('Trial: max machines')).toBeFocused();
-    await settings.getByLabel('Trial: max machines').fill('2');
     await settings.getByLabel('Grant trials automatically to verified users').check();
     await settings.getByRole('button', { name: 'Save' }).click();
     await expect(settings.getByText('Licensing settings saved.')).toBeVisible();
@@ -235,12 +245,14 @@ test('an admin turns on automatic trials, then sees the key, machines and histor
     await details.getByText('History').click();
     const history = details.getByRole('listitem');
     await expect(details.getByRole('status').filter({ hasText: /events, newest first/ })).toBeVisible();
-    await expect(history.filter({ hasText: 'Extended by' })).toHaveCount(1);
-    await expect(history.filter({ hasText: 'Unsuspended by' })).toHaveCount(1);
-    await expect(history.filter({ hasText: /\d Suspended by/ })).toHaveCount(1);
-    await expect(history.filter({ hasText: /Machine deactivated by .*\(admin\)/ })).toHaveCount(1);
-    await expect(history.filter({ hasText: 'Machine activated by the software' })).toHaveCount(1);
-    await expect(history.filter({ hasText: 'Created by system' })).toHaveCount(1);
+    // In words (issue 24, item 5), the same the owner's card shows.
+    await expect(history.filter({ hasText: /Extended until \d{4}-\d{2}-\d{2} \(was \d{4}-\d{2}-\d{2}\) by .*\(admin\)/ })).toHaveCount(1);
+    await expect(history.filter({ hasText: 'Suspension lifted by' })).toHaveCount(1);
+    await expect(history.filter({ hasText: /Suspended: the software refuses it until it is lifted by/ })).toHaveCount(1);
+    await expect(history.filter({ hasText: /fp-admin-\w+ deactivated by .*\(admin\)/ })).toHaveCount(1);
+    await expect(history.filter({ hasText: /fp-admin-\w+ activated by the software/ })).toHaveCount(1);
+    await expect(history.filter({ hasText: 'Trial granted on request: trial, 2 machines' })).toHaveCount(1);
+    await expect(history.filter({ hasText: /: \w+ → / })).toHaveCount(0);
   } finally {
     await resetLicensingSettings(admin);
     await admin.close();

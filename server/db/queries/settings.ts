@@ -21,3 +21,7 @@ export function incrementCounterSetting(db: Db, key: string): number {
     .get();
   return Number(row?.value);
 }
+
+export function deleteSetting(db: Db, key: string): void {
+  db.delete(settings).where(eq(settings.key, key)).run();
+}

@@ -34,7 +34,8 @@ import {
   type InboxKind,
   type InboxRow,
 } from './queries.ts';
-import { closeOpenLicenseRequests, listLicenseTypes } from '../licensing/index.ts';
+import { closeOpenLicenseRequests } from '../licensing/index.ts';
+import { listLicenseTypes } from '../license-types/index.ts';
 import { getUserById, setLicenseRequest } from '../../db/queries/users.ts';
 import { licenseKind } from '../licensing/index.ts';
 import { answerLicenseWrite, storeLicenseAsAdmin } from '../licensing/index.ts';

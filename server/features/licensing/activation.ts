@@ -6,12 +6,18 @@
 // The limit holds under concurrency because the count and the insert are one BEGIN IMMEDIATE transaction
 // (docs/engineering.md#habits, habit 4): of many simultaneous activations, from any serving process, each
 // sees the machines the ones before it committed.
+//
+// Floating types (issue 24, item 4; docs/licensing.md#floating-seats): an activation is a lease on one of
+// the seats that ends `lease_minutes` after the last activation or heartbeat. A lapsed lease holds no seat:
+// it is removed in the next activation's transaction (before the count), and neither validate nor the
+// license objects count it meanwhile. A node-locked license's machine keeps the LICENSE_LEASE_DAYS lease.
 import type { AppContext } from '../../context.ts';
 import { writeTransaction } from '../../db/client.ts';
 import type { License } from '../../db/schema.ts';
 import { DAY_MS } from './license-dates.ts';
 import { signLicenseFile, type LicenseClaims } from './license-file.ts';
 import {
+  deleteLapsedLeases,
   deleteMachine,
   getLicenseForSoftware,
   getMachineOfLicense,
@@ -24,9 +30,33 @@ import {
 } from './queries.ts';
 import { recordLicenseEvent } from './events.ts';
 import { licenseStatusCode, type LicenseStatusCode } from './license-status.ts';
+import { licenseTerms, missingEntitlements } from './license-terms.ts';
 
 export type LicenseState = LicenseStatusCode;
-export type ActivationRefusal = Exclude<LicenseState, 'VALID'> | 'TOO_MANY_MACHINES';
+export type ActivationRefusal = Exclude<LicenseState, 'VALID'> | 'TOO_MANY_MACHINES' | 'ENTITLEMENTS_MISSING';
+
+const MINUTE_MS = 60_000;
+
+/** The terms (type, effective entitlements, maintenance) of a license as the software's API reads it. */
+export function termsOf(license: LicenseForSoftware) {
+  return licenseTerms(license, { name: license.type_name, entitlements: license.type_entitlements });
+}
+
+/** When a lease taken or renewed now ends: minutes for a floating license, LICENSE_LEASE_DAYS otherwise. */
+function leaseEnd(ctx: AppContext, license: LicenseForSoftware, now: number): string {
+  const length = license.type_floating === 1 ? license.type_lease_minutes * MINUTE_MS : ctx.config.licenseLeaseDays * DAY_MS;
+  return new Date(now + length).toISOString();
+}
+
+/** The machines that hold or wait for a seat: for a floating license only the leases that have not lapsed. */
+export function liveMachines<Machine extends Pick<LicenseMachine, 'lease_expires_at'>>(
+  license: { floating: number },
+  machines: readonly Machine[],
+  now: number,
+): Machine[] {
+  if (license.floating !== 1) return [...machines];
+  return machines.filter((machine) => Date.parse(machine.lease_expires_at) > now);
+}
 
 export interface Actor {
   kind: ActorKind;
@@ -35,6 +65,7 @@ export interface Actor {
 }
 
 export const SOFTWARE: Actor = { kind: 'software', userId: null };
+const SYSTEM: Actor = { kind: 'system', userId: null };
 
 /** The software's view of a license is the one the dashboard shows (license-status.ts): one rule for both. */
 export const licenseState: (license: Pick<License, 'active' | 'suspended' | 'expire_date'>, now: number) => LicenseState = licenseStatusCode;
@@ -55,22 +86,37 @@ export interface MachineInput {
   platform?: string | null | undefined;
 }
 
-export type ActivationResult = { ok: true; machine: LicenseMachine; created: boolean; license: LicenseForSoftware } | { ok: false; code: ActivationRefusal };
+export type ActivationResult =
+  | { ok: true; machine: LicenseMachine; created: boolean; license: LicenseForSoftware }
+  | { ok: false; code: Exclude<ActivationRefusal, 'ENTITLEMENTS_MISSING'> }
+  | { ok: false; code: 'ENTITLEMENTS_MISSING'; missing: string[] };
 
 /**
  * Activates the machine, or renews it (a check-in: new lease, name and platform as reported now) when
  * this fingerprint is already activated. Reads the license again inside the transaction, so a suspension
  * or a lowered limit committed a moment before is respected.
  */
-export function activateMachine(ctx: AppContext, license: Pick<License, 'id'>, input: MachineInput, actor: Actor): ActivationResult {
+export function activateMachine(
+  ctx: AppContext,
+  license: Pick<License, 'id'>,
+  input: MachineInput,
+  actor: Actor,
+  asked: { entitlements?: readonly string[] | undefined } = {},
+): ActivationResult {
   return writeTransaction(ctx.db, (): ActivationResult => {
     const current = getLicenseForSoftware(ctx.db, license.id);
     const now = ctx.now();
     if (!current) return { ok: false, code: 'NOT_ACTIVE' };
     const state = licenseState(current, now);
     if (state !== 'VALID') return { ok: false, code: state };
+    // Before any seat is looked at: a license without the features asked for takes none.
+    const missing = missingEntitlements(termsOf(current), asked.entitlements);
+    if (missing.length > 0) return { ok: false, code: 'ENTITLEMENTS_MISSING', missing };
     const at = new Date(now).toISOString();
-    const lease = new Date(now + ctx.config.licenseLeaseDays * DAY_MS).toISOString();
+    const lease = leaseEnd(ctx, current, now);
+    if (current.type_floating === 1) {
+      for (const lapsed of deleteLapsedLeases(ctx.db, current.id, at)) recordMachineEvent(ctx, current.id, SYSTEM, 'lease_ended', lapsed, at);
+    }
     const machines = listMachinesOfLicense(ctx.db, current.id);
     const existing = machines.find((machine) => machine.fingerprint === input.fingerprint);
     if (existing) {
@@ -96,6 +142,33 @@ export function activateMachine(ctx: AppContext, license: Pick<License, 'id'>, i
     });
     recordMachineEvent(ctx, current.id, actor, 'machine_activated', machine, at);
     return { ok: true, machine, created: true, license: current };
+  });
+}
+
+export type HeartbeatResult =
+  { ok: true; machine: LicenseMachine; license: LicenseForSoftware } | { ok: false; code: Exclude<LicenseState, 'VALID'> | 'HEARTBEAT_DEAD' };
+
+/**
+ * A heartbeat (POST /api/licensing/v1/heartbeat): renews the lease of a machine that holds one. A lease
+ * that has lapsed is dead, its seat already free to anyone: the software must activate again (and may find
+ * every seat taken). Works for node-locked licenses too, as a check-in without a new activation.
+ */
+export function heartbeat(ctx: AppContext, license: Pick<License, 'id'>, fingerprint: string): HeartbeatResult {
+  return writeTransaction(ctx.db, (): HeartbeatResult => {
+    const current = getLicenseForSoftware(ctx.db, license.id);
+    const now = ctx.now();
+    if (!current) return { ok: false, code: 'NOT_ACTIVE' };
+    const state = licenseState(current, now);
+    if (state !== 'VALID') return { ok: false, code: state };
+    const machines = listMachinesOfLicense(ctx.db, current.id);
+    const machine = machines.find((candidate) => candidate.fingerprint === fingerprint);
+    if (!machine || Date.parse(machine.lease_expires_at) <= now) return { ok: false, code: 'HEARTBEAT_DEAD' };
+    if (!holdsSeat(liveMachines({ floating: current.type_floating }, machines, now), machine.id, current.max_machines)) {
+      return { ok: false, code: 'HEARTBEAT_DEAD' };
+    }
+    const renewed = renewMachine(ctx.db, machine.id, { last_check_in_at: new Date(now).toISOString(), lease_expires_at: leaseEnd(ctx, current, now) });
+    if (!renewed) throw new Error(`machine ${machine.id} vanished inside the transaction`);
+    return { ok: true, machine: renewed, license: current };
   });
 }
 
@@ -132,7 +205,7 @@ export function licenseClaims(license: LicenseForSoftware): LicenseClaims {
     id: license.id,
     // The file carries the key so the software can show and re-check it; the file is the owner's to hold.
     key: license.key ?? '',
-    type: license.type_name,
+    ...termsOf(license),
     user_name: [license.owner_name, license.owner_surname].filter(Boolean).join(' '),
     company_name: license.owner_company,
     email: license.owner_email,

@@ -8,14 +8,16 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { insertLicense } from './queries.ts';
-import { licenses, licenseTypes, type License, type LicenseType, type User } from '../../db/schema.ts';
+import { licenses, type License, type User } from '../../db/schema.ts';
+import { BUILT_IN_DEFAULTS, findLicenseTypeByName } from '../license-types/index.ts';
+import { defaultMaintenanceUntil } from './license-terms.ts';
 import { resolveLicenseDates } from './license-dates.ts';
 import { recordLicenseEvent } from './events.ts';
 import { getLicensingSettings } from './settings.ts';
 import { syncLicenseFlags } from './queries.ts';
 
-/** The days the admin form fills in for a trial (docs/product/admin.md#licenses). */
-export const AUTO_GRANT_TRIAL_DAYS = 30;
+/** The days the trial type starts with (server/features/license-types/ensure-types.ts); its duration_days rules. */
+export const AUTO_GRANT_TRIAL_DAYS = BUILT_IN_DEFAULTS.trial.duration_days;
 
 export interface AutoGrantedTrial {
   license: License;
@@ -27,10 +29,6 @@ function userHasAnyLicense(db: Db, userId: number): boolean {
   return db.select({ id: licenses.id }).from(licenses).where(eq(licenses.user_id, userId)).limit(1).get() !== undefined;
 }
 
-function getTrialType(db: Db): LicenseType | undefined {
-  return db.select().from(licenseTypes).where(eq(licenseTypes.name, 'trial')).get();
-}
-
 /**
  * Grants the trial when the setting, the user and their licenses allow it; null otherwise (the caller then
  * records a request as before). Must run inside the caller's write transaction.
@@ -39,16 +37,18 @@ export function grantTrialAutomatically(ctx: Pick<AppContext, 'db' | 'now'>, use
   const settings = getLicensingSettings(ctx.db);
   if (settings.auto_grant_trials !== 1 || !user.email_verified_at || user.is_banned) return null;
   if (userHasAnyLicense(ctx.db, user.id)) return null;
-  const type = getTrialType(ctx.db);
+  const type = findLicenseTypeByName(ctx.db, 'trial');
   if (!type) return null;
   const now = ctx.now();
   const at = new Date(now).toISOString();
-  const { dates } = resolveLicenseDates({ kind: 'trial', active: true, expireDays: AUTO_GRANT_TRIAL_DAYS, previous: null, now });
+  // The trial type's own defaults (issue 24: one place for a type's defaults; 30 days unless an admin changed it).
+  const { dates } = resolveLicenseDates({ kind: 'trial', active: true, expireDays: Math.max(1, type.duration_days), previous: null, now });
   const license = insertLicense(ctx.db, {
     license_type_id: type.id,
     user_id: user.id,
     ...dates,
-    max_machines: settings.trial_max_machines,
+    max_machines: type.max_machines,
+    maintenance_until: defaultMaintenanceUntil(dates.activated_at, type.maintenance_days),
     suspended: 0,
     created_at: at,
     updated_at: at,

@@ -41,6 +41,9 @@ export interface LicenseFacts {
   expire_date: string | null;
   max_machines: number;
   suspended: number;
+  /** The license's own entitlements (beyond its type's), sorted. */
+  entitlements: string[];
+  maintenance_until: string | null;
 }
 
 export interface LicenseChangeEvent {
@@ -69,7 +72,8 @@ export function describeLicenseChange(before: LicenseFacts | null, after: Licens
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const field of Object.keys(after) as (keyof LicenseFacts)[]) {
     if (field === 'suspended' || (extended && (field === 'expire' || field === 'expire_date'))) continue;
-    if (before[field] !== after[field]) changes[field] = { from: before[field], to: after[field] };
+    // Entitlements are sorted lists: equal lists print alike.
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changes[field] = { from: before[field], to: after[field] };
   }
   if (Object.keys(changes).length > 0) events.push({ action: 'updated', detail: { changes } });
   return events;

@@ -1,8 +1,11 @@
 // The face of the licensing feature (docs/architecture.md#where-things-are): what the rest of the server may use.
-// Everything else in this folder is the feature's own.
+// Everything else in this folder is the feature's own. License types are the license-types feature's.
 export { AUTO_GRANT_TRIAL_DAYS, grantTrialAutomatically } from './auto-grant.ts';
 export { recordLicenseEvent } from './events.ts';
 export { licenseKind } from './license-dates.ts';
+// What a license gives: the one computation of its effective entitlements and maintenance window (issue 24, item 2),
+// for every answer, every file, and the release and update feeds to come.
+export { coveredByMaintenance, licenseTerms, missingEntitlements, type LicenseTerms } from './license-terms.ts';
 export { answerLicenseWrite, storeLicenseAsAdmin } from './license-writes.ts';
 export { sendLicenseGrantedMail } from './mails.ts';
 export { describeLicensingApi } from './openapi.ts';
@@ -10,12 +13,10 @@ export { presentLicenseEvents, presentLicenses } from './present.ts';
 export {
   backfillLicenseRequests,
   closeOpenLicenseRequests,
-  ensureLicenseTypes,
   getLicensesOfUser,
   hasActiveLicense,
   insertLicenseRequest,
   listLicenseRequestsOfUser,
-  listLicenseTypes,
   listLicensesOfUsers,
 } from './queries.ts';
 export { MAX_EXPIRE_DAYS, licensingFeature } from './routes.ts';

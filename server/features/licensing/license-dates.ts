@@ -6,7 +6,8 @@
 //   the server decides, and granting a trial *is* activating it. Its expiry ends it; deleting ends it early.
 // - A perpetual license never expires: `expire` is stored as 0 and `expire_date` stays null whatever was
 //   sent (the form hides the field). Its Active checkbox decides whether it is active.
-// - Any other type (none exists yet) behaves like a perpetual one for Active and like a trial for expiry.
+// - Any other type (an edition an admin made, issue 24) behaves like a perpetual one for Active and like a
+//   trial for expiry, except that 0 days means it never expires (its type's duration_days 0).
 // - An inactive license has no activation and no expiry date (the dashboard shows N/A); activating it
 //   again starts from that moment. Changing the days of an active license recomputes the expiry from its
 //   original activation, so "extend the trial by 30 days" does what it says.
@@ -64,5 +65,6 @@ export function resolveLicenseDates(input: LicenseDatesInput): LicenseDatesResul
   // A license active before this change keeps its activation time; a damaged (null) one restarts now.
   const activatedAt = (!activatedNow && previous?.activated_at) || new Date(input.now).toISOString();
   if (kind === 'perpetual') return { dates: { active: 1, expire: 0, activated_at: activatedAt, expire_date: null }, activatedNow };
+  if (kind === 'other' && input.expireDays === 0) return { dates: { active: 1, expire: 0, activated_at: activatedAt, expire_date: null }, activatedNow };
   return { dates: { active: 1, expire: input.expireDays, activated_at: activatedAt, expire_date: addDays(activatedAt, input.expireDays) }, activatedNow };
 }

@@ -16,6 +16,10 @@ export interface LicenseClaims {
   max_machines: number;
   /** ISO date-time, or null for a license that does not expire. */
   expire_date: string | null;
+  /** The effective entitlement codes, sorted (server/features/licensing/license-terms.ts). */
+  entitlements: string[];
+  /** ISO date-time until which updates are included, or null for no limit. */
+  maintenance_until: string | null;
 }
 
 export interface MachineClaims {

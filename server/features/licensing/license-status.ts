@@ -12,7 +12,7 @@ export interface LicenseStatus {
   text: string;
 }
 
-type StatusInput = Pick<LicenseWithType, 'active' | 'suspended' | 'expire_date' | 'license_type'>;
+type StatusInput = Pick<LicenseWithType, 'active' | 'suspended' | 'expire_date'> & { license_type: { name: string } };
 
 /**
  * The code, checked in this order: a suspension is the admin's explicit word and wins over everything; an

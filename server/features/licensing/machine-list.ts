@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import { licenseMachines } from '../../db/schema.ts';
 
-/** A machine as license objects carry it: never the lease internals. */
+/** A machine as license objects carry it, with the end of its lease (a floating seat's end time, issue 24). */
 export interface MachineView {
   id: number;
   name: string | null;
@@ -13,6 +13,7 @@ export interface MachineView {
   fingerprint: string;
   activated_at: string;
   last_check_in_at: string;
+  lease_expires_at: string;
 }
 
 const machineColumns = {
@@ -23,6 +24,7 @@ const machineColumns = {
   fingerprint: licenseMachines.fingerprint,
   activated_at: licenseMachines.activated_at,
   last_check_in_at: licenseMachines.last_check_in_at,
+  lease_expires_at: licenseMachines.lease_expires_at,
 };
 
 // GET /api/user asks on every signed-in page load: prepared once per connection. The ids travel as one

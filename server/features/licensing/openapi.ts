@@ -2,7 +2,7 @@
 // zod schemas that validate its bodies (routes.ts), registered as paths, so the description cannot drift from
 // what the routes accept.
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { activateSchema, deactivateSchema, LICENSING_PREFIX, validateSchema } from './routes.ts';
+import { activateSchema, deactivateSchema, heartbeatSchema, LICENSING_PREFIX, validateSchema } from './api-routes.ts';
 
 const answer = z
   .object({
@@ -52,6 +52,14 @@ export function describeLicensingApi(doc: OpenAPIHono<any>): void {
     summary: 'Is this license (on this machine) valid now?',
     request: { body: body(validateSchema) },
     responses: { 200: json('`valid` and `code` say; an unknown key answers NOT_FOUND here too.'), ...refusals },
+  });
+  doc.openAPIRegistry.registerPath({
+    method: 'post',
+    path: `${LICENSING_PREFIX}/heartbeat`,
+    tags,
+    summary: "Keep a floating seat's lease alive; a lapsed lease answers HEARTBEAT_DEAD",
+    request: { body: body(heartbeatSchema) },
+    responses: { 200: json('`valid`, `code`, `lease_expires_at` and a fresh `license_file`, or HEARTBEAT_DEAD.'), 404: json('No license has this key.'), ...refusals },
   });
   doc.openAPIRegistry.registerPath({
     method: 'post',

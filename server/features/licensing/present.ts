@@ -8,8 +8,27 @@ import type { LicenseWithType } from './queries.ts';
 import { licenseStatus, type LicenseStatus } from './license-status.ts';
 import { listMachinesOfLicenses, type MachineView } from './machine-list.ts';
 import { listLicenseEvents, type LicenseEventView, type LicenseMachine } from './queries.ts';
+import { licenseTerms } from './license-terms.ts';
+import { liveMachines } from './activation.ts';
+import { parseEntitlements } from '../license-types/index.ts';
 
-export type LicenseView = LicenseWithType & { machines: MachineView[]; status: LicenseStatus };
+/**
+ * A license as answers carry it. Issue 24: `type` (the type's name), `entitlements` (the effective list,
+ * license-terms.ts), `extra_entitlements` (the license's own, for the admin's form), `maintenance_until`,
+ * and for a floating type `floating: 1` with `lease_minutes`; its machines are then the live leases, each
+ * with its end (`lease_expires_at`), so "2 of 3 seats in use" is `machines.length` of `max_machines`.
+ */
+export type LicenseView = Omit<LicenseWithType, 'extra_entitlements' | 'license_type'> & {
+  license_type: { name: string };
+  type: string;
+  entitlements: string[];
+  extra_entitlements: string[];
+  maintenance_until: string | null;
+  floating: 0 | 1;
+  lease_minutes: number | null;
+  machines: MachineView[];
+  status: LicenseStatus;
+};
 
 /** Who is looking: the signed-in user of the request. */
 export interface LicenseViewer {
@@ -30,9 +49,19 @@ export function presentLicenses(db: Db, licenses: readonly LicenseWithType[], op
     visible.map((license) => license.id),
   );
   return licenses.map((license) => {
-    const status = licenseStatus(license, options.now);
-    if (!mayManageLicense(options.viewer, license)) return { ...license, key: null, machines: [], status };
-    return { ...license, machines: machines.get(license.id) ?? [], status };
+    const { license_type: type, extra_entitlements, ...stored } = license;
+    const floating = type.floating === 1 ? 1 : 0;
+    const view = {
+      ...stored,
+      license_type: { name: type.name },
+      ...licenseTerms(license, type),
+      extra_entitlements: parseEntitlements(extra_entitlements),
+      floating,
+      lease_minutes: floating === 1 ? type.lease_minutes : null,
+      status: licenseStatus(license, options.now),
+    } as const;
+    if (!mayManageLicense(options.viewer, license)) return { ...view, key: null, machines: [] };
+    return { ...view, machines: liveMachines({ floating }, machines.get(license.id) ?? [], options.now) };
   });
 }
 

@@ -8,8 +8,8 @@
 // License requests as inbox items (docs/product/admin.md#inbox). Shared: the user's Request License opens one, every grant
 // closes the user's open ones (syncLicenseFlags), the inbox reads and declines them.
 //
-// License types: 'trial' and 'perpetual' are the named types the product relies on (docs/product/data-model.md).
-import { and, asc, desc, eq, sql, type SQL, isNull } from 'drizzle-orm';
+// License types are the license-types feature's (server/features/license-types/).
+import { and, asc, desc, eq, gt, lte, or, sql, type SQL, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import {
@@ -21,7 +21,6 @@ import {
   type License,
   licenseRequests,
   type LicenseRequest,
-  type LicenseType,
   type User,
 } from '../../db/schema.ts';
 import { generateLicenseKey } from '../../auth/license-keys.ts';
@@ -30,9 +29,12 @@ export type LicenseMachine = typeof licenseMachines.$inferSelect;
 export type LicenseEvent = typeof licenseEvents.$inferSelect;
 export type ActorKind = LicenseEvent['actor_kind'];
 
-/** A license with what its file names: the type's name and the owner's name, company and e-mail. */
+/** A license with what its file names: its type's terms and the owner's name, company and e-mail. */
 export interface LicenseForSoftware extends License {
   type_name: string;
+  type_entitlements: string;
+  type_floating: number;
+  type_lease_minutes: number;
   owner_name: string;
   owner_surname: string | null;
   owner_company: string | null;
@@ -44,6 +46,9 @@ const licenseForSoftwareQuery = (db: Db) =>
     .select({
       license: licenses,
       type_name: licenseTypes.name,
+      type_entitlements: licenseTypes.entitlements,
+      type_floating: licenseTypes.floating,
+      type_lease_minutes: licenseTypes.lease_minutes,
       owner_name: users.name,
       owner_surname: users.surname,
       owner_company: users.companyName,
@@ -56,6 +61,9 @@ const licenseForSoftwareQuery = (db: Db) =>
 type LicenseForSoftwareRow = {
   license: License;
   type_name: string;
+  type_entitlements: string;
+  type_floating: number;
+  type_lease_minutes: number;
   owner_name: string;
   owner_surname: string | null;
   owner_company: string | null;
@@ -125,6 +133,18 @@ export function renewMachine(
   return db.update(licenseMachines).set(fields).where(eq(licenseMachines.id, machineId)).returning().get();
 }
 
+/**
+ * Frees the seats of a floating license's lapsed leases (issue 24, item 4): a lease that ended holds no
+ * seat, at once, whether or not anyone deactivated it. Run in the activation's transaction.
+ */
+export function deleteLapsedLeases(db: Db, licenseId: number, nowIso: string): LicenseMachine[] {
+  return db
+    .delete(licenseMachines)
+    .where(and(eq(licenseMachines.license_id, licenseId), lte(licenseMachines.lease_expires_at, nowIso)))
+    .returning()
+    .all();
+}
+
 export function deleteMachine(db: Db, machineId: number): LicenseMachine | undefined {
   return db.delete(licenseMachines).where(eq(licenseMachines.id, machineId)).returning().get();
 }
@@ -167,19 +187,31 @@ function parseDetail(text: string): Record<string, unknown> {
   }
 }
 
-export type LicenseWithType = License & { license_type: { name: string } };
+/** What a license's type decides about it besides its stored fields (issue 24): terms and floating seats. */
+export interface LicenseTypeTerms {
+  name: string;
+  /** The type's JSON array of entitlement codes (license-terms.ts reads it). */
+  entitlements: string;
+  floating: number;
+  lease_minutes: number;
+}
+
+export type LicenseWithType = License & { license_type: LicenseTypeTerms };
 export type NewLicense = typeof licenses.$inferInsert;
 
 const licensesWithTypeQuery = (db: Db, where: SQL | undefined) =>
   db
-    .select({ license: licenses, typeName: licenseTypes.name })
+    .select({
+      license: licenses,
+      type: { name: licenseTypes.name, entitlements: licenseTypes.entitlements, floating: licenseTypes.floating, lease_minutes: licenseTypes.lease_minutes },
+    })
     .from(licenses)
     .innerJoin(licenseTypes, eq(licenses.license_type_id, licenseTypes.id))
     .where(where)
     .orderBy(asc(licenses.user_id), asc(licenses.id));
 
-const withTypeName = (rows: { license: License; typeName: string }[]): LicenseWithType[] =>
-  rows.map(({ license, typeName }) => ({ ...license, license_type: { name: typeName } }));
+const withTypeName = (rows: { license: License; type: LicenseTypeTerms }[]): LicenseWithType[] =>
+  rows.map(({ license, type }) => ({ ...license, license_type: type }));
 
 function selectLicensesWithType(db: Db, where: SQL | undefined): LicenseWithType[] {
   return withTypeName(licensesWithTypeQuery(db, where).all());
@@ -224,13 +256,17 @@ export function deleteLicense(db: Db, id: number): License | undefined {
   return db.delete(licenses).where(eq(licenses.id, id)).returning().get();
 }
 
-/** Whether the user holds a license marked active (the dashboard then hides the Request License button). */
-export function hasActiveLicense(db: Db, userId: number): boolean {
+/**
+ * Whether the user holds a license marked active that has not expired (the dashboard then hides the
+ * Request License button). An expired license no longer counts (issue 24, item 6): its owner may ask again,
+ * and an admin decides.
+ */
+export function hasActiveLicense(db: Db, userId: number, nowIso: string): boolean {
   return (
     db
       .select({ id: licenses.id })
       .from(licenses)
-      .where(and(eq(licenses.user_id, userId), eq(licenses.active, 1)))
+      .where(and(eq(licenses.user_id, userId), eq(licenses.active, 1), or(isNull(licenses.expire_date), gt(licenses.expire_date, nowIso))))
       .limit(1)
       .get() !== undefined
   );
@@ -298,20 +334,6 @@ export function listLicenseRequestsOfUser(db: Db, userId: number): Pick<LicenseR
     .where(eq(licenseRequests.user_id, userId))
     .orderBy(asc(licenseRequests.id))
     .all();
-}
-
-export const REQUIRED_LICENSE_TYPES = ['trial', 'perpetual'] as const;
-
-export function ensureLicenseTypes(db: Db): void {
-  for (const name of REQUIRED_LICENSE_TYPES) db.insert(licenseTypes).values({ name }).onConflictDoNothing().run();
-}
-
-export function listLicenseTypes(db: Db): LicenseType[] {
-  return db.select().from(licenseTypes).orderBy(asc(licenseTypes.id)).all();
-}
-
-export function getLicenseTypeById(db: Db, id: number): LicenseType | undefined {
-  return db.select().from(licenseTypes).where(eq(licenseTypes.id, id)).get();
 }
 
 /**

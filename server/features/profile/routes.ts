@@ -118,7 +118,7 @@ export function accountRoutes(ctx: AppContext) {
       const actor = currentUser(c.get('user'));
       if (c.req.param('userId') !== String(actor.id)) return errorResponse(c, 403, ACCOUNT_MESSAGES.forbidden);
       const outcome = writeTransaction(ctx.db, () => {
-        if (hasActiveLicense(ctx.db, actor.id)) return { kind: 'active' } as const;
+        if (hasActiveLicense(ctx.db, actor.id, new Date(ctx.now()).toISOString())) return { kind: 'active' } as const;
         const user = getUserById(ctx.db, actor.id);
         if (!user) throw new Error(`user ${actor.id} vanished during its own request`);
         // Before the "asked already" check: a request made while the setting was off is granted now.

@@ -11,6 +11,7 @@ import { InboxPanel } from './InboxPanel.tsx';
 import { IntegrationsPanel } from './IntegrationsPanel.tsx';
 import { ColumnsDialog } from './ColumnsDialog.tsx';
 import { LicensingSettingsDialog } from './LicensingSettingsDialog.tsx';
+import { LicenseTypesDialog } from './LicenseTypesDialog.tsx';
 import { SecuritySettingsDialog } from './SecuritySettingsDialog.tsx';
 import { useConfirm } from '../ui/use-confirm.tsx';
 import { MailingsPanel } from './MailingsPanel.tsx';
@@ -21,7 +22,7 @@ import { UsersSection } from './UsersSection.tsx';
 import { useAdminData } from './use-admin-data.ts';
 import { useSitemap } from './use-sitemap.ts';
 
-type OpenDialog = 'mail' | 'columns' | 'domains' | 'licensing' | 'security' | null;
+type OpenDialog = 'mail' | 'columns' | 'domains' | 'types' | 'licensing' | 'security' | null;
 
 /** localStorage, or nothing where the browser refuses it (some privacy modes throw on access). */
 function browserStorage(): Storage | undefined {
@@ -66,6 +67,9 @@ export function AdminConsole() {
         <button type="button" className="button" aria-haspopup="dialog" onClick={() => setDialog('domains')}>
           Manage Banned Domains
         </button>
+        <button type="button" className="button" aria-haspopup="dialog" onClick={() => setDialog('types')}>
+          License Types
+        </button>
         <button type="button" className="button" aria-haspopup="dialog" onClick={() => setDialog('licensing')}>
           Licensing Settings
         </button>
@@ -103,6 +107,15 @@ export function AdminConsole() {
       <SendMailingDialog open={dialog === 'mail'} selectedIds={selectedIds} onClose={() => setDialog(null)} />
       <ColumnsDialog open={dialog === 'columns'} columns={columns} hidden={hidden} onChange={changeHidden} onClose={() => setDialog(null)} />
       <BannedDomainsDialog open={dialog === 'domains'} onClose={() => setDialog(null)} confirm={confirm} />
+      <LicenseTypesDialog
+        open={dialog === 'types'}
+        confirm={confirm}
+        onClose={() => {
+          setDialog(null);
+          // The license form offers the types as they are now (issue 24, item 1).
+          void data.reload();
+        }}
+      />
       <LicensingSettingsDialog open={dialog === 'licensing'} onClose={() => setDialog(null)} />
       <SecuritySettingsDialog open={dialog === 'security'} onClose={() => setDialog(null)} />
       {confirmDialog}

@@ -8,6 +8,7 @@ import type { FormMessage } from '../ui/form-errors.ts';
 import { serverMessage } from '../ui/form-errors.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 import { LicenseHistory } from './LicenseHistory.tsx';
+import { historyDate } from '../../../common/license-history.ts';
 
 interface LicenseDetailsProps {
   license: License;
@@ -50,9 +51,19 @@ export function LicenseDetails({ license, ownerName, confirm, onLicense, onMessa
         <dd>
           <LicenseKey value={license.key} />
         </dd>
-        <dt>Machines</dt>
+        <dt>Entitlements</dt>
+        <dd>{license.entitlements.length > 0 ? license.entitlements.join(', ') : 'None'}</dd>
+        <dt>Updates until</dt>
+        <dd>{license.maintenance_until ? historyDate(license.maintenance_until) : 'No limit'}</dd>
+        <dt>{license.floating === 1 ? 'Seats' : 'Machines'}</dt>
         <dd>
-          <MachineList machines={license.machines} maxMachines={license.max_machines} onDeactivate={(machine) => void deactivate(machine)} showFingerprint />
+          <MachineList
+            machines={license.machines}
+            maxMachines={license.max_machines}
+            floating={license.floating === 1}
+            onDeactivate={(machine) => void deactivate(machine)}
+            showFingerprint
+          />
         </dd>
       </dl>
       <LicenseHistory licenseId={license.id} />

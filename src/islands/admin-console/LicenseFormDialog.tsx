@@ -2,8 +2,10 @@
 // perpetual license never expires, so the expiry-days field is hidden; a trial is always active from the
 // grant (docs/decisions/0011), so the Active checkbox is hidden. Hidden fields are not sent, and the server
 // applies the same rules whatever arrives. Errors come back per field (docs/product/messages.md#validation).
-// Issue 12, item 7: the machine limit (empty on a new license: the licensing setting for its type), the
-// suspension, and extending = raising the days of an active license, whose new expiry the hint shows.
+// Issue 12, item 7: the machine limit, the suspension, and extending = raising the days of an active license,
+// whose new expiry the hint shows. Issue 24: the types are editions with defaults (a new license's days come
+// from its type; an empty machine limit is the type's), and a license may have entitlements of its own and
+// its own end of maintenance.
 import { useRef, useState } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Checkbox, Field, SelectField } from '../ui/Field.tsx';
@@ -12,13 +14,12 @@ import { Message } from '../ui/Message.tsx';
 import type { FieldErrors } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
 import { expiryHint } from './dates.ts';
+import { codesFromText } from './LicenseTypesDialog.tsx';
 import { storeLicense, updateLicense, type AdminUser, type License, type LicenseAnswer, type LicenseInput, type LicenseType } from '../../lib/api/admin.ts';
 
 export type LicenseFormMode = { kind: 'add' } | { kind: 'update'; license: License };
 
-const FIELDS = ['license_type_id', 'expire', 'active', 'max_machines', 'suspended'] as const;
-/** A trial needs at least a day (the server refuses 0); a month is the usual free trial. */
-const TRIAL_DAYS = '30';
+const FIELDS = ['license_type_id', 'expire', 'active', 'max_machines', 'suspended', 'entitlements', 'maintenance_until'] as const;
 
 function typeName(types: readonly LicenseType[], id: string): string {
   return types.find((type) => String(type.id) === id)?.name.toLowerCase() ?? '';
@@ -84,10 +85,51 @@ function LimitFields({ maxMachines, onMaxMachines, suspended, onSuspended, isNew
         onChange={onMaxMachines}
         error={errors.max_machines}
         inputMode="numeric"
-        hint={isNew ? 'Left empty: the default for this type in Licensing Settings.' : 'Machines that may be activated at once (1–1000).'}
+        hint={isNew ? 'Left empty: the default of the type (License Types).' : 'Machines (or floating seats) that may be used at once (1–1000).'}
       />
       <Checkbox label="Suspended (the software is refused until unsuspended)" name="suspended" checked={suspended} onChange={onSuspended} />
       {errors.suspended && <p className="field__error">{errors.suspended}</p>}
+    </>
+  );
+}
+
+interface TermsOfUseProps {
+  type: LicenseType | undefined;
+  codes: string;
+  onCodes: (value: string) => void;
+  maintenance: string;
+  onMaintenance: (value: string) => void;
+  noLimit: boolean;
+  onNoLimit: (value: boolean) => void;
+  isNew: boolean;
+  errors: FieldErrors;
+}
+
+/** The license's own entitlements (added to its type's) and its end of maintenance (issue 24, item 2). */
+function TermsOfUse({ type, codes, onCodes, maintenance, onMaintenance, noLimit, onNoLimit, isNew, errors }: TermsOfUseProps) {
+  const fromType = type && type.entitlements.length > 0 ? `The type gives ${type.entitlements.join(', ')}. ` : '';
+  const defaultEnd = type ? (type.maintenance_days === 0 ? 'no limit' : `the grant date plus ${type.maintenance_days} days`) : 'the type’s';
+  return (
+    <>
+      <Field
+        label="Extra entitlements"
+        name="entitlements"
+        value={codes}
+        onChange={onCodes}
+        error={errors.entitlements}
+        hint={`${fromType}Codes separated by commas.`}
+      />
+      <Checkbox label="Updates without time limit" name="maintenance_no_limit" checked={noLimit} onChange={onNoLimit} />
+      {!noLimit && (
+        <Field
+          label="Updates included until (YYYY-MM-DD)"
+          name="maintenance_until"
+          value={maintenance}
+          onChange={onMaintenance}
+          error={errors.maintenance_until}
+          hint={isNew ? `Left empty: ${defaultEnd}.` : 'Left empty: unchanged.'}
+        />
+      )}
     </>
   );
 }
@@ -107,13 +149,20 @@ function LicenseForm({ mode, user, types, onSaved, onCancel }: LicenseFormProps)
   const [active, setActive] = useState(existing ? Boolean(existing.active) : false);
   const [maxMachines, setMaxMachines] = useState(existing ? String(existing.max_machines) : '');
   const [suspended, setSuspended] = useState(existing?.suspended === 1);
+  const [codes, setCodes] = useState(existing ? existing.extra_entitlements.join(', ') : '');
+  const [maintenance, setMaintenance] = useState(existing?.maintenance_until ? existing.maintenance_until.slice(0, 10) : '');
+  const [noLimit, setNoLimit] = useState(existing ? existing.maintenance_until === null : false);
   const formRef = useRef<HTMLFormElement>(null);
   const form = useFormSubmit(formRef, { fields: FIELDS });
   const kind = typeName(types, licenseType);
 
+  const chosen = types.find((type) => String(type.id) === licenseType);
+
   const chooseType = (value: string) => {
     setLicenseType(value);
-    if (typeName(types, value) === 'trial' && (expire.trim() === '' || expire.trim() === '0')) setExpire(TRIAL_DAYS);
+    // A new license starts from its type's days (issue 24: one place for a type's defaults).
+    const type = types.find((candidate) => String(candidate.id) === value);
+    if (type && !existing) setExpire(String(type.duration_days));
   };
 
   const save = form.onSubmit(async () => {
@@ -122,6 +171,9 @@ function LicenseForm({ mode, user, types, onSaved, onCancel }: LicenseFormProps)
     if (kind !== 'trial') data.active = active ? 1 : 0;
     if (maxMachines.trim() !== '') data.max_machines = maxMachines.trim();
     data.suspended = suspended ? 1 : 0;
+    data.entitlements = codesFromText(codes);
+    if (noLimit) data.maintenance_until = null;
+    else if (maintenance.trim() !== '') data.maintenance_until = maintenance.trim();
     onSaved(existing ? await updateLicense(existing.id, data) : await storeLicense(data));
   });
 
@@ -154,6 +206,17 @@ function LicenseForm({ mode, user, types, onSaved, onCancel }: LicenseFormProps)
         onMaxMachines={setMaxMachines}
         suspended={suspended}
         onSuspended={setSuspended}
+        isNew={!existing}
+        errors={form.errors}
+      />
+      <TermsOfUse
+        type={chosen}
+        codes={codes}
+        onCodes={setCodes}
+        maintenance={maintenance}
+        onMaintenance={setMaintenance}
+        noLimit={noLimit}
+        onNoLimit={setNoLimit}
         isNew={!existing}
         errors={form.errors}
       />

@@ -1,9 +1,13 @@
 // A license card (docs/product/accounts.md#dashboard; issue 12, item 6): the status in words, the key with
 // a Copy button, type, Active YES/NO, Activated at (or N/A), Expire date, the machines with Deactivate,
 // and "Download license file" for an offline machine. The owner's calls go through src/lib/api/account.ts;
-// after any change the dashboard reloads the session, whose licenses carry the machines.
+// after any change the dashboard reloads the session, whose licenses carry the machines. Issue 24: the
+// edition's features (entitlements) and how long updates are included, a floating license's seats in use
+// with each lease's end, and the license's history in words (the same as the admin's).
 import { useRef, useState } from 'react';
-import { deactivateMachine } from '../../lib/api/account.ts';
+import { deactivateMachine, listOwnLicenseEvents } from '../../lib/api/account.ts';
+import { historyDate } from '../../../common/license-history.ts';
+import { LicenseHistory } from '../ui/LicenseHistory.tsx';
 import { formatDate } from '../../lib/format.ts';
 import type { LicenseView } from '../../stores/session.ts';
 import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
@@ -80,14 +84,24 @@ export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
         <dd>
           <DateValue value={license.expire_date} />
         </dd>
+        <dt>Features</dt>
+        <dd className="license-card__features">{license.entitlements.length > 0 ? license.entitlements.join(', ') : 'Standard'}</dd>
+        <dt>Updates until</dt>
+        <dd>{license.maintenance_until ? <time dateTime={license.maintenance_until}>{historyDate(license.maintenance_until)}</time> : 'No limit'}</dd>
       </dl>
       <section className="license-card__machines" aria-label={`Machines of license ${license.key ?? license.id}`}>
         <h3 className="license-card__subheading" ref={machinesHeading} tabIndex={-1}>
-          Machines
+          {license.floating === 1 ? 'Seats' : 'Machines'}
         </h3>
-        <MachineList machines={license.machines} maxMachines={license.max_machines} onDeactivate={(machine) => void deactivate(machine)} />
+        <MachineList
+          machines={license.machines}
+          maxMachines={license.max_machines}
+          floating={license.floating === 1}
+          onDeactivate={(machine) => void deactivate(machine)}
+        />
         <Message message={message} />
       </section>
+      <LicenseHistory load={() => listOwnLicenseEvents(license.id)} />
       {license.status.code === 'VALID' && <LicenseFileForm licenseId={license.id} licenseKey={license.key} onDownloaded={onChanged} />}
     </article>
   );

@@ -4,6 +4,7 @@
 // confirmation and makes the call.
 import type { MachineView } from '../../../server/features/licensing/machine-list.ts';
 import { When } from '../ui/When.tsx';
+import { historyTime } from '../../../common/license-history.ts';
 
 /** A machine as license objects carry it: the server's own type (docs/decisions/0021-typed-api-client.md). */
 export type MachineItem = MachineView;
@@ -18,16 +19,23 @@ export function machineLabel(machine: Pick<MachineItem, 'name' | 'fingerprint'>)
 interface MachineListProps {
   machines: readonly MachineItem[];
   maxMachines: number;
+  /** A floating license (issue 24): its machines are leases on seats, each with its end time. */
+  floating?: boolean;
   onDeactivate: (machine: MachineItem) => void;
   /** The admin sees the whole fingerprint; the owner a short one. */
   showFingerprint?: boolean;
 }
 
-export function MachineList({ machines, maxMachines, onDeactivate, showFingerprint = false }: MachineListProps) {
-  const seats = `${machines.length} of ${maxMachines} ${maxMachines === 1 ? 'machine' : 'machines'}`;
+/** "2 of 3 seats in use" for a floating license, "1 of 3 machines activated" for a node-locked one. */
+export function seatsText(inUse: number, max: number, floating: boolean): string {
+  if (floating) return `${inUse} of ${max} ${max === 1 ? 'seat' : 'seats'} in use`;
+  return `${inUse} of ${max} ${max === 1 ? 'machine' : 'machines'} activated`;
+}
+
+export function MachineList({ machines, maxMachines, floating = false, onDeactivate, showFingerprint = false }: MachineListProps) {
   return (
     <div className="machines">
-      <p className="machines__seats">{seats} activated</p>
+      <p className="machines__seats">{seatsText(machines.length, maxMachines, floating)}</p>
       {machines.length > 0 && (
         <ul className="machines__list">
           {machines.map((machine) => (
@@ -36,6 +44,12 @@ export function MachineList({ machines, maxMachines, onDeactivate, showFingerpri
                 <span className="machines__name">{machineLabel(machine)}</span>
                 <span className="machines__meta">
                   {machine.platform ?? 'Unknown platform'} · last check-in <When value={machine.last_check_in_at} />
+                  {floating && (
+                    <>
+                      {' '}
+                      · lease ends <time dateTime={machine.lease_expires_at}>{historyTime(machine.lease_expires_at)}</time>
+                    </>
+                  )}
                 </span>
                 {showFingerprint && <code className="machines__fingerprint">{machine.fingerprint}</code>}
               </div>

@@ -3,6 +3,7 @@
 // the license machines (deactivate one, download a machine-bound license file), the user's own data
 // (download it, delete the account) and the contact form.
 import type { accountRoutes } from '../../../server/features/profile/routes.ts';
+import type { ownerMachineRoutes } from '../../../server/features/licensing/machine-routes.ts';
 import type { authRoutes } from '../../../server/features/sessions/routes.ts';
 import type { contactRoutes } from '../../../server/features/contact/routes.ts';
 import type { emailVerificationRoutes } from '../../../server/features/accounts/routes.ts';
@@ -66,6 +67,10 @@ export const requestLicense = (userId: number) =>
 export async function deactivateMachine(licenseId: number, machineId: number): Promise<void> {
   await api.delete<unknown>(`/api/user/licenses/${licenseId}/machines/${machineId}`);
 }
+
+/** GET /api/user/licenses/{licenseId}/events: the owner's license history (issue 24, item 5), newest first. */
+export const listOwnLicenseEvents = (licenseId: number) =>
+  api.get<Answer<typeof ownerMachineRoutes, '/:licenseId/events', '$get'>>(`/api/user/licenses/${licenseId}/events`, { loading: false });
 
 export interface LicenseFileInput {
   fingerprint: string;

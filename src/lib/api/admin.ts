@@ -3,7 +3,8 @@
 import type { adminUserRoutes } from '../../../server/features/users/routes.ts';
 import type { bannedDomainRoutes } from '../../../server/features/banned-domains/routes.ts';
 import type { licenseRoutes } from '../../../server/features/licensing/routes.ts';
-import type { adminMachineRoutes } from '../../../server/features/licensing/routes.ts';
+import type { adminMachineRoutes } from '../../../server/features/licensing/machine-routes.ts';
+import type { licenseTypesFeature } from '../../../server/features/license-types/routes.ts';
 import type { licensingSettingsRoutes } from '../../../server/features/licensing/routes.ts';
 import type { securitySettingsRoutes } from '../../../server/features/two-factor/routes.ts';
 import type { mailingRoutes, ALL_VERIFIED as SERVER_ALL_VERIFIED } from '../../../server/features/mailings/routes.ts';
@@ -47,9 +48,13 @@ export interface LicenseInput {
   user_id: number;
   active?: 0 | 1;
   expire?: string;
-  /** 1..1000; left out, a new license gets the licensing setting for its type. */
+  /** 1..1000; left out, a new license gets its type's. */
   max_machines?: string;
   suspended?: 0 | 1;
+  /** The license's own entitlement codes, added to its type's. */
+  entitlements?: string[];
+  /** YYYY-MM-DD, null for no limit; '' or left out: the grant date plus the type's maintenance days. */
+  maintenance_until?: string | null;
 }
 export const storeLicense = (data: LicenseInput) => api.post<LicenseAnswer>('/api/license/store', data);
 /** Fields left out keep their stored values (e.g. `{ suspended: 1 }` alone suspends). */
@@ -64,11 +69,27 @@ export async function deactivateLicenseMachine(licenseId: number, machineId: num
 export const listLicenseEvents = (licenseId: number) =>
   api.get<Answer<typeof adminMachineRoutes, '/:licenseId/events', '$get'>>(`/api/license/${licenseId}/events`, { loading: false });
 
+// License types (docs/admin-api.md#license-types)
+type TypesAnswer = Answer<typeof licenseTypesFeature, '/api/license/types', '$get'>;
+export type LicenseTypeView = TypesAnswer['license_types'][number];
+export interface LicenseTypeInput {
+  name: string;
+  entitlements: string[];
+  max_machines: string;
+  duration_days: string;
+  maintenance_days: string;
+  floating: 0 | 1;
+  lease_minutes: string;
+}
+type TypeWritten = { message: string; license_type: LicenseTypeView };
+export const listLicenseTypeViews = () => api.get<TypesAnswer>('/api/license/types', { loading: false });
+export const createLicenseType = (data: LicenseTypeInput) => api.post<TypeWritten>('/api/license/types', data);
+export const updateLicenseType = (id: number, data: Partial<LicenseTypeInput>) => api.put<TypeWritten>(`/api/license/types/${id}`, data);
+export const deleteLicenseType = (id: number) => api.delete<{ message: string; id: number }>(`/api/license/types/${id}`);
+
 // Licensing settings (docs/admin-api.md#licensing-settings)
 export const loadLicensingSettings = () => api.get<LicensingSettings>('/api/admin/licensing-settings', { loading: false });
 export interface LicensingSettingsInput {
-  trial_max_machines: string;
-  perpetual_max_machines: string;
   auto_grant_trials: 0 | 1;
 }
 export const saveLicensingSettings = (data: LicensingSettingsInput) =>

@@ -1,7 +1,7 @@
 // Shared setup for the admin API tests: a fresh app with the license types, one admin and one ordinary
 // user, both logged in through the real login route.
 import { eq } from 'drizzle-orm';
-import { ensureLicenseTypes } from '../../../server/features/licensing/queries.ts';
+import { ensureLicenseTypes } from '../../../server/features/license-types/index.ts';
 import { licenseTypes, users } from '../../../server/db/schema.ts';
 import type { RawEnv } from '../../../server/env.ts';
 import type { Publisher } from '../../../server/publish/types.ts';

@@ -209,6 +209,8 @@ const sign = (keyring: Keyring, fingerprint: string) =>
       email: 'ann@example.com',
       max_machines: 1,
       expire_date: '2026-07-01T12:00:00.000Z',
+      entitlements: [],
+      maintenance_until: null,
     },
     machine: { fingerprint, name: 'Lab PC', leaseExpiresAt: new Date('2026-06-20T00:00:00Z') },
   });

@@ -67,6 +67,8 @@ const input = (machine = true): LicenseFileInput => ({
     email: 'ann@example.com',
     max_machines: 1,
     expire_date: '2026-07-01T12:00:00.000Z',
+    entitlements: [],
+    maintenance_until: null,
   },
   ...(machine ? { machine: { fingerprint: 'fp-lab-1', name: 'Lab PC', leaseExpiresAt: LEASE_END } } : {}),
 });

@@ -88,6 +88,8 @@ const EXPECTED: Record<string, Row> = {
   // The owner's machines (issue 12): a license that is not the caller's answers 404, past the guard.
   'DELETE /api/user/licenses/:licenseId/machines/:machineId': SIGNED_IN,
   'POST /api/user/licenses/:licenseId/license-file': SIGNED_IN,
+  // The owner's license history in words (issue 24, item 5): anyone else's license answers 404.
+  'GET /api/user/licenses/:licenseId/events': SIGNED_IN,
   // Own data (issue 13, item 5): the caller's own, so any signed-in user; the delete's empty body answers 422.
   'GET /api/user/export': SIGNED_IN,
   // Support history (issue 28, section 1): the caller's own items; another's (or an unknown) id answers 404, past the guard.
@@ -182,6 +184,11 @@ const EXPECTED: Record<string, Row> = {
   'PUT /api/admin/security-settings': ADMIN,
   'DELETE /api/license/:licenseId/machines/:machineId': ADMIN,
   'GET /api/license/:licenseId/events': ADMIN,
+  // License types (issue 24, item 1).
+  'GET /api/license/types': ADMIN,
+  'POST /api/license/types': ADMIN,
+  'PUT /api/license/types/:id': ADMIN,
+  'DELETE /api/license/types/:id': ADMIN,
   'GET /api/admin/banned-domains': ADMIN,
   'POST /api/admin/banned-domains/store': ADMIN,
   'DELETE /api/admin/banned-domains/delete/:id': ADMIN,
@@ -214,6 +221,7 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/licensing/v1/activate': PUBLIC,
   'POST /api/licensing/v1/validate': PUBLIC,
   'POST /api/licensing/v1/deactivate': PUBLIC,
+  'POST /api/licensing/v1/heartbeat': PUBLIC,
 
   // Integrations (docs/integrations.md): the admin's webhooks and API tokens.
   'GET /api/admin/webhooks': ADMIN,
@@ -434,6 +442,7 @@ describe('access matrix', () => {
     expect(exempt.map((route) => route.key).sort()).toEqual([
       'POST /api/licensing/v1/activate',
       'POST /api/licensing/v1/deactivate',
+      'POST /api/licensing/v1/heartbeat',
       'POST /api/licensing/v1/validate',
       'POST /api/v1/users',
     ]);

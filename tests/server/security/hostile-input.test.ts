@@ -196,9 +196,27 @@ const endpoints = (): Endpoint[] => [
     method: 'POST',
     path: '/api/license/store',
     role: 'admin',
-    fields: ['license_type_id', 'user_id', 'active', 'expire'],
-    valid: () => ({ license_type_id: 1, user_id: otherUserId, active: 1, expire: 30 }),
+    fields: ['license_type_id', 'user_id', 'active', 'expire', 'entitlements', 'maintenance_until'],
+    valid: () => ({ license_type_id: 1, user_id: otherUserId, active: 1, expire: 30, entitlements: ['PRO_EXPORT'], maintenance_until: '2027-01-01' }),
     limit: 32 * KIB,
+  },
+  // License types (issue 24): a valid body's name is taken after its first run, which must answer 422, never 500.
+  {
+    method: 'POST',
+    path: '/api/license/types',
+    role: 'admin',
+    fields: ['name', 'entitlements', 'max_machines', 'duration_days', 'maintenance_days', 'floating', 'lease_minutes'],
+    valid: () => ({ name: 'Fuzz', entitlements: ['A1'], max_machines: 2, duration_days: 0, maintenance_days: 365, floating: 1, lease_minutes: 15 }),
+    limit: 32 * KIB,
+  },
+  // The floating seats' keep-alive: no session, the key in the body.
+  {
+    method: 'POST',
+    path: '/api/licensing/v1/heartbeat',
+    role: 'anonymous',
+    fields: ['key', 'fingerprint'],
+    valid: () => ({ key: 'DCTL-AAAAA-BBBBB-CCCCC-DDDDD-EEEEE-FFFFF', fingerprint: 'fp' }),
+    limit: 8 * KIB,
   },
   {
     method: 'POST',

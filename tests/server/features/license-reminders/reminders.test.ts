@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { insertLicense, updateLicense } from '../../../../server/features/licensing/queries.ts';
 import { insertUser } from '../../../../server/db/queries/users.ts';
 import { licenseEvents, licenseReminders, licenses, licenseTypes, users } from '../../../../server/db/schema.ts';
-import { ensureLicenseTypes } from '../../../../server/features/licensing/queries.ts';
+import { ensureLicenseTypes } from '../../../../server/features/license-types/index.ts';
 import { REMINDER_RETRY, decideReminder, startReminderScheduler, type ReminderScheduler } from '../../../../server/features/license-reminders/job.ts';
 import type { LicenseReminder } from '../../../../server/features/license-reminders/queries.ts';
 import { createLogger, type Logger } from '../../../../server/log.ts';

@@ -10,6 +10,7 @@ import { openDatabase } from '../../../../server/db/client.ts';
 import { licenseEvents, licenses, users } from '../../../../server/db/schema.ts';
 import { generateLicenseKey } from '../../../../server/auth/license-keys.ts';
 import { saveLicensingSettings } from '../../../../server/features/licensing/settings.ts';
+import { updateLicenseType } from '../../../../server/features/license-types/queries.ts';
 import { createLogger } from '../../../../server/log.ts';
 import { createMailer } from '../../../../server/mail/transport.ts';
 import { createClient, createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
@@ -54,7 +55,11 @@ afterEach(() => {
 const requestLicense = (client: LoggedInClient) => client.request('GET', `/api/user/request-license/${client.user.id}`);
 const licensesOf = (userId: number) => fixture.ctx.db.select().from(licenses).where(eq(licenses.user_id, userId)).all();
 const storedUser = (id: number) => fixture.ctx.db.select().from(users).where(eq(users.id, id)).get();
-const autoGrantOn = (extra: Parameters<typeof saveLicensingSettings>[1] = {}) => saveLicensingSettings(fixture.ctx.db, { auto_grant_trials: 1, ...extra });
+const autoGrantOn = (trialType: { max_machines?: number } = {}) => {
+  saveLicensingSettings(fixture.ctx.db, { auto_grant_trials: 1 });
+  // The trial's machine limit is the trial type's (issue 24, item 1).
+  if (trialType.max_machines !== undefined) updateLicenseType(fixture.ctx.db, fixture.typeId('trial'), { max_machines: trialType.max_machines });
+};
 
 describe('automatic trials off (the default)', () => {
   it('keeps the request flow: request flag, mails to the admin and the user, no license', async () => {
@@ -77,7 +82,7 @@ describe('automatic trials off (the default)', () => {
 
 describe('automatic trials on', () => {
   it('grants an active trial at once, mails its key, records the event, and answers the user with the license', async () => {
-    autoGrantOn({ trial_max_machines: 2 });
+    autoGrantOn({ max_machines: 2 });
     const { user } = fixture;
     const response = await requestLicense(user);
     expect(response.status).toBe(200);

@@ -32,6 +32,8 @@ const input = (overrides: Partial<LicenseFileInput> = {}): LicenseFileInput => (
     email: 'ann@example.com',
     max_machines: 1,
     expire_date: '2026-07-01T00:00:00.000Z',
+    entitlements: ['PRO_EXPORT'],
+    maintenance_until: '2027-06-01T00:00:00.000Z',
   },
   now: NOW,
   ...overrides,

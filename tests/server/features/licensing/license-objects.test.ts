@@ -111,18 +111,32 @@ describe('the license object', () => {
           fingerprint: 'fp-laptop',
           activated_at: '2026-01-02T00:00:00.000Z',
           last_check_in_at: '2026-01-03T00:00:00.000Z',
+          lease_expires_at: '2026-02-02T00:00:00.000Z',
         },
       ],
       status: { code: 'VALID', text: 'Trial – expires in 12 days' },
       license_type: { name: 'trial' },
+      // Issue 24: what the type and the license give, in every answer.
+      type: 'trial',
+      entitlements: [],
+      maintenance_until: null,
+      floating: 0,
     };
     // 18 days on, the sessions of the fixture have ended: both sign in again.
     const ann = await login(fixture.ctx.app, 'ann@example.test');
     expect(ann.licenses).toEqual([expect.objectContaining(expected)]);
     const own = await json<{ licenses: LicenseObject[] }>(await ann.request('GET', '/api/user'));
     expect(own.licenses).toEqual([expect.objectContaining(expected)]);
-    // Machines carry exactly these fields: no lease internals.
-    expect(Object.keys(own.licenses[0]?.machines[0] ?? {}).sort()).toEqual(['activated_at', 'fingerprint', 'id', 'last_check_in_at', 'name', 'platform']);
+    // Machines carry exactly these fields; the lease's end since issue 24 (a floating seat's end time).
+    expect(Object.keys(own.licenses[0]?.machines[0] ?? {}).sort()).toEqual([
+      'activated_at',
+      'fingerprint',
+      'id',
+      'last_check_in_at',
+      'lease_expires_at',
+      'name',
+      'platform',
+    ]);
 
     const boss = await login(fixture.ctx.app, 'boss@example.test');
     const all = await json<{ licenses: LicenseObject[] }>(await boss.request('GET', '/api/license/getAll'));
@@ -193,13 +207,18 @@ describe('keys are for the owner and the admins only', () => {
 });
 
 describe('max_machines and suspended on store and update', () => {
-  it('default per type from the licensing settings, and take what the admin sends', async () => {
+  it('default per type from the license type, and take what the admin sends', async () => {
     expect((await grantTrial()).max_machines).toBe(1);
     const perpetual = await json<LicenseAnswer>(await store({ license_type_id: fixture.typeId('perpetual'), user_id: fixture.user.user.id }));
     expect(perpetual.license).toMatchObject({ max_machines: 3, suspended: 0 });
 
-    const saved = await fixture.admin.request('PUT', '/api/admin/licensing-settings', { trial_max_machines: 2, perpetual_max_machines: 10 });
-    expect(saved.status).toBe(200);
+    for (const [name, max_machines] of [
+      ['trial', 2],
+      ['perpetual', 10],
+    ] as const) {
+      const saved = await fixture.admin.request('PUT', `/api/license/types/${fixture.typeId(name)}`, { max_machines });
+      expect(saved.status).toBe(200);
+    }
     expect((await grantTrial()).max_machines).toBe(2);
     const later = await json<LicenseAnswer>(await store({ license_type_id: fixture.typeId('perpetual'), user_id: fixture.user.user.id }));
     expect(later.license.max_machines).toBe(10);
@@ -263,6 +282,8 @@ describe('license events', () => {
       expire_date: '2026-01-31T00:00:00.000Z',
       max_machines: 1,
       suspended: 0,
+      entitlements: [],
+      maintenance_until: null,
     });
     expect(events[3]?.detail).toEqual({
       expire: { from: 30, to: 60 },
@@ -299,8 +320,13 @@ describe('the grant mail', () => {
     const second = latestMailTo(fixture.ctx.config.outboxDir, 'ann@example.test');
     expect(second?.text).toContain(`License key: ${activated.license.key}`);
     expect(second?.text).toContain('It does not expire.');
+    // A new machine limit is not a grant: the owner is told what changed (issue 24, item 5), without the key.
     await update(perpetual.license.id, { max_machines: 5 });
-    expect(readOutbox(fixture.ctx.config.outboxDir)).toHaveLength(2);
+    expect(readOutbox(fixture.ctx.config.outboxDir)).toHaveLength(3);
+    const changed = latestMailTo(fixture.ctx.config.outboxDir, 'ann@example.test');
+    expect(changed?.subject).toBe(`${fixture.ctx.config.siteName}: Your license has changed`);
+    expect(changed?.text).toContain('Machine limit changed from 3 to 5');
+    expect(changed?.text).not.toContain(activated.license.key ?? 'no key');
     // The outbox logs each mail's subject and links (so the log check of this file is not vacuous).
     expect([...fixture.ctx.logLines, ...logs.lines].some((line) => line.includes('Your license is active'))).toBe(true);
   });

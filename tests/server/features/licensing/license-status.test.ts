@@ -49,6 +49,8 @@ describe('describeLicenseChange', () => {
     expire_date: at(NOW + 30 * DAY),
     max_machines: 1,
     suspended: 0,
+    entitlements: [],
+    maintenance_until: null,
   };
 
   it('says created with the facts of a new license, and nothing when nothing changed', () => {

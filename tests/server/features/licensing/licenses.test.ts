@@ -78,7 +78,7 @@ describe('granting a trial license', () => {
     ]);
   });
 
-  it('extending the days moves the expiry from the original activation and sends no second mail', async () => {
+  it('extending the days moves the expiry from the original activation and mails the change, not the key again', async () => {
     const { ctx, admin, user } = fixture;
     const { license } = await json<LicenseAnswer>(
       await admin.request('POST', '/api/license/store', { license_type_id: fixture.typeId('trial'), user_id: user.user.id, expire: 30 }),
@@ -91,10 +91,13 @@ describe('granting a trial license', () => {
     expect(updated).toMatchObject({
       message: 'License saved.',
       granted: false,
-      mail_sent: null,
+      mail_sent: true,
       license: { activated_at: '2026-01-01T00:00:00.000Z', expire_date: '2026-03-02T00:00:00.000Z' },
     });
-    expect(readOutbox(ctx.config.outboxDir)).toHaveLength(1);
+    const mails = readOutbox(ctx.config.outboxDir);
+    expect(mails).toHaveLength(2);
+    expect(mails.map((mail) => mail.subject)).toContain(`${ctx.config.siteName}: Your license has changed`);
+    expect(mails.find((mail) => mail.subject.endsWith('has changed'))?.text).toContain('Extended until 2026-03-02 (was 2026-01-31)');
   });
 });
 
@@ -175,7 +178,7 @@ describe('validation', () => {
       expire: ['The expire field must be a whole number of days.'],
     });
     const trialWithoutDays = await json<{ errors: { expire: string[] } }>(
-      await admin.request('POST', '/api/license/store', { license_type_id: fixture.typeId('trial'), user_id: user.user.id }),
+      await admin.request('POST', '/api/license/store', { license_type_id: fixture.typeId('trial'), user_id: user.user.id, expire: 0 }),
     );
     expect(trialWithoutDays.errors.expire).toEqual(['A trial license needs an expiry of at least 1 day.']);
     expect((await json<{ licenses: unknown[] }>(await admin.request('GET', '/api/license/getAll'))).licenses).toEqual([]);

@@ -4,26 +4,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createUser } from '../../../helpers/auth.ts';
 import { killAllServers, startServer } from '../../../helpers/server-process.ts';
 import { makeTempDir } from '../../../helpers/test-context.ts';
 import { openDatabase } from '../../../../server/db/client.ts';
 import { insertLicense } from '../../../../server/features/licensing/queries.ts';
 import { licenseMachines } from '../../../../server/db/schema.ts';
-import { ensureLicenseTypes, listLicenseTypes } from '../../../../server/features/licensing/queries.ts';
+import { ensureLicenseTypes, listLicenseTypes } from '../../../../server/features/license-types/index.ts';
+import { insertLicenseType } from '../../../../server/features/license-types/queries.ts';
 import { generateLicenseKey } from '../../../../server/auth/license-keys.ts';
 import { API, body, createLicensingFixture, type LicensingFixture } from './licensing-fixture.ts';
 
-/** A 3-machine trial in a fresh data directory, before the product starts on it. */
-async function seedLicense(dataDir: string): Promise<{ key: string; licenseId: number }> {
+/** A 3-machine trial (or a 3-seat floating license) in a fresh data directory, before the product starts on it. */
+async function seedLicense(dataDir: string, options: { floating?: boolean } = {}): Promise<{ key: string; licenseId: number }> {
   const db = openDatabase(path.join(dataDir, 'site.db'));
   try {
     ensureLicenseTypes(db);
     const owner = await createUser({ db, now: () => Date.now() }, { email: 'owner@example.test' });
     const trial = listLicenseTypes(db).find((type) => type.name === 'trial');
+    const type = options.floating ? insertLicenseType(db, { name: 'Lab', floating: 1, lease_minutes: 15, max_machines: 3 }) : trial;
     const license = insertLicense(db, {
-      license_type_id: trial?.id ?? 0,
+      license_type_id: type?.id ?? 0,
       user_id: owner.id,
       active: 1,
       expire: 30,
@@ -105,36 +107,56 @@ describe('the machine limit under concurrency', () => {
     expect(f.ctx.db.select().from(licenseMachines).where(eq(licenseMachines.license_id, license.id)).all()).toHaveLength(3);
   });
 
-  it('holds for 20 simultaneous activations reaching two serving processes of the real product', async () => {
-    const dataDir = makeTempDir('site-licensing-');
-    fs.mkdirSync(path.join(dataDir, 'content'), { recursive: true });
-    const { key, licenseId } = await seedLicense(dataDir);
-    try {
-      const server = await startServer(dataDir, { WEB_WORKERS: '1' });
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, async (_, i) => {
-          const response = await fetch(`${server.base}${API}/activate`, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json', Connection: 'close' },
-            body: JSON.stringify({ key, fingerprint: `machine-${i}` }),
-          });
-          await response.arrayBuffer();
-          return { status: response.status };
-        }),
-      );
-      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
-      expect(answers.filter((answer) => answer.status === 409)).toHaveLength(17);
-      // No key in what the product printed.
-      expect(server.output()).not.toContain(key);
-      const check = openDatabase(path.join(dataDir, 'site.db'));
+  it.each([
+    ['node-locked machines', false],
+    ['floating seats (issue 24)', true],
+  ])(
+    'holds for 20 simultaneous activations reaching two serving processes of the real product: %s',
+    async (_label, floating) => {
+      const dataDir = makeTempDir('site-licensing-');
+      fs.mkdirSync(path.join(dataDir, 'content'), { recursive: true });
+      const { key, licenseId } = await seedLicense(dataDir, { floating });
       try {
-        expect(check.select().from(licenseMachines).where(eq(licenseMachines.license_id, licenseId)).all()).toHaveLength(3);
+        const server = await startServer(dataDir, { WEB_WORKERS: '1', SERVED_BY_HEADER: 'true' });
+        // The worker binds its port a moment after the primary answers: wait until both processes answer.
+        const seen = new Set<string | null>();
+        await vi.waitFor(
+          async () => {
+            const response = await fetch(`${server.base}${API}/keys`, { headers: { Connection: 'close' } });
+            await response.arrayBuffer();
+            seen.add(response.headers.get('X-Served-By'));
+            expect(seen.size).toBe(2);
+          },
+          { timeout: 30_000, interval: 20 },
+        );
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, async (_, i) => {
+            const response = await fetch(`${server.base}${API}/activate`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json', Connection: 'close' },
+              body: JSON.stringify({ key, fingerprint: `machine-${i}` }),
+            });
+            await response.arrayBuffer();
+            return { status: response.status, servedBy: response.headers.get('X-Served-By') };
+          }),
+        );
+        // Both processes answered some of them: the seat count held across processes, not within one.
+        expect(new Set(answers.map((answer) => answer.servedBy)).size).toBe(2);
+        expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+        expect(answers.filter((answer) => answer.status === 409)).toHaveLength(17);
+        // No key in what the product printed.
+        expect(server.output()).not.toContain(key);
+        const check = openDatabase(path.join(dataDir, 'site.db'));
+        try {
+          expect(check.select().from(licenseMachines).where(eq(licenseMachines.license_id, licenseId)).all()).toHaveLength(3);
+        } finally {
+          check.$client.close();
+        }
       } finally {
-        check.$client.close();
+        await killAllServers();
+        fs.rmSync(dataDir, { recursive: true, force: true });
       }
-    } finally {
-      await killAllServers();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
