@@ -42,7 +42,7 @@ import type { License, User } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError, fieldErrorsFromZod, type FieldErrors } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
-import { idField, optionalFlagField, optionalIdField, parseId, required, tooLong, pathId } from '../../http/fields.ts';
+import { idField, optionalFlagField, optionalIdField, oneLine, parseId, required, requiredLine, tooLong, pathId } from '../../http/fields.ts';
 import { licenseKind, resolveLicenseDates } from './license-dates.ts';
 import {
   answerLicenseWrite,
@@ -228,16 +228,16 @@ export const REFUSAL_STATUS: Record<ActivationRefusal | 'NOT_FOUND', ContentfulS
 // Generous for a typed or pasted key with spaces; anything longer is not a key but still a well-formed
 // request, and answers NOT_FOUND like any other key that is not one.
 const keyField = z.string({ error: required('key') }).max(200, tooLong('key', 200));
-const fingerprintField = z
-  .string({ error: required('fingerprint') })
-  .trim()
-  .min(1, required('fingerprint'))
-  .max(255, tooLong('fingerprint', 255));
+// A machine's fingerprint, name and platform are one line (server/http/fields.ts): they are shown on the
+// dashboard, signed into license files and printed by the command-line tools, where a control character or a
+// bidi override forged what support saw (issue 29, item 2). The owner's license-file route uses them too.
+const fingerprintField = requiredLine('fingerprint', 255);
 const optionalText = (field: string, max: number) =>
   z
     .string({ error: `The ${field} field must be a string.` })
     .trim()
     .max(max, tooLong(field, max))
+    .refine(...oneLine(field))
     .transform((value) => (value === '' ? null : value))
     .nullable()
     .optional();
@@ -370,20 +370,7 @@ export const MACHINE_MESSAGES = {
   machineNotFound: 'Machine not found.',
 } as const;
 
-const licenseFileSchema = z.object({
-  fingerprint: z
-    .string({ error: required('fingerprint') })
-    .trim()
-    .min(1, required('fingerprint'))
-    .max(255, tooLong('fingerprint', 255)),
-  name: z
-    .string()
-    .trim()
-    .max(255, tooLong('name', 255))
-    .transform((value) => (value === '' ? null : value))
-    .nullable()
-    .optional(),
-});
+const licenseFileSchema = z.object({ fingerprint: fingerprintField, name: optionalText('name', 255) });
 
 export function ownerMachineRoutes(ctx: AppContext) {
   /** The signed-in user's own license; someone else's answers exactly like one that does not exist. */
