@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
 import { loadConfig, type Config } from '../server/env.ts';
+import { terminalText } from '../server/ops/terminal-text.ts';
 import { addSigningKey, loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
 
 export const USAGE = `usage: npm run license-keys -- <command>
@@ -108,16 +109,22 @@ async function rotate(config: Config, out: (line: string) => void, err: (line: s
   return 0;
 }
 
-/** Runs the command; returns the exit status. */
-export async function main(argv: string[], out = console.log, err = console.error): Promise<number> {
+/**
+ * Runs the command; returns the exit status. Every line but the usage text goes out through terminalText:
+ * key file names, paths and the command line itself are printed as visible text, never as raw control or
+ * bidi characters (issue 29, item 2).
+ */
+export async function main(argv: string[], rawOut = console.log, rawErr = console.error): Promise<number> {
+  const out = (line: string) => rawOut(terminalText(line));
+  const err = (line: string) => rawErr(terminalText(line));
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
-    out(USAGE);
+    rawOut(USAGE);
     return 0;
   }
   if ((command !== 'rotate' && command !== 'list') || rest.length > 0) {
     err(command === undefined ? 'license-keys: no command given' : `license-keys: unknown command ${[command, ...rest].join(' ')}`);
-    err(USAGE);
+    rawErr(USAGE);
     return 2;
   }
   let config: Config;
@@ -136,7 +143,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      console.error(`license-keys failed: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(terminalText(`license-keys failed: ${error instanceof Error ? error.message : String(error)}`));
       process.exitCode = 1;
     },
   );

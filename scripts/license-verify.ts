@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeProtectedHeader } from 'jose';
 import { loadConfig } from '../server/env.ts';
+import { terminalText } from '../server/ops/terminal-text.ts';
 import type { PublicJwk } from '../server/features/licensing/signing-keys.ts';
 import { loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
 import { verifyLicenseFile, type VerifiedLicenseFile } from '../server/features/licensing/verify-file.ts';
@@ -206,12 +207,18 @@ export function describeLicenseFile(token: string, result: VerifiedLicenseFile):
   return lines;
 }
 
-/** Runs the command; returns the exit status. */
-export async function main(argv: string[], out = console.log, err = console.error): Promise<number> {
+/**
+ * Runs the command; returns the exit status. Every line but the usage text goes out through terminalText:
+ * names, machine fields and claims are whatever a customer or a file says, and a raw control or bidi
+ * character would rewrite what the terminal shows (issue 29, item 2).
+ */
+export async function main(argv: string[], rawOut = console.log, rawErr = console.error): Promise<number> {
+  const out = (line: string) => rawOut(terminalText(line));
+  const err = (line: string) => rawErr(terminalText(line));
   try {
     const args = parseVerifyArgs(argv);
     if (args.help) {
-      out(USAGE);
+      rawOut(USAGE);
       return 0;
     }
     const token = await readToken(args.file);
@@ -246,7 +253,7 @@ export async function main(argv: string[], out = console.log, err = console.erro
   } catch (error) {
     if (error instanceof UsageError) {
       err(`license-verify: ${error.message}`);
-      err(error.showUsage ? USAGE : 'npm run license-verify -- --help for usage.');
+      rawErr(error.showUsage ? USAGE : 'npm run license-verify -- --help for usage.');
       return 2;
     }
     throw error;
@@ -259,7 +266,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      console.error(`license-verify failed: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(terminalText(`license-verify failed: ${error instanceof Error ? error.message : String(error)}`));
       process.exitCode = 2;
     },
   );

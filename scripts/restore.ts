@@ -14,6 +14,7 @@ import { loadConfig, type Config } from '../server/env.ts';
 import { loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
 import { copySecretTree, copyTree, DB_FILE, integrityCheck, MANIFEST_FILE, SECRETS_DIR, sha256File, type BackupManifest } from './backup.ts';
 import { prepareDataDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../server/storage/data-dir.ts';
+import { terminalText } from '../server/ops/terminal-text.ts';
 
 export interface RestoreResult {
   manifest: BackupManifest;
@@ -122,36 +123,39 @@ export async function restoreData(config: Config, backupDir: string, options: { 
   }
 }
 
+/**
+ * A line to the terminal through terminalText: the manifest and file names come from a backup that may have
+ * been made elsewhere, and a raw control or bidi character would rewrite what is shown (issue 29, item 2).
+ */
+const say = (line: string) => console.log(terminalText(line));
+
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ options: { force: { type: 'boolean', default: false } }, allowPositionals: true });
   const backupDir = positionals[0];
   if (!backupDir || positionals.length > 1) throw new Error('usage: npm run restore -- <backup-dir> [--force]');
   const config = loadConfig();
-  console.log(`Restoring ${path.resolve(backupDir)} into ${config.dataDir} ...`);
+  say(`Restoring ${path.resolve(backupDir)} into ${config.dataDir} ...`);
   const { manifest, secrets } = await restoreData(config, backupDir, { force: values.force });
-  console.log(`Restored the database of ${manifest.createdAt} (${manifest.migrations} migrations, integrity ok)`);
-  console.log(`  files: ${manifest.files.uploads} uploads, ${manifest.files.private} private`);
-  if (manifest.files.secrets === undefined)
-    console.log('  secrets: none in this backup (made before license signing keys); those in DATA_DIR are left as they are');
+  say(`Restored the database of ${manifest.createdAt} (${manifest.migrations} migrations, integrity ok)`);
+  say(`  files: ${manifest.files.uploads} uploads, ${manifest.files.private} private`);
+  if (manifest.files.secrets === undefined) say('  secrets: none in this backup (made before license signing keys); those in DATA_DIR are left as they are');
   else {
     const keys = manifest.secrets?.licenseSigningKeys.length ?? 0;
-    console.log(
+    say(
       `  secrets: ${secrets.restored} file(s) into ${path.join(config.dataDir, SECRETS_DIR)} (0700/0600), ${keys} license signing key${keys === 1 ? '' : 's'}`,
     );
   }
   if (secrets.kept.length > 0) {
-    console.log(
-      `  kept ${secrets.kept.length} secret file${secrets.kept.length === 1 ? '' : 's'} the backup does not have (still published; the newest key signs):`,
-    );
-    for (const file of secrets.kept) console.log(`    ${file}`);
+    say(`  kept ${secrets.kept.length} secret file${secrets.kept.length === 1 ? '' : 's'} the backup does not have (still published; the newest key signs):`);
+    for (const file of secrets.kept) say(`    ${file}`);
   }
-  if (manifest.secrets?.signingKeyFromEnvironment) console.log('  The backup was made with LICENSE_SIGNING_KEY set: set it here too, it is not in the backup.');
-  console.log('The site is rebuilt when the server starts.');
+  if (manifest.secrets?.signingKeyFromEnvironment) say('  The backup was made with LICENSE_SIGNING_KEY set: set it here too, it is not in the backup.');
+  say('The site is rebuilt when the server starts.');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
   main().catch((error: unknown) => {
-    console.error(`Restore failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(terminalText(`Restore failed: ${error instanceof Error ? error.message : String(error)}`));
     process.exit(1);
   });
 }

@@ -1,9 +1,30 @@
 // Zod fields shared by every router and form: texts with Laravel's messages (the spec's client shows them as
 // sent), and the one way flags and ids are read.
 import { z } from 'zod';
+import { CONTROL_OR_BIDI } from '../ops/terminal-text.ts';
 
 export const required = (field: string) => `The ${field} field is required.`;
 export const tooLong = (field: string, max: number) => `The ${field} field must not be greater than ${max} characters.`;
+
+// What a one-line text (a name, a machine's name, platform or fingerprint) may not hold (issue 29, items 2
+// and 5): C0 and C1 controls (CR, LF, tab, NUL, BEL, ESC, NEL, …), the Unicode line and paragraph separators,
+// and the bidi overrides, isolates and marks, defined once in server/ops/terminal-text.ts. A line break in a
+// name forged lines in the admins' mail ("Name: Eve" then "Bcc: …"); an escape or a bidi override in a machine
+// name rewrote what a terminal showed support.
+export const notOneLine = (field: string) => `The ${field} field must be one line, without line breaks or control characters.`;
+
+/**
+ * The one rule for one-line texts, added to a string field after its trim (surrounding space and line ends
+ * are trimmed first, so only what is left inside is refused): `.refine(...oneLine('name'))`.
+ */
+export function oneLine(field: string) {
+  return [(value: string) => !CONTROL_OR_BIDI.test(value), { error: notOneLine(field) }] as const;
+}
+
+/** A trimmed, non-empty, one-line string of at most `max` characters: a name. */
+export function requiredLine(field: string, max: number) {
+  return requiredText(field, max).refine(...oneLine(field));
+}
 
 /** A trimmed, non-empty string of at most `max` characters. */
 export function requiredText(field: string, max: number) {

@@ -12,15 +12,24 @@ const DOT = '[.\u3002\uFF0E\uFF61]';
 /** A scheme or path (":" "/" "\"), an e-mail ("@"), "www", or a dot followed by two characters (a domain). */
 const LINK_LIKE = new RegExp(`[:/\\\\@\uFF1A\uFF0F\uFF20]|^www|${DOT}[^\\s.\u3002\uFF0E\uFF61]{2,}`, 'iu');
 
+/**
+ * A typed name as one line, wherever a mail carries it (greeting, subject, the admins' details): invisible
+ * format characters (zero-width, bidi overrides) go, so they cannot split a link into harmless-looking words;
+ * controls and line or paragraph separators become spaces, and runs of space one. New names cannot hold
+ * them (server/http/fields.ts), but a name stored before that rule must not forge a line such as "Bcc: …"
+ * in a mail body either (issue 29, item 5).
+ */
+export function oneLineName(name: string): string {
+  return name
+    .replace(/\p{Cf}/gu, '')
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, ' ')
+    .trim();
+}
+
 /** The part of a typed name fit to greet with: may be empty. */
 export function greetingName(name: string): string {
-  const words = name
-    .normalize('NFKC')
-    // Invisible format characters (zero-width, bidi overrides) go, so they cannot split a link into
-    // harmless-looking words; controls and line separators become spaces.
-    .replace(/\p{Cf}/gu, '')
-    .replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, ' ')
-    .split(/\s+/u)
+  const words = oneLineName(name.normalize('NFKC'))
+    .split(' ')
     .filter((word) => word !== '' && !LINK_LIKE.test(word));
   const joined = words.join(' ');
   if (joined.length <= GREETING_NAME_MAX) return joined;

@@ -2,7 +2,7 @@
 // HTML (the caller adds the recipient: `sendSafely(mailer, { to, ...verificationEmail(config, …) }, log)`,
 // or `notifyAdmins` of server/features/inbox/notify.ts for the admin notices). Subjects start with the site name so they sort together.
 import type { MailContent } from './transport.ts';
-import { greeting } from './greeting.ts';
+import { greeting, oneLineName } from './greeting.ts';
 import { renderHtml, renderText, type MailBody, type MailSite } from './layout.ts';
 
 /** Signed links and reset tokens live this long (issue 3, items 4 and 5); the mails say so. */
@@ -14,7 +14,7 @@ function compose(site: MailSite, subject: string, body: MailBody, replyTo?: stri
 
 /** A user-typed value inside a subject line: one line, and short enough to read in an inbox list. */
 function inSubject(value: string): string {
-  const oneLine = value.replace(/\s+/g, ' ').trim();
+  const oneLine = oneLineName(value);
   return oneLine.length > 60 ? `${oneLine.slice(0, 57)}...` : oneLine;
 }
 
@@ -68,12 +68,13 @@ export interface LicenseRequester {
 
 export function licenseRequestedAdminEmail(site: MailSite, input: { user: LicenseRequester }): MailContent {
   const { user } = input;
-  const fullName = [user.name, user.surname].filter(Boolean).join(' ');
+  // Names one line each (oneLineName): a stored name with a line break must not forge a detail row.
+  const fullName = oneLineName([user.name, user.surname].filter(Boolean).join(' '));
   const details: Array<[string, string]> = [
     ['User', fullName],
     ['E-mail', user.email],
   ];
-  if (user.companyName) details.push(['Company', user.companyName]);
+  if (user.companyName) details.push(['Company', oneLineName(user.companyName)]);
   details.push(['User ID', String(user.id)]);
   return compose(
     site,
@@ -97,7 +98,8 @@ export function contactAdminEmail(site: MailSite, input: { name: string; email: 
       heading: 'New message from the contact form',
       paragraphs: ['Reply to this e-mail to answer the sender directly.'],
       details: [
-        ['Name', input.name],
+        // One line (oneLineName): "Eve\r\nBcc: …" must not read as a row of its own (issue 29, item 5).
+        ['Name', oneLineName(input.name)],
         ['E-mail', input.email],
         ['Message', input.message],
       ],

@@ -23,7 +23,7 @@ import type { User } from '../../db/schema.ts';
 import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { validationFailed, errorResponse } from '../../http/errors.ts';
-import { emailField, requiredText, parseId, required } from '../../http/fields.ts';
+import { emailField, requiredLine, parseId, required } from '../../http/fields.ts';
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
 import { validate } from '../../http/validate.ts';
 import { emailRefusal } from './email-availability.ts';
@@ -52,7 +52,7 @@ export const REGISTRATION_WINDOW_MS = 60 * 60 * 1000;
 
 const registrationSchema = withPasswordConfirmation(
   z.object({
-    name: requiredText('name', 255),
+    name: requiredLine('name', 255),
     email: emailField,
     password: passwordField,
     password_confirmation: passwordConfirmationField,

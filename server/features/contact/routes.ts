@@ -14,7 +14,7 @@ import { validate } from '../../http/validate.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { clientIp, rateLimitAddress, UNKNOWN_IP } from '../../http/client-ip.ts';
 import { fieldErrorsFromZod, validationFailed } from '../../http/errors.ts';
-import { emailField, optionalText, requiredText } from '../../http/fields.ts';
+import { emailField, optionalText, requiredLine, requiredText } from '../../http/fields.ts';
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
 import { notifyAdmins } from '../../mail/notify-admins.ts';
 import { contactAdminEmail } from '../../mail/templates.ts';
@@ -27,7 +27,7 @@ export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
 export const CONTACT_THROTTLE = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
 
 const contactSchema = z.object({
-  name: requiredText('name', 255),
+  name: requiredLine('name', 255),
   email: emailField,
   message: requiredText('message', CONTACT_MESSAGE_MAX_LENGTH),
   // Verified (and spent) by requireBotToken before this schema runs.

@@ -171,6 +171,28 @@ describe('npm run license-verify', () => {
     expect(result.stdout).toMatch(/INVALID .*: WRONG_TYPE\n {2}typ is JWT, not dctl-license\+jwt/);
   });
 
+  it('prints control and bidi characters of names and claims as visible escapes (issue 29, item 2)', async () => {
+    const { dataDir, keyring } = await fixture();
+    const hostile = await signLicenseFile(keyring, {
+      ...input(),
+      license: { ...input().license, user_name: 'Eve\u001b]0;owned\u0007', company_name: 'Evil\r\n  type         perpetual' },
+      machine: { fingerprint: 'fp\u202e1-bal', name: 'Lab\u0000\u009b2J', leaseExpiresAt: LEASE_END },
+    });
+    const file = writeFile(dataDir, 'hostile.lic', hostile);
+    for (const args of [[file], [file, '--fingerprint', 'fp-other']]) {
+      const result = await verify(dataDir, [...args, '--now', '2026-06-02T00:00:00Z']);
+      // eslint-disable-next-line no-control-regex -- looking for raw control characters is the test
+      expect(result.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/u);
+      expect(result.stdout.split('\n')).not.toContain('  type         perpetual');
+      if (args.length === 1) {
+        expect(result.stdout).toContain('user_name    Eve\\x1B]0;owned\\x07');
+        expect(result.stdout).toContain('company_name Evil\\x0D\\x0A  type         perpetual');
+        expect(result.stdout).toContain('name         Lab\\x00\\x9B2J');
+      }
+      expect(result.stdout).toContain('fp\\u{202E}1-bal');
+    }
+  });
+
   it('refuses a file outside its validity or from another issuer', async () => {
     const { dataDir, file } = await fixture();
     const expired = await verify(dataDir, [file, '--now', '2026-06-21T00:00:00Z']);

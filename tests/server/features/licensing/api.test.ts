@@ -248,6 +248,39 @@ describe('malformed requests', () => {
     expect(blankFingerprint.status).toBe(422);
   });
 
+  it('refuses control and bidi characters in name, platform and fingerprint with 422 naming the field (issue 29, item 2)', async () => {
+    const license = f.license();
+    const hostile = [
+      'a\u0000b',
+      'bell\u0007',
+      'Lab PC\r\n  type perpetual',
+      'x\u001b]0;title\u0007',
+      'c1\u009b31m',
+      'a\u2028b',
+      'cp\u202eexe',
+      'iso\u2066late',
+      'lrm\u200e',
+      'alm\u061c',
+    ];
+    for (const bad of hostile) {
+      for (const [field, request] of [
+        ['name', { key: license.key, fingerprint: 'fp', name: bad }],
+        ['platform', { key: license.key, fingerprint: 'fp', platform: bad }],
+        ['fingerprint', { key: license.key, fingerprint: bad }],
+      ] as const) {
+        const response = await f.call('/activate', request);
+        expect(response.status, `${field} ${JSON.stringify(bad)}`).toBe(422);
+        expect((await body<{ errors: Record<string, string[]> }>(response)).errors[field]).toEqual([
+          `The ${field} field must be one line, without line breaks or control characters.`,
+        ]);
+      }
+      for (const path of ['/validate', '/deactivate']) expect((await f.call(path, { key: license.key, fingerprint: bad })).status, path).toBe(422);
+    }
+    expect((await f.call('/validate', { key: license.key }).then((r) => body<{ license: { active_machines: number } }>(r))).license.active_machines).toBe(0);
+    // Any script passes: only controls are refused.
+    expect((await f.call('/activate', { key: license.key, fingerprint: 'fp-ü', name: 'Ноутбук 研究室', platform: 'linux-x64' })).status).toBe(201);
+  });
+
   it('refuses a body far larger than any request with 413 before parsing it, with or without a Content-Length', async () => {
     const large = JSON.stringify({ key: generateLicenseKey(), fingerprint: 'x'.repeat(20_000) });
     // Without the header the body is counted as it streams in; with it, the header decides.

@@ -82,6 +82,13 @@ describe('POST /api/user/licenses/{licenseId}/license-file (owner)', () => {
     const missing = await f.user.request('POST', `/api/user/licenses/${license.id}/license-file`, {});
     expect(missing.status).toBe(422);
     expect(await body(missing)).toMatchObject({ errors: { fingerprint: ['The fingerprint field is required.'] } });
+    // Control and bidi characters are refused here as at the software's activate (issue 29, item 2).
+    const hostile = await f.user.request('POST', `/api/user/licenses/${license.id}/license-file`, {
+      fingerprint: 'fp\u001b[2J',
+      name: 'Lab\n  type perpetual',
+    });
+    expect(hostile.status).toBe(422);
+    expect(Object.keys((await body<{ errors: Record<string, string[]> }>(hostile)).errors).sort()).toEqual(['fingerprint', 'name']);
     expect((await f.admin.request('POST', `/api/user/licenses/${license.id}/license-file`, { fingerprint: 'fp' })).status).toBe(404);
     expect(
       (await f.user.request('POST', `/api/user/licenses/${license.id}/license-file`, { fingerprint: 'fp' }, { headers: { 'X-XSRF-TOKEN': null } })).status,
