@@ -3,23 +3,19 @@
 // pay for React only when the reader asks for one of these (docs/engineering.md#keeping-public-pages-light); pages
 // that hydrate islands anyway mount it early so requests can show the loading modal.
 import { showAccountDialog, type AccountDialogMode, type AccountDialogOptions } from '../stores/account-dialog.ts';
+import { loadStylesheet } from './load-stylesheet.ts';
 // Only the URL: importing the sheet itself would make Astro add it to every page that has the nav bar.
 import islandStylesUrl from '../styles/islands.css?url';
 
 let mounting: Promise<void> | undefined;
 
-/** Island pages link the sheet already (their frontmatter imports it); static pages get it now. */
-function loadIslandStyles(): Promise<void> {
-  const present = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].some((link) => link.href.endsWith(islandStylesUrl));
-  if (present) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = document.createElement('link');
-    link.rel = 'stylesheet';
-    link.href = islandStylesUrl;
-    // Unstyled is better than nothing: a failed sheet must not keep the dialog from opening.
-    link.onload = link.onerror = () => resolve();
-    document.head.append(link);
-  });
+/**
+ * The islands' sheet, for every script that shows React on a page (this root, the admin overlay, the
+ * guarded islands): island pages link it already (their frontmatter imports it); static pages get it now.
+ * One importer of its URL keeps that URL in this chunk, which every page loads, instead of a file of its own.
+ */
+export function loadIslandStyles(): Promise<void> {
+  return loadStylesheet(islandStylesUrl);
 }
 
 /** Mounts the account root once; later calls share the first one's promise. */

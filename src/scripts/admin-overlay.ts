@@ -5,14 +5,14 @@
 // overlay's chunk imported, so readers and other users download none of its code.
 import { $user, isAdminUser } from '../stores/session';
 import { onEveryPage } from './page-lifecycle';
+import { loadIslandStyles } from './account-root.ts';
 import { loadStylesheet } from './load-stylesheet.ts';
-// Only the URLs: importing the sheets from the overlay's modules made Astro link them from every page.
-import islandStylesUrl from '../styles/islands.css?url';
+// Only the URL: importing the sheet from the overlay's modules made Astro link it from every page.
 import contentAdminStylesUrl from '../styles/content-admin.css?url';
 
 /** The overlay's code and its styles arrive together, so it never shows unstyled. */
 function withStyles<T>(code: Promise<T>): Promise<T> {
-  return Promise.all([code, loadStylesheet(islandStylesUrl), loadStylesheet(contentAdminStylesUrl)]).then(([module]) => module);
+  return Promise.all([code, loadIslandStyles(), loadStylesheet(contentAdminStylesUrl)]).then(([module]) => module);
 }
 
 type Unmount = () => void;

@@ -3,8 +3,7 @@
 // is here.
 import { mountGuardedIsland, notePanel } from './guarded-island.ts';
 import { isAdminUser, mustEnrollTwoFactor } from '../stores/session.ts';
-// Only the URLs: a sheet imported from the console's modules would be linked from every public page.
-import islandStylesUrl from '../styles/islands.css?url';
+// Only the URL: a sheet imported from the console's modules would be linked from every public page.
 import adminConsoleStylesUrl from '../styles/admin-console.css?url';
 
 const container = document.querySelector<HTMLElement>('#admin-app[data-island]');
@@ -14,7 +13,7 @@ if (container) {
     container,
     admits: isAdminUser,
     load: () => import('../islands/admin-console/AdminConsole.tsx').then((module) => module.mountAdminConsole),
-    stylesheets: [islandStylesUrl, adminConsoleStylesUrl],
+    stylesheets: [adminConsoleStylesUrl],
     loadingNote: () => notePanel('Loading the admin screen…'),
     failedText: 'The admin screen could not be loaded. Please check your connection and reload the page.',
     endedNote: (login) => notePanel('Your session has ended. Log in as an administrator to use this screen.', login),

@@ -4,7 +4,7 @@
 // guard's business (account-area.ts sends them home, where the login dialog opens), so they download
 // nothing of the screen. If the session ends while the screen is open (logged out elsewhere, banned,
 // expired: any 401), the screen goes and a login button takes its place; logging in again brings it back.
-import { openAccountDialog } from './account-root.ts';
+import { loadIslandStyles, openAccountDialog } from './account-root.ts';
 import { loadStylesheet } from './load-stylesheet.ts';
 import { $user, type CurrentUser } from '../stores/session.ts';
 
@@ -17,7 +17,7 @@ export interface GuardedIsland {
   admits: (user: CurrentUser) => boolean;
   /** Imports the island's chunk: called only for an admitted user. */
   load: () => Promise<MountIsland>;
-  /** Sheets the island needs that the page does not link already (`?url` imports). */
+  /** Sheets the island needs beside the islands' sheet, which is always loaded (`?url` imports). */
   stylesheets?: readonly string[];
   /** What shows while the current-user check runs. */
   loadingNote: () => HTMLElement;
@@ -56,7 +56,7 @@ export function mountGuardedIsland(island: GuardedIsland): void {
   let unmount: (() => void) | undefined;
 
   const mount = () => {
-    loading ??= Promise.all([island.load(), ...(island.stylesheets ?? []).map(loadStylesheet)])
+    loading ??= Promise.all([island.load(), loadIslandStyles(), ...(island.stylesheets ?? []).map(loadStylesheet)])
       .then(([mountIsland]) => {
         container.replaceChildren();
         unmount = mountIsland(container);
