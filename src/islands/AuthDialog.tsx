@@ -4,9 +4,14 @@
 // registration the fields are cleared, the server's message shows in the success colour, and a Log in
 // button switches to the login form with the new address filled in (issue 14). With two-factor on, the
 // password step answers `{ two_factor: true }` and the dialog asks for the code (TwoFactorLoginStep).
+// Passkeys (docs/product/accounts.md#passkeys): 'Sign in with a passkey' under Login, and where the browser
+// supports it the e-mail field's autofill offers the passkeys too (conditional mediation, started when the
+// login form opens and cancelled when it closes). A passkey answers like a login: the same ending.
 import { useEffect, useRef, useState } from 'react';
 import { login, register, type SessionAnswer } from '../lib/api/account.ts';
-import { fetchCsrfCookie } from '../lib/api/request.ts';
+import { passkeySignInOptions, signInWithPasskey } from '../lib/api/passkeys.ts';
+import { cancelPasskeyCeremony, passkeyAutofillSupported, passkeyFailureMessage, passkeysSupported, assertPasskey } from '../lib/webauthn.ts';
+import { ApiError, fetchCsrfCookie } from '../lib/api/request.ts';
 import { preloadBotCheck, solveBotCheck } from '../lib/botcheck.ts';
 import { closeAccountDialog, showAccountDialog, type AccountDialogState } from '../stores/account-dialog.ts';
 import { accountHomePath, setSession } from '../stores/session.ts';
@@ -14,7 +19,7 @@ import { Dialog } from './ui/Dialog.tsx';
 import { Checkbox, Field } from './ui/Field.tsx';
 import { Message } from './ui/Message.tsx';
 import { SubmitButton } from './ui/SubmitButton.tsx';
-import { serverErrorFor5xx, type FormMessage } from './ui/form-errors.ts';
+import { serverErrorFor5xx, serverMessage, type FormMessage } from './ui/form-errors.ts';
 import { TwoFactorLoginStep } from './TwoFactorLoginStep.tsx';
 import { STAY_BUSY, useFormSubmit } from './ui/use-form-submit.ts';
 
@@ -47,6 +52,13 @@ async function logIn({ email, password }: Credentials, remember: boolean, g_toke
   const answer = await login({ email, password, remember_me: remember, g_token });
   if ('two_factor' in answer) return 'two-factor' as const;
   return finishLogin(answer, state);
+}
+
+/** A passkey alone signs in: options, the browser's prompt (or the autofill's pick), then the answer. */
+async function passkeyLogIn(remember: boolean, state: AuthState, options: { autofill: boolean }) {
+  const optionsJSON = await passkeySignInOptions({ loading: false });
+  const response = await assertPasskey(optionsJSON, { autofill: options.autofill });
+  return finishLogin(await signInWithPasskey({ response, remember_me: remember }), state);
 }
 
 function LoginOptions({ email, remember, onRemember }: { email: string; remember: boolean; onRemember: (value: boolean) => void }) {
@@ -83,6 +95,51 @@ function AuthForm({ state }: { state: AuthState }) {
 
   // The proof-of-work solver is a separate chunk: fetch it while the user types.
   useEffect(() => preloadBotCheck(), []);
+
+  // Read by the autofill's sign-in, which may finish long after it started.
+  const rememberRef = useRef(remember);
+  const changeRemember = (value: boolean) => {
+    rememberRef.current = value;
+    setRemember(value);
+  };
+  const [passkeys, setPasskeys] = useState(false);
+  useEffect(() => {
+    if (!isLogin || codeStep) return undefined;
+    let open = true;
+    void passkeysSupported().then(
+      (yes) => open && setPasskeys(yes),
+      () => undefined,
+    );
+    // Conditional mediation: the browser offers passkeys in the e-mail field's suggestions, and this waits
+    // until the user picks one (or the form closes). Failures are quiet: the form is still there.
+    // Not through the form's submit: the wait is not a submission and must not block the Login button.
+    void (async () => {
+      if (!(await passkeyAutofillSupported()) || !open) return;
+      try {
+        await passkeyLogIn(rememberRef.current, state, { autofill: true });
+      } catch (error) {
+        if (open && error instanceof ApiError) form.setMessage({ text: serverMessage(error), tone: 'error' });
+      }
+    })().catch(() => undefined);
+    return () => {
+      open = false;
+      void cancelPasskeyCeremony().catch(() => undefined);
+    };
+    // Started once per opening of the login form; `form` and `state` are stable for it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [isLogin, codeStep]);
+
+  const signInWithAPasskey = () =>
+    void form.run(async (progress) => {
+      progress('Waiting for your passkey…');
+      try {
+        return await passkeyLogIn(remember, state, { autofill: false });
+      } catch (error) {
+        const text = passkeyFailureMessage(error);
+        if (text) return { text, tone: 'error' };
+        throw error;
+      }
+    });
 
   const send = form.onSubmit(async (progress) => {
     const g_token = await solveBotCheck();
@@ -121,7 +178,7 @@ function AuthForm({ state }: { state: AuthState }) {
         value={credentials.email}
         onChange={set('email')}
         error={form.errors.email}
-        autoComplete={isLogin ? 'username' : 'email'}
+        autoComplete={isLogin ? 'username webauthn' : 'email'}
         autoFocusOnOpen={isLogin}
       />
       <Field
@@ -144,7 +201,7 @@ function AuthForm({ state }: { state: AuthState }) {
           autoComplete="new-password"
         />
       )}
-      {isLogin && <LoginOptions email={credentials.email} remember={remember} onRemember={setRemember} />}
+      {isLogin && <LoginOptions email={credentials.email} remember={remember} onRemember={changeRemember} />}
       <Message message={form.message} />
       {registered !== null && (
         <p className="form__switch">
@@ -156,6 +213,13 @@ function AuthForm({ state }: { state: AuthState }) {
       <div className="form__actions">
         <SubmitButton label={isLogin ? 'Login' : 'Register'} busyLabel={form.busyLabel} />
       </div>
+      {isLogin && passkeys && (
+        <p className="form__alternative">
+          <button type="button" className="button button--secondary" onClick={signInWithAPasskey} disabled={form.busy}>
+            Sign in with a passkey
+          </button>
+        </p>
+      )}
       {registered === null && <ModeSwitch isLogin={isLogin} />}
     </form>
   );

@@ -22,6 +22,7 @@ import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
 import { LicenseCard } from './dashboard/LicenseCard.tsx';
 import { OwnDataCard } from './dashboard/OwnDataCard.tsx';
 import { TwoFactorCard } from './dashboard/TwoFactorCard.tsx';
+import { PasskeysCard } from './dashboard/PasskeysCard.tsx';
 import { UserCard } from './dashboard/UserCard.tsx';
 import { UserFormDialog } from './dashboard/UserFormDialog.tsx';
 
@@ -165,6 +166,7 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
       </UserCard>
 
       <TwoFactorCard user={user} />
+      <PasskeysCard confirm={confirm} />
 
       <LicenseList user={user} licenses={licenses} confirm={confirm} />
 

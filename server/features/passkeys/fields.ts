@@ -37,7 +37,8 @@ export const authenticationResponseField = z.object(
     response: z.object({
       clientDataJSON: base64url(4096),
       authenticatorData: base64url(4096),
-      signature: base64url(1024),
+      // Post-quantum signatures (ML-DSA, which the library offers where Node supports it) run to a few KB.
+      signature: base64url(8192),
       userHandle: base64url(128).optional(),
     }),
   },

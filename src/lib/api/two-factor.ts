@@ -2,6 +2,7 @@
 // login's second step. The admins' setting is in admin.ts with the other admin calls.
 import type { twoFactorLoginRoutes } from '../../../server/features/two-factor/routes.ts';
 import type { twoFactorRoutes } from '../../../server/features/two-factor/routes.ts';
+import type { AuthenticationResponseJSON } from '../webauthn.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 
@@ -25,6 +26,6 @@ export async function disableTwoFactor(input: ConfirmInput): Promise<void> {
 
 export const regenerateRecoveryCodes = (input: ConfirmInput) => api.post<RecoveryCodes>('/api/user/two-factor/recovery-codes', input);
 
-/** The login's second step: `{ code }` or `{ recovery_code }`; answers like a login. */
-export const completeTwoFactorLogin = (input: { code: string } | { recovery_code: string }) =>
+/** The login's second step: `{ code }`, `{ recovery_code }` or `{ passkey_response }` (a passkey); answers like a login. */
+export const completeTwoFactorLogin = (input: { code: string } | { recovery_code: string } | { passkey_response: AuthenticationResponseJSON }) =>
   api.post<Answer<typeof twoFactorLoginRoutes, '/two-factor', '$post'>>('/api/auth/two-factor', input);
