@@ -19,6 +19,7 @@ import { Alert } from './ui/Alert.tsx';
 import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
 import { LicenseCard } from './dashboard/LicenseCard.tsx';
 import { OwnDataCard } from './dashboard/OwnDataCard.tsx';
+import { SupportCard } from './dashboard/SupportCard.tsx';
 import { TwoFactorCard } from './dashboard/TwoFactorCard.tsx';
 import { UserCard } from './dashboard/UserCard.tsx';
 import { UserFormDialog } from './dashboard/UserFormDialog.tsx';
@@ -163,6 +164,8 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
       <TwoFactorCard user={user} />
 
       <LicenseList user={user} licenses={licenses} confirm={confirm} />
+
+      <SupportCard />
 
       <AccountSessions confirm={confirm} reloadKey={sessionsVersion} />
       <div className="account-forms">
