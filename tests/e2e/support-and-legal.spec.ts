@@ -112,7 +112,7 @@ for (const { label, viewport } of VIEWPORTS) {
       await admin.page.reload();
       const again = await findInInbox(admin.page, tag);
       expect(await again.getAttribute('data-inbox-item')).toBe(itemKey);
-      await expect(again.getByText('New')).toBeVisible();
+      await expect(again.getByText('New', { exact: true })).toBeVisible();
       await again.getByRole('button', { name: new RegExp(`Sam ${tag}`) }).click();
       await expect(again.getByText(`Answer from Sam ${tag}`)).toBeVisible();
       await expect(again.getByText(`Done, thanks! (${tag})`)).toBeVisible();
