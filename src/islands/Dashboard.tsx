@@ -21,6 +21,7 @@ import { Alert } from './ui/Alert.tsx';
 import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
 import { LicenseCard } from './dashboard/LicenseCard.tsx';
 import { OwnDataCard } from './dashboard/OwnDataCard.tsx';
+import { SupportCard } from './dashboard/SupportCard.tsx';
 import { TwoFactorCard } from './dashboard/TwoFactorCard.tsx';
 import { PasskeysCard } from './dashboard/PasskeysCard.tsx';
 import { UserCard } from './dashboard/UserCard.tsx';
@@ -169,6 +170,8 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
       <PasskeysCard confirm={confirm} />
 
       <LicenseList user={user} licenses={licenses} confirm={confirm} />
+
+      <SupportCard />
 
       <AccountSessions confirm={confirm} reloadKey={sessionsVersion} />
       <div className="account-forms">

@@ -1,4 +1,4 @@
-// Starts the admin overlay on the reading pages that have one (the posts screens and home) when, and only
+// Starts the admin overlay on the pages that have one (the posts screens, home, the legal pages and /contact) when, and only
 // when, the current user is an admin (docs/product/reading.md#home-for-admins, docs/product/reading.md#posts-screens-for-admins; docs/engineering.md#habits, habit 6). It asks nothing
 // itself: the nav bar's account script decides who is reading (no request at all without the signed_in
 // hint cookie, GET /api/user otherwise) and puts the answer in the $user store. Only for an admin is the
@@ -22,6 +22,12 @@ type Mounter = (page: HTMLElement) => Unmount;
 function overlayFor(): { page: HTMLElement; load: () => Promise<Mounter> } | null {
   const posts = document.querySelector<HTMLElement>('[data-posts-page]');
   if (posts) return { page: posts, load: () => withStyles(import('../islands/admin/PostsOverlay.tsx')).then((module) => module.mountPostsOverlay) };
+  // The legal pages and the contact details (issue 28, section 1), edited in place the same way.
+  const legal = document.querySelector<HTMLElement>('[data-legal-page]');
+  if (legal) return { page: legal, load: () => withStyles(import('../islands/admin/LegalPageOverlay.tsx')).then((module) => module.mountLegalPageOverlay) };
+  const contact = document.querySelector<HTMLElement>('[data-contact-details]');
+  if (contact)
+    return { page: contact, load: () => withStyles(import('../islands/admin/ContactDetailsOverlay.tsx')).then((module) => module.mountContactDetailsOverlay) };
   const main = document.querySelector<HTMLElement>('main[data-reading]');
   if (main && location.pathname === '/')
     return { page: main, load: () => withStyles(import('../islands/admin/HomeOverlay.tsx')).then((module) => module.mountHomeOverlay) };

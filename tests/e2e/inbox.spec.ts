@@ -123,8 +123,12 @@ for (const { label, viewport } of VIEWPORTS) {
       await expect(page.locator('#inbox').getByText(`Marked as handled. (Vera ${tag})`)).toBeVisible();
       await expect(item.getByRole('button', { name: 'Reopen' })).toBeVisible();
 
+      // A handled item matches: the list says so and offers Show: All (issue 28, item 13).
       await searchInbox(page, tag, 'Open');
-      await expect(page.locator('#inbox').getByText('Nothing matches the search.')).toBeVisible();
+      await expect(page.locator('#inbox').getByText('No open item matches the search, but 1 handled item does.')).toBeVisible();
+      await page.locator('#inbox').getByRole('button', { name: 'Show: All' }).click();
+      await expect(page.locator('#inbox').getByLabel('Show')).toHaveValue('all');
+      await expect(inboxItem(page, tag)).toHaveCount(1);
       await searchInbox(page, visitorEmail, 'Handled');
       await expect(inboxItem(page, tag)).toHaveCount(1);
       await expect(inboxItem(page, tag).getByText('Handled', { exact: true })).toBeVisible();

@@ -8,7 +8,7 @@ import type { AppContext, AppEnv } from '../../context.ts';
 import { requireAdmin } from '../../auth/guards.ts';
 import { listLegalPages } from '../../db/queries/site-pages.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
-import { errorResponse } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import { requiredText } from '../../http/fields.ts';
 import { validate } from '../../http/validate.ts';
 import { presentLegalPage } from './present.ts';
@@ -30,7 +30,7 @@ export function legalPagesRoutes(ctx: AppContext) {
       const slug = c.req.param('slug') as 'privacy' | 'terms' | 'imprint';
       const { title, body } = c.req.valid('json');
       const page = updateLegalPage(ctx.db, slug, { title, body, atIso: new Date(ctx.now()).toISOString() });
-      if (!page) return errorResponse(c, 404, LEGAL_PAGE_MESSAGES.notFound);
+      if (!page) throw new HttpError(404, LEGAL_PAGE_MESSAGES.notFound);
       ctx.publisher.schedule(`legal page ${slug} updated`);
       return c.json({ message: LEGAL_PAGE_MESSAGES.saved, page: presentLegalPage(page) });
     });

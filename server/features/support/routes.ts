@@ -4,6 +4,7 @@
 // unread) and is mailed to them like a contact message. A user reaches only their own items: license requests by user id,
 // contact messages by their address once verified (an unverified address proves nothing, as for the own-data export).
 import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { requireUser } from '../../auth/guards.ts';
@@ -56,9 +57,21 @@ function ownItem(ctx: Pick<AppContext, 'db'>, user: User, kind: InboxKind, idTex
   return row;
 }
 
+const kindOf = (text: string | undefined): InboxKind => (text === 'contact' ? 'contact' : 'license-request');
+
 export function supportRoutes(ctx: AppContext) {
   const throttle = createRateLimiter({ ...SUPPORT_ANSWER_THROTTLE, db: ctx.db, name: 'support-answer', now: ctx.now });
   const answerOf = (row: InboxRow) => presentSupportItem(row, repliesOf(ctx.db, [row]).get(`${row.kind}:${row.id}`) ?? []);
+
+  // Answers that count: the item is the caller's own (404 otherwise, before counting), then one hit per answer. A middleware,
+  // so the handler's only answer is its success and the client's answer type is read from it (docs/decisions/0021).
+  const ownAndCounted = createMiddleware<AppEnv>(async (c, next) => {
+    const user = signedIn(c.get('user'));
+    ownItem(ctx, user, kindOf(c.req.param('kind')), c.req.param('id'));
+    const decision = throttle.consume(String(user.id));
+    if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds, 'message');
+    await next();
+  });
 
   return new Hono<AppEnv>()
     .get('/', requireUser, (c) => {
@@ -66,12 +79,10 @@ export function supportRoutes(ctx: AppContext) {
       const replies = repliesOf(ctx.db, rows);
       return c.json({ items: rows.map((row) => presentSupportItem(row, replies.get(`${row.kind}:${row.id}`) ?? [])) });
     })
-    .post('/:kind{contact|license-request}/:id/reply', requireUser, smallJsonBody(64 * 1024), validate('json', answerSchema), async (c) => {
+    .post('/:kind{contact|license-request}/:id/reply', requireUser, smallJsonBody(64 * 1024), validate('json', answerSchema), ownAndCounted, async (c) => {
       const user = signedIn(c.get('user'));
-      const kind: InboxKind = c.req.param('kind') === 'contact' ? 'contact' : 'license-request';
+      const kind = kindOf(c.req.param('kind'));
       const target = ownItem(ctx, user, kind, c.req.param('id'));
-      const decision = throttle.consume(String(user.id));
-      if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds, 'message');
       const { message } = c.req.valid('json');
       const about = target.message === null ? 'their license request' : target.message.replace(/\s+/g, ' ').slice(0, 80);
       writeTransaction(ctx.db, () => {

@@ -31,12 +31,8 @@ interface FormProps {
 /** The days the Grant trial form starts with: the trial length of the license form and of automatic trials. */
 const TRIAL_DAYS = '30';
 
-function defaultSubject(item: InboxItem): string {
-  return item.kind === 'contact' ? 'Re: your message' : 'Your license request';
-}
-
 function ReplyForm({ item, onDone, onCancel }: FormProps) {
-  const [subject, setSubject] = useState(() => defaultSubject(item));
+  const [subject, setSubject] = useState(item.reply_subject);
   const [message, setMessage] = useState('');
   const formRef = useRef<HTMLFormElement>(null);
   const form = useFormSubmit(formRef, { fields: ['subject', 'message'], busyLabel: 'Sending…' });

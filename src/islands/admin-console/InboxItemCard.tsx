@@ -7,29 +7,44 @@ import type { InboxAction } from './InboxDialogs.tsx';
 
 interface InboxItemCardProps {
   item: InboxItem;
+  /** The signed-in admin: "Assign to me" or "Unassign" (issue 28, item 23). */
+  adminId: number | null;
   onOpen: (item: InboxItem) => void;
   onAction: (item: InboxItem, action: InboxAction) => void;
   onHandled: (item: InboxItem, handled: boolean) => void;
+  onAssign: (item: InboxItem, toMe: boolean) => void;
 }
 
 const KIND_LABEL = { contact: 'Contact message', 'license-request': 'License request' } as const;
 
+const OUTCOME_LABEL = { granted: 'Trial granted', declined: 'Declined' } as const;
+
+/** A request's answer stays its state even when reopened (issue 28, item 3): another admin must see the work was done. */
 function stateOf(item: InboxItem): string {
-  if (item.outcome === 'granted' && item.handled_at) return 'Trial granted';
-  if (item.outcome === 'declined' && item.handled_at) return 'Declined';
+  if (item.outcome) return item.handled_at ? OUTCOME_LABEL[item.outcome] : `${OUTCOME_LABEL[item.outcome]}, reopened`;
   return item.handled_at ? 'Handled' : 'Open';
 }
 
-/** Who closed the item and when, and why when it was declined. */
+/** Who granted or declined a request and when (kept after Reopen), and who closed the item. */
 function History({ item }: { item: InboxItem }) {
-  if (!item.handled_at) return null;
-  const by = item.handled_by ? ` by ${item.handled_by.name}` : '';
-  const when = formatAdminDate(item.handled_at, true);
+  const decided = item.outcome !== null && item.decided_at !== null;
+  const handledApart = item.handled_at !== null && (!decided || item.handled_at !== item.decided_at);
+  if (!decided && !handledApart) return null;
   return (
-    <p className="admin-inbox__history">
-      {stateOf(item)}
-      {by} on <time dateTime={item.handled_at}>{when}</time>.{item.decline_reason && item.outcome === 'declined' && <> Reason: {item.decline_reason}</>}
-    </p>
+    <>
+      {decided && item.outcome && item.decided_at && (
+        <p className="admin-inbox__history" data-inbox-decision={item.outcome}>
+          {OUTCOME_LABEL[item.outcome]}
+          {item.decided_by ? ` by ${item.decided_by.name}` : ''} on <time dateTime={item.decided_at}>{formatAdminDate(item.decided_at, true)}</time>.
+          {item.decline_reason && item.outcome === 'declined' && <> Reason: {item.decline_reason}</>}
+        </p>
+      )}
+      {handledApart && item.handled_at && (
+        <p className="admin-inbox__history">
+          Handled{item.handled_by ? ` by ${item.handled_by.name}` : ''} on <time dateTime={item.handled_at}>{formatAdminDate(item.handled_at, true)}</time>.
+        </p>
+      )}
+    </>
   );
 }
 
@@ -37,12 +52,14 @@ function Replies({ item }: { item: InboxItem }) {
   if (item.replies.length === 0) return null;
   return (
     <section className="admin-inbox__replies" aria-label={`Replies to ${item.name}`}>
-      <h4 className="admin-inbox__subheading">Replies</h4>
+      <h4 className="admin-inbox__subheading">Conversation</h4>
       <ol>
         {item.replies.map((reply) => (
-          <li key={reply.id} className="admin-inbox__reply">
+          <li key={reply.id} className={reply.author === 'user' ? 'admin-inbox__reply admin-inbox__reply--user' : 'admin-inbox__reply'}>
             <p className="admin-inbox__reply-meta">
-              <strong>{reply.subject}</strong> – {reply.sent_by?.name ?? 'a former admin'},{' '}
+              {/* The user's answers from their dashboard (issue 28, section 1) read as theirs, not as a reply sent. */}
+              <strong>{reply.author === 'user' ? `Answer from ${item.name}` : reply.subject}</strong> –{' '}
+              {reply.author === 'user' ? 'from their dashboard' : (reply.sent_by?.name ?? 'a former admin')},{' '}
               <time dateTime={reply.created_at}>{formatAdminDate(reply.created_at, true)}</time>
             </p>
             <p className="admin-inbox__text">{reply.message}</p>
@@ -53,7 +70,8 @@ function Replies({ item }: { item: InboxItem }) {
   );
 }
 
-export function InboxItemCard({ item, onOpen, onAction, onHandled }: InboxItemCardProps) {
+export function InboxItemCard({ item, adminId, onOpen, onAction, onHandled, onAssign }: InboxItemCardProps) {
+  const mine = item.assigned_to !== null && item.assigned_to.id === adminId;
   const [open, setOpen] = useState(false);
   const detailsId = useId();
   const unread = item.read_at === null;
@@ -71,6 +89,7 @@ export function InboxItemCard({ item, onOpen, onAction, onHandled }: InboxItemCa
           <span className="admin-inbox__kind">{KIND_LABEL[item.kind]}</span>
           {unread && <span className="admin-badge admin-badge--new">New</span>}
           <span className="admin-badge">{stateOf(item)}</span>
+          {item.assigned_to && <span className="admin-badge">{mine ? 'Assigned to you' : `Assigned to ${item.assigned_to.name}`}</span>}
           <time className="admin-inbox__date" dateTime={item.created_at}>
             {formatAdminDate(item.created_at, true)}
           </time>
@@ -90,6 +109,7 @@ export function InboxItemCard({ item, onOpen, onAction, onHandled }: InboxItemCa
                 Asks for a free trial license.{item.company && <> Company: {item.company}.</>} User ID {item.user_id}.
               </p>
             )}
+            {item.assigned_to && <p className="admin-inbox__assignee">{mine ? 'You are answering this.' : `${item.assigned_to.name} is answering this.`}</p>}
             <History item={item} />
             <Replies item={item} />
             <div className="admin-inbox__actions">
@@ -111,6 +131,9 @@ export function InboxItemCard({ item, onOpen, onAction, onHandled }: InboxItemCa
                   </button>
                 </>
               )}
+              <button type="button" className="button button--small button--secondary" onClick={() => onAssign(item, !mine)}>
+                {mine ? 'Unassign' : item.assigned_to ? 'Assign to me instead' : 'Assign to me'}
+              </button>
               <button type="button" className="button button--small button--secondary" onClick={() => onHandled(item, item.handled_at === null)}>
                 {item.handled_at === null ? 'Mark Handled' : 'Reopen'}
               </button>

@@ -2,7 +2,9 @@
 // first, with the unread count, a search over name, e-mail and message, and a filter (open / handled / all). The nav bar's
 // badge links here (#inbox).
 import { useEffect, useId, useRef, useState } from 'react';
-import { markInboxHandled, markInboxRead, reopenInboxItem, type InboxItem, type InboxStatus } from '../../lib/api/inbox.ts';
+import { useStore } from '@nanostores/react';
+import { assignInboxItem, markInboxHandled, markInboxRead, reopenInboxItem, type InboxItem, type InboxStatus } from '../../lib/api/inbox.ts';
+import { $user } from '../../stores/session.ts';
 import type { AdminUser, License } from '../../lib/api/admin.ts';
 import { ApiError } from '../../lib/api/request.ts';
 import { Message } from '../ui/Message.tsx';
@@ -62,6 +64,17 @@ export function InboxPanel({ onUserChanged }: InboxPanelProps = {}) {
     }
   };
 
+  const changeAssignee = async (item: InboxItem, toMe: boolean) => {
+    setNotice(null);
+    try {
+      const answer = await assignInboxItem(item, toMe);
+      inbox.putItem(answer.item, answer.unread);
+      setNotice({ text: `${answer.message} (${item.name})`, tone: 'success' });
+    } catch (error) {
+      setNotice({ text: failureText(error), tone: 'error' });
+    }
+  };
+
   const done = ({ item, unread, message, user, license }: InboxDone) => {
     inbox.putItem(item, unread);
     if (user) onUserChanged?.(user, license);
@@ -69,6 +82,7 @@ export function InboxPanel({ onUserChanged }: InboxPanelProps = {}) {
     setNotice({ text: message, tone: 'success' });
   };
 
+  const adminId = useStore($user)?.id ?? null;
   const items = page?.items ?? [];
   const unread = page?.unread ?? 0;
   return (
@@ -130,7 +144,23 @@ export function InboxPanel({ onUserChanged }: InboxPanelProps = {}) {
       <Message message={notice} />
       {inbox.state === 'failed' && <p className="form-message__text form-message__text--error">The inbox could not be loaded: {inbox.loadError}</p>}
       {page === null && inbox.state === 'loading' && <p className="empty-note">Loading the inbox…</p>}
-      {page !== null && items.length === 0 && (
+      {page !== null && items.length === 0 && page.matches_elsewhere > 0 && query.status !== 'all' && (
+        // Issue 28, item 13: the search did find something, under the other status.
+        <div className="empty-note admin-inbox__elsewhere" role="status">
+          <p>
+            No {query.status} item matches the search, but {page.matches_elsewhere} {query.status === 'open' ? 'handled' : 'open'}{' '}
+            {page.matches_elsewhere === 1 ? 'item does' : 'items do'}.
+          </p>
+          <button
+            type="button"
+            className="button button--small button--secondary"
+            onClick={() => inbox.setQuery({ ...query, q: search, status: 'all', page: 1 })}
+          >
+            Show: All
+          </button>
+        </div>
+      )}
+      {page !== null && items.length === 0 && page.matches_elsewhere === 0 && (
         <p className="empty-note">
           {query.q ? 'Nothing matches the search.' : query.status === 'open' ? 'No open messages or requests.' : 'The inbox is empty.'}
         </p>
@@ -141,7 +171,9 @@ export function InboxPanel({ onUserChanged }: InboxPanelProps = {}) {
             <InboxItemCard
               key={itemKey(item)}
               item={item}
+              adminId={adminId}
               onOpen={open}
+              onAssign={(target, toMe) => void changeAssignee(target, toMe)}
               onAction={(target, action) => setDialog({ item: target, action })}
               onHandled={(target, handled) => void changeHandled(target, handled)}
             />

@@ -25,6 +25,9 @@ const itemPath = (item: Pick<InboxItem, 'kind' | 'id'>) => `/api/admin/inbox/${i
 export const markInboxRead = (item: Pick<InboxItem, 'kind' | 'id'>) => api.post<InboxItemAnswer>(`${itemPath(item)}/read`, undefined, { loading: false });
 export const markInboxHandled = (item: Pick<InboxItem, 'kind' | 'id'>) => api.post<InboxItemAnswer>(`${itemPath(item)}/handled`);
 export const reopenInboxItem = (item: Pick<InboxItem, 'kind' | 'id'>) => api.post<InboxItemAnswer>(`${itemPath(item)}/reopen`);
+/** Assign to me, or to nobody (issue 28, item 23). */
+export const assignInboxItem = (item: Pick<InboxItem, 'kind' | 'id'>, toMe: boolean) =>
+  api.post<InboxItemAnswer>(`${itemPath(item)}/${toMe ? 'assign' : 'unassign'}`);
 export const replyToInboxItem = (item: Pick<InboxItem, 'kind' | 'id'>, reply: { subject: string; message: string }) =>
   api.post<InboxItemAnswer>(`${itemPath(item)}/reply`, reply);
 export const grantLicenseRequest = (id: number, days: string) => api.post<InboxGrantAnswer>(`/api/admin/inbox/license-request/${id}/grant`, { days });
