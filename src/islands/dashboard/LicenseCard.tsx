@@ -4,6 +4,7 @@
 // after any change the dashboard reloads the session, whose licenses carry the machines.
 import { useRef, useState } from 'react';
 import { deactivateMachine } from '../../lib/api/account.ts';
+import { licenseTypeLabel } from '../../../common/license-type-label.ts';
 import { formatDate } from '../../lib/format.ts';
 import type { LicenseView } from '../../stores/session.ts';
 import { serverMessage, type FormMessage } from '../ui/form-errors.ts';
@@ -31,8 +32,11 @@ interface LicenseCardProps {
 }
 
 export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
-  const typeName = license.license_type?.name ?? 'Unknown';
+  const typeName = license.license_type ? licenseTypeLabel(license.license_type.name) : 'Unknown';
+  // One notice at a time, beside the action it answers (issue 28, 2.6): a download takes the
+  // deactivation's notice away, and a deactivation the download's (the form's message, by this count).
   const [message, setMessage] = useState<FormMessage | null>(null);
+  const [deactivations, setDeactivations] = useState(0);
   // The pressed Deactivate button leaves with its machine: focus goes to the list's heading.
   const machinesHeading = useRef<HTMLHeadingElement>(null);
 
@@ -50,6 +54,7 @@ export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
       await deactivateMachine(license.id, machine.id);
       await onChanged();
       setMessage({ text: `${label} deactivated.`, tone: 'success' });
+      setDeactivations((count) => count + 1);
       machinesHeading.current?.focus();
     } catch (error) {
       setMessage({ text: serverMessage(error), tone: 'error' });
@@ -88,7 +93,17 @@ export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
         <MachineList machines={license.machines} maxMachines={license.max_machines} onDeactivate={(machine) => void deactivate(machine)} />
         <Message message={message} />
       </section>
-      {license.status.code === 'VALID' && <LicenseFileForm licenseId={license.id} licenseKey={license.key} onDownloaded={onChanged} />}
+      {license.status.code === 'VALID' && (
+        <LicenseFileForm
+          licenseId={license.id}
+          licenseKey={license.key}
+          onDownloaded={async () => {
+            setMessage(null);
+            await onChanged();
+          }}
+          dismissKey={deactivations}
+        />
+      )}
     </article>
   );
 }
