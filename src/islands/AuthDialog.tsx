@@ -1,4 +1,5 @@
-// The login / registration modal of docs/product/routes.md#navigation-bar: one dialog titled 'Login Form' or 'Registration Form',
+// The login / registration modal of docs/product/routes.md#navigation-bar: one dialog titled 'Login Form' or 'Registration Form'
+// ('Two-factor sign-in' at the login's code step, with a way back to the password),
 // cleared on every opening, submitted through the invisible bot check. After a login the modal closes and
 // admins go to /admin, everyone else to /dashboard (or the opener's continuation runs instead). After a
 // registration the fields are cleared, the server's message shows in the success colour, and a Log in
@@ -82,7 +83,7 @@ function ModeSwitch({ isLogin }: { isLogin: boolean }) {
   );
 }
 
-function AuthForm({ state }: { state: AuthState }) {
+function AuthForm({ state, onCodeStep }: { state: AuthState; onCodeStep: (codeStep: boolean) => void }) {
   const isLogin = state.mode === 'login';
   const [credentials, setCredentials] = useState<Credentials>({ ...EMPTY, email: state.email ?? '' });
   const [remember, setRemember] = useState(false);
@@ -148,6 +149,7 @@ function AuthForm({ state }: { state: AuthState }) {
       const outcome = await logIn(credentials, remember, g_token, state);
       if (outcome !== 'two-factor') return outcome;
       setCodeStep(true);
+      onCodeStep(true);
       return undefined;
     }
     const { name, email, password, confirmation } = credentials;
@@ -158,11 +160,14 @@ function AuthForm({ state }: { state: AuthState }) {
   });
 
   if (codeStep) {
-    const restart = (message: FormMessage) => {
+    const restart = (message: FormMessage | null) => {
       setCodeStep(false);
+      onCodeStep(false);
       form.setMessage(message);
     };
-    return <TwoFactorLoginStep onSignedIn={(answer) => finishLogin(answer, state)} onRestart={restart} />;
+    // Back: the password step again, its fields as they were (issue 28, 2.21); a new password step
+    // replaces the pending login.
+    return <TwoFactorLoginStep onSignedIn={(answer) => finishLogin(answer, state)} onRestart={restart} onBack={() => restart(null)} />;
   }
 
   return (
@@ -227,10 +232,14 @@ function AuthForm({ state }: { state: AuthState }) {
 
 export function AuthDialog({ state }: { state: AccountDialogState | null }) {
   const authState = state && (state.mode === 'login' || state.mode === 'register') ? { ...state, mode: state.mode } : null;
+  // The opening whose login is at the code step: that step has its own title (issue 28, 2.21).
+  const [codeStepOf, setCodeStepOf] = useState<number | null>(null);
+  const codeStep = authState !== null && codeStepOf === authState.openedAt;
+  const title = codeStep ? 'Two-factor sign-in' : authState?.mode === 'register' ? 'Registration Form' : 'Login Form';
   return (
-    <Dialog title={authState?.mode === 'register' ? 'Registration Form' : 'Login Form'} open={authState !== null} onClose={closeAccountDialog}>
+    <Dialog title={title} open={authState !== null} onClose={closeAccountDialog}>
       {/* A new key per opening: every field, error and message starts empty (docs/product/routes.md#navigation-bar). */}
-      {authState && <AuthForm key={authState.openedAt} state={authState} />}
+      {authState && <AuthForm key={authState.openedAt} state={authState} onCodeStep={(step) => setCodeStepOf(step ? authState.openedAt : null)} />}
     </Dialog>
   );
 }

@@ -1,6 +1,6 @@
-// /dashboard (docs/product/accounts.md#dashboard): the user card with Edit, the Request License button (only while nothing is
-// requested and no license is active), the license cards (key, status, machines, license file; issue 12,
-// item 6), 'License requested – awaiting approval' while a request waits, and the 'Request Sent' /
+// /dashboard (docs/product/accounts.md#dashboard): the user card with Edit; under Licenses the Request License button (only
+// while nothing is requested and no license is active, beside the sentence that offers it: issue 28, 2.7), the license
+// cards (key, status, machines, license file; issue 12, item 6), 'License requested – awaiting approval' while a request waits, and the 'Request Sent' /
 // 'Request Failed!' alerts. Below, the account's security (issue 13): the two-factor sign-in card
 // (users/TwoFactorCard.tsx), where the user is signed in, change password, change e-mail
 // (src/islands/account/), and last the "Your data" card (download it, delete the account). The nav bar's
@@ -8,7 +8,7 @@
 // mounted by src/scripts/dashboard-page.ts only for a signed-in user (docs/decisions/0038-guarded-islands.md),
 // which also shows what is seen while nobody is.
 import { useStore } from '@nanostores/react';
-import { StrictMode, useState } from 'react';
+import { StrictMode, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { requestLicense as sendLicenseRequest } from '../lib/api/account.ts';
 import { ApiError } from '../lib/api/request.ts';
@@ -83,9 +83,11 @@ interface LicenseListProps {
   user: CurrentUser;
   licenses: readonly LicenseView[];
   confirm: Confirm;
+  /** Request License, shown while nothing is requested and no license is active; null otherwise. */
+  requestButton: ReactNode;
 }
 
-function LicenseList({ user, licenses, confirm }: LicenseListProps) {
+function LicenseList({ user, licenses, confirm, requestButton }: LicenseListProps) {
   const pending = Boolean(user.license_request) && !licenses.some((license) => Boolean(license.active));
   return (
     <section aria-labelledby="licenses-heading">
@@ -93,7 +95,14 @@ function LicenseList({ user, licenses, confirm }: LicenseListProps) {
         Licenses
       </h2>
       {pending && <p className="license-pending">License requested – awaiting approval</p>}
-      {licenses.length === 0 && !pending && <p className="empty-note">No licenses, user request license button to obtain free test license!</p>}
+      {/* The sentence and the button it speaks of in one card (issue 28, 2.7). */}
+      {licenses.length === 0 && !pending && (
+        <div className="card license-empty">
+          <p>You have no license yet. Request a free trial license to try the software.</p>
+          {requestButton}
+        </div>
+      )}
+      {licenses.length > 0 && requestButton && <div className="dashboard__actions license-request">{requestButton}</div>}
       {licenses.length > 0 && (
         <ul className="license-cards">
           {licenses.map((license) => (
@@ -139,6 +148,12 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
     }
   };
 
+  const requestButton = canRequest ? (
+    <button type="button" className="button" onClick={() => void requestLicense()} aria-disabled={requesting || undefined}>
+      {requesting ? 'Sending request…' : 'Request License'}
+    </button>
+  ) : null;
+
   return (
     <div className="dashboard">
       {result && <RequestAlert result={result} supportEmail={supportEmail} onDismiss={() => setResult(null)} />}
@@ -155,11 +170,6 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
           >
             Edit
           </button>
-          {canRequest && (
-            <button type="button" className="button button--secondary" onClick={() => void requestLicense()} aria-disabled={requesting || undefined}>
-              {requesting ? 'Sending request…' : 'Request License'}
-            </button>
-          )}
         </div>
         <div role="status" className="form-message">
           {saved && <p className="form-message__text form-message__text--success">Your details have been saved.</p>}
@@ -169,7 +179,7 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
       <TwoFactorCard user={user} />
       <PasskeysCard confirm={confirm} />
 
-      <LicenseList user={user} licenses={licenses} confirm={confirm} />
+      <LicenseList user={user} licenses={licenses} confirm={confirm} requestButton={requestButton} />
 
       <SupportCard />
 

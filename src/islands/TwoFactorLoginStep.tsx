@@ -24,9 +24,11 @@ interface TwoFactorLoginStepProps {
   onSignedIn: (answer: SessionAnswer) => SubmitOutcome | Promise<SubmitOutcome>;
   /** The step is void (expired, too many tries): back to the password with this message. */
   onRestart: (message: FormMessage) => void;
+  /** The user goes back to the password step (another account, a mistyped address). */
+  onBack: () => void;
 }
 
-export function TwoFactorLoginStep({ onSignedIn, onRestart }: TwoFactorLoginStepProps) {
+export function TwoFactorLoginStep({ onSignedIn, onRestart, onBack }: TwoFactorLoginStepProps) {
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
   const [recoveryCode, setRecoveryCode] = useState('');
@@ -119,6 +121,9 @@ export function TwoFactorLoginStep({ onSignedIn, onRestart }: TwoFactorLoginStep
       <Message message={form.message} />
       <div className="form__actions">
         <SubmitButton label="Verify" busyLabel={form.busyLabel} />
+        <button type="button" className="button button--secondary" onClick={onBack}>
+          Back to the password
+        </button>
       </div>
       {passkeys && (
         <p className="form__alternative">

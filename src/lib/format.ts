@@ -21,3 +21,10 @@ export function formatDate(value: string | null | undefined, withTime = false): 
   if (Number.isNaN(date.getTime())) return undefined;
   return date.toLocaleString('en-GB', withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' });
 }
+
+/** An ISO instant as the time of day, "17:40:15": 24-hour like every time on the site, whatever the browser's language (issue 28, 2.17). */
+export function formatTime(value: string | null | undefined): string {
+  if (!value) return '';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+}

@@ -18,9 +18,12 @@ export function sortSections(sections: readonly SectionEntry[]): SectionEntry[] 
     .map((section) => ({ ...section, posts: [...section.posts].sort(byOrderThenId((post) => (post as PostEntry).display_order)) }));
 }
 
-/** The sidebar's post list: news shows the newest first (the reverse order), the others as they are. */
-export function sidebarPosts(namespace: Namespace, posts: readonly PostEntry[]): PostEntry[] {
-  return namespace === 'news' ? [...posts].reverse() : [...posts];
+/**
+ * The sidebar's post list: in the order of the articles beside it, news too. News once listed them reversed,
+ * so the sidebar's first entry was the page's last article (issue 28, 2.10).
+ */
+export function sidebarPosts(_namespace: Namespace, posts: readonly PostEntry[]): PostEntry[] {
+  return [...posts];
 }
 
 export interface PostsRoute {

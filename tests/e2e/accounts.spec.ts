@@ -48,7 +48,7 @@ test('register, verify by the mailed link, log in remembered, edit the profile, 
   const card = page.getByRole('region', { name: 'Your details' });
   await expect(card.getByText(email)).toBeVisible();
   await expect(card.getByText('YES')).toBeVisible();
-  await expect(page.getByText('No licenses, user request license button to obtain free test license!')).toBeVisible();
+  await expect(page.getByText('You have no license yet. Request a free trial license to try the software.')).toBeVisible();
   // Verified: no banner.
   await expect(page.getByText(/Email not verified/)).toBeHidden();
 

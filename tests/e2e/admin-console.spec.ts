@@ -194,7 +194,7 @@ test.describe('admin console', () => {
     await createUsers(browser, [account]);
     const user = await signedInAs(browser, account.email);
     await user.page.goto('/dashboard');
-    await expect(user.page.getByText('No licenses, user request license button to obtain free test license!')).toBeVisible();
+    await expect(user.page.getByText('You have no license yet. Request a free trial license to try the software.')).toBeVisible();
 
     const { context, page } = await openAdmin(browser);
     await filterUsers(page, tag);

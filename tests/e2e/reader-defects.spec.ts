@@ -188,11 +188,11 @@ for (const viewport of VIEWPORTS) {
     test(`3. after Request License the dashboard says the license is requested at once (${viewport.name})`, async ({ browser }) => {
       const user = await signedInContext(browser, viewport, { verified: true });
       await user.page.goto('/dashboard');
-      await expect(user.page.getByText('No licenses, user request license button to obtain free test license!')).toBeVisible();
+      await expect(user.page.getByText('You have no license yet. Request a free trial license to try the software.')).toBeVisible();
       await user.page.getByRole('button', { name: 'Request License' }).click();
       await expect(user.page.getByRole('status', { name: 'Request Sent' })).toBeVisible();
       await expect(user.page.getByText('License requested – awaiting approval')).toBeVisible();
-      await expect(user.page.getByText('No licenses, user request license button to obtain free test license!')).toBeHidden();
+      await expect(user.page.getByText('You have no license yet. Request a free trial license to try the software.')).toBeHidden();
       await user.page.reload();
       await expect(user.page.getByText('License requested – awaiting approval')).toBeVisible();
       await user.context.close();

@@ -4,7 +4,8 @@
 // to test-results/ beside the test's output.
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { clientHeaders, logInContext } from './content-admin-support.ts';
-import { uniqueEmail } from './accounts-support.ts';
+import { PASSWORD, registerAccount, uniqueEmail } from './accounts-support.ts';
+import { Secret, TOTP } from 'otpauth';
 import { E2E_ADMIN } from './env.ts';
 
 test.describe.configure({ timeout: 180_000 });
@@ -181,3 +182,183 @@ test('2.2: in a user’s details at 1280 px the license table shows Status whole
     await context.close();
   }
 });
+
+/** A new user, signed in, on a page of their own context. */
+async function newUser(browser: Browser, label: string, viewport: { width: number; height: number }) {
+  const account = { name: `Walker ${label}`, email: uniqueEmail(label), password: PASSWORD };
+  const context = await browser.newContext({ viewport });
+  await registerAccount(context.request, account);
+  await logInContext(context, account);
+  const me = (await (await context.request.get('/api/user', { headers: await clientHeaders(context.request) })).json()) as { user: { id: number } };
+  return { account, context, page: await context.newPage(), id: me.user.id };
+}
+
+/** The admin grants the user a 30-day trial; its key. */
+async function grantTrial(browser: Browser, userId: number): Promise<string> {
+  const admin = await browser.newContext();
+  try {
+    const headers = await logInContext(admin, E2E_ADMIN);
+    const all = (await (await admin.request.get('/api/license/getAll', { headers })).json()) as { license_types: { id: number; name: string }[] };
+    const trial = all.license_types.find((type) => type.name === 'trial');
+    const created = await admin.request.post('/api/license/store', { data: { user_id: userId, license_type_id: trial!.id, expire: 30 }, headers });
+    expect(created.status(), await created.text()).toBeLessThan(300);
+    return ((await created.json()) as { license: { key: string } }).license.key;
+  } finally {
+    await admin.close();
+  }
+}
+
+for (const { name, viewport } of VIEWPORTS) {
+  test(`2.7: without a license the Licenses card says so in a sentence, with Request License beside it (${name})`, async ({ browser }) => {
+    const user = await newUser(browser, `nolicense-${name}`, viewport);
+    try {
+      await user.page.goto('/dashboard');
+      const licenses = user.page.getByRole('region', { name: 'Licenses' });
+      await expect(licenses.getByText('You have no license yet. Request a free trial license to try the software.')).toBeVisible();
+      await expect(licenses.getByRole('button', { name: 'Request License' })).toBeVisible();
+      await expect(user.page.getByText(/No licenses, user request/)).toHaveCount(0);
+      await expect(user.page.getByRole('button', { name: 'Request License' })).toHaveCount(1);
+      await shoot(user.page, `2.7-no-license-${name}`);
+    } finally {
+      await user.context.close();
+    }
+  });
+
+  test(`2.20 and 2.6: the card names the type "Trial", and one notice at a time: the deactivation's goes when a file is downloaded (${name})`, async ({
+    browser,
+  }) => {
+    const user = await newUser(browser, `onenotice-${name}`, viewport);
+    try {
+      const key = await grantTrial(browser, user.id);
+      const activated = await user.context.request.post('/api/licensing/v1/activate', {
+        data: { key, fingerprint: `fp-lab-${name}-${Date.now()}`, name: 'Lab PC 1' },
+      });
+      expect(activated.status(), await activated.text()).toBe(201);
+      await user.page.goto('/dashboard');
+      const card = user.page.getByRole('article', { name: /^License: / });
+      await expect(card.locator('.license-card__type')).toHaveText('Trial');
+      await expect(card.getByText('Trial – expires in 30 days')).toBeVisible();
+
+      await card.getByRole('button', { name: 'Deactivate Lab PC 1' }).click();
+      await user.page.getByRole('dialog', { name: 'Deactivate Machine' }).getByRole('button', { name: 'Deactivate', exact: true }).click();
+      await expect(card.getByText('Lab PC 1 deactivated.')).toBeVisible();
+
+      await card.getByText('Download license file').click();
+      await card.getByLabel('Machine fingerprint').fill(`fp-offline-${name}-${Date.now()}`);
+      const [download] = await Promise.all([user.page.waitForEvent('download'), card.getByRole('button', { name: 'Download file' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/\.lic$/);
+      await expect(card.getByText(/downloaded\. Copy it to the machine/)).toBeVisible();
+      await expect(card.getByText('Lab PC 1 deactivated.')).toHaveCount(0);
+      await expect(card.locator('.form-message__text')).toHaveCount(1);
+      await shoot(user.page, `2.6-one-notice-${name}`);
+    } finally {
+      await user.context.close();
+    }
+  });
+}
+
+function authenticator(secret: string): TOTP {
+  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+}
+
+for (const { name, viewport } of VIEWPORTS) {
+  test(`2.9, 2.14, 2.15, 2.21: recovery codes dialog, notices apart from buttons, the login's code step (${name})`, async ({ browser }) => {
+    const user = await newUser(browser, `twofactor-${name}`, viewport);
+    // A second session, for the session list's notice below (before two-factor asks for a code).
+    const other = await browser.newContext();
+    await logInContext(other, user.account);
+    await other.close();
+    try {
+      await user.page.goto('/dashboard');
+      const card = user.page.getByRole('region', { name: 'Two-factor sign-in' });
+      await card.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
+      const setup = user.page.getByRole('dialog', { name: 'Turn on two-factor sign-in' });
+      const secret = ((await setup.locator('code').textContent()) ?? '').replace(/\s/g, '');
+      const enrolledAt = Date.now();
+      await setup.getByLabel('Code from the app').fill(authenticator(secret).generate({ timestamp: enrolledAt }));
+      await setup.getByRole('button', { name: 'Turn on' }).click();
+
+      // 2.14: the title says where things stand; the card behind already says On.
+      const done = user.page.getByRole('dialog', { name: 'Save your recovery codes' });
+      await expect(done).toBeVisible();
+      await expect(card.getByText('On', { exact: true })).toBeVisible();
+      await expect(card.getByText('Off.')).toHaveCount(0);
+      // Copy and Download are the same kind of button.
+      const copy = done.getByRole('button', { name: 'Copy the recovery codes' });
+      const save = done.getByRole('button', { name: 'Download (.txt)' });
+      const look = (element: Element) => {
+        const style = getComputedStyle(element);
+        return [
+          style.height,
+          style.fontSize,
+          style.fontWeight,
+          style.borderTopWidth,
+          style.borderTopColor,
+          style.backgroundColor,
+          style.color,
+          style.paddingTop,
+        ].join(' ');
+      };
+      expect(await copy.evaluate(look)).toBe(await save.evaluate(look));
+      // Done sits apart from the codes' buttons, on its own line.
+      const doneButton = done.getByRole('button', { name: 'Done' });
+      const saveBox = await box(save);
+      const doneBox = await box(doneButton);
+      expect(doneBox.y - (saveBox.y + saveBox.height)).toBeGreaterThanOrEqual(12);
+      expect(doneBox.height).toBeLessThanOrEqual(saveBox.height + 1);
+      await shoot(user.page, `2.14-recovery-codes-${name}`);
+
+      // 2.9: the file is named after the product and the account, and says so inside.
+      const [download] = await Promise.all([user.page.waitForEvent('download'), save.click()]);
+      expect(download.suggestedFilename()).toBe(`dimensional-control-recovery-codes-${user.account.email}.txt`);
+      const text = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8');
+      expect(text.split('\n')[0]).toBe(`Dimensional Control recovery codes for ${user.account.email}`);
+      expect(text).not.toContain('127.0.0.1');
+      expect(text).not.toContain('localhost');
+
+      await doneButton.click();
+      await expect(done).toBeHidden();
+      // 2.15: the success notice keeps its distance from the buttons above it.
+      const notice = card.getByText('Two-factor sign-in is on.');
+      await expect(notice).toBeVisible();
+      const buttons = await box(card.locator('.dashboard__actions'));
+      expect((await box(notice)).y - (buttons.y + buttons.height)).toBeGreaterThanOrEqual(8);
+      await shoot(user.page, `2.15-two-factor-notice-${name}`);
+
+      // 2.15 in the session list: a second session signed out.
+      const sessions = user.page.getByRole('region', { name: 'Where you’re signed in' });
+      const otherItem = sessions.getByRole('listitem').filter({ hasNotText: 'This device' }).first();
+      await otherItem.getByRole('button', { name: /^Sign out/ }).click();
+      await user.page.getByRole('dialog', { name: 'Sign out' }).getByRole('button', { name: 'Sign out' }).click();
+      const signedOut = sessions.getByText(/has been signed out\./);
+      await expect(signedOut).toBeVisible();
+      await expect(sessions.getByRole('listitem')).toHaveCount(1);
+      await signedOut.scrollIntoViewIfNeeded();
+      const above = await box(sessions.locator('.form-message').locator('xpath=preceding-sibling::*[1]'));
+      expect((await box(signedOut)).y - (above.y + above.height)).toBeGreaterThanOrEqual(8);
+      await signedOut.scrollIntoViewIfNeeded();
+      await shoot(user.page, `2.15-sessions-notice-${name}`);
+
+      // 2.21: the code step has its own title and a way back to the password.
+      const visitor = await browser.newContext({ viewport });
+      const page = await visitor.newPage();
+      await page.goto('/');
+      await page.locator('[data-nav][data-enhanced]').waitFor({ state: 'attached' });
+      const toggle = page.locator('[data-nav-toggle]');
+      if (await toggle.isVisible()) await toggle.click();
+      await page.getByRole('button', { name: 'Login' }).click();
+      const login = page.getByRole('dialog', { name: 'Login Form' });
+      await login.getByLabel('Email').fill(user.account.email);
+      await login.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await login.getByRole('button', { name: 'Login', exact: true }).click();
+      const step = page.getByRole('dialog', { name: 'Two-factor sign-in' });
+      await expect(step.getByLabel('Authentication code')).toBeFocused();
+      await shoot(page, `2.21-code-step-${name}`);
+      await step.getByRole('button', { name: 'Back to the password' }).click();
+      await expect(page.getByRole('dialog', { name: 'Login Form' }).getByLabel('Email')).toHaveValue(user.account.email);
+      await visitor.close();
+    } finally {
+      await user.context.close();
+    }
+  });
+}

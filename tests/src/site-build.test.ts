@@ -117,7 +117,7 @@ describe('the built site', () => {
     const nav = (html: string) => html.slice(html.indexOf('<nav class="site-nav"'), html.indexOf('</nav>'));
     expect(nav(page('/'))).toMatch(/<a class="site-brand" href="\/" aria-current="page">Dimensional Control<\/a>/);
     expect(nav(page('/news/events')).match(/aria-current="page"/g)).toHaveLength(1);
-    expect(nav(page('/news/events'))).toContain('<a href="/news" aria-current="page" data-label="News">News</a>');
+    expect(nav(page('/news/events'))).toContain('<a href="/news" aria-current="page">News</a>');
     expect(nav(page('/reset-pasword/form'))).not.toContain('aria-current');
   });
 
@@ -174,11 +174,11 @@ describe('the built site', () => {
     const html = page('/news/company-news');
     expect(html).toContain('<h1 class="posts-heading">Company news</h1>');
     expect([...html.matchAll(/<article id="([^"]+)"/g)].map((match) => match[1])).toEqual(['cmm-suite-9-released', 'new-office-in-leeds', 'trade-fair-dates']);
-    // News lists its posts newest first in the sidebar.
+    // The sidebar lists the posts in the order of the articles (issue 28, 2.10: news had them reversed).
     expect([...html.matchAll(/data-post-link="([^"]+)"/g)].map((match) => match[1])).toEqual([
-      'trade-fair-dates',
-      'new-office-in-leeds',
       'cmm-suite-9-released',
+      'new-office-in-leeds',
+      'trade-fair-dates',
     ]);
     expect(html).toContain('<a href="/news/events" data-section-link="events">Events</a>');
     expect(html).toContain('<time datetime="2026-01-05T10:00:00.000Z" data-relative-time>5 January 2026</time>');

@@ -3,6 +3,7 @@
 // Pure: the stored license and the clock in, the status out.
 import type { LicenseWithType } from './queries.ts';
 import { DAY_MS } from './license-dates.ts';
+import { licenseTypeLabel } from '../../../common/license-type-label.ts';
 
 export type LicenseStatusCode = 'VALID' | 'NOT_ACTIVE' | 'EXPIRED' | 'SUSPENDED';
 
@@ -31,11 +32,6 @@ const TEXT_OF: Record<Exclude<LicenseStatusCode, 'VALID'>, string> = {
   EXPIRED: 'Expired',
 };
 
-function capitalised(name: string): string {
-  const trimmed = name.trim();
-  return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-}
-
 /** Whole days left, rounded up: 11 days and 2 hours left read "expires in 12 days", the last hours "in 1 day". */
 function daysLeft(expireDate: string, now: number): number {
   return Math.max(1, Math.ceil((Date.parse(expireDate) - now) / DAY_MS));
@@ -44,7 +40,7 @@ function daysLeft(expireDate: string, now: number): number {
 export function licenseStatus(license: StatusInput, now: number): LicenseStatus {
   const code = licenseStatusCode(license, now);
   if (code !== 'VALID') return { code, text: TEXT_OF[code] };
-  const type = capitalised(license.license_type.name);
+  const type = licenseTypeLabel(license.license_type.name);
   if (license.expire_date === null) return { code, text: type };
   const days = daysLeft(license.expire_date, now);
   return { code, text: `${type} – expires in ${days} ${days === 1 ? 'day' : 'days'}` };

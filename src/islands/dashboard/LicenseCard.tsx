@@ -7,6 +7,7 @@
 import { useRef, useState } from 'react';
 import { deactivateMachine, listOwnLicenseEvents } from '../../lib/api/account.ts';
 import { historyDate } from '../../../common/license-history.ts';
+import { licenseTypeLabel } from '../../../common/license-type-label.ts';
 import { LicenseHistory } from '../ui/LicenseHistory.tsx';
 import { formatDate } from '../../lib/format.ts';
 import type { LicenseView } from '../../stores/session.ts';
@@ -35,8 +36,11 @@ interface LicenseCardProps {
 }
 
 export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
-  const typeName = license.license_type?.name ?? 'Unknown';
+  const typeName = license.license_type ? licenseTypeLabel(license.license_type.name) : 'Unknown';
+  // One notice at a time, beside the action it answers (issue 28, 2.6): a download takes the
+  // deactivation's notice away, and a deactivation the download's (the form's message, by this count).
   const [message, setMessage] = useState<FormMessage | null>(null);
+  const [deactivations, setDeactivations] = useState(0);
   // The pressed Deactivate button leaves with its machine: focus goes to the list's heading.
   const machinesHeading = useRef<HTMLHeadingElement>(null);
 
@@ -54,6 +58,7 @@ export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
       await deactivateMachine(license.id, machine.id);
       await onChanged();
       setMessage({ text: `${label} deactivated.`, tone: 'success' });
+      setDeactivations((count) => count + 1);
       machinesHeading.current?.focus();
     } catch (error) {
       setMessage({ text: serverMessage(error), tone: 'error' });
@@ -102,7 +107,17 @@ export function LicenseCard({ license, confirm, onChanged }: LicenseCardProps) {
         <Message message={message} />
       </section>
       <LicenseHistory load={() => listOwnLicenseEvents(license.id)} />
-      {license.status.code === 'VALID' && <LicenseFileForm licenseId={license.id} licenseKey={license.key} onDownloaded={onChanged} />}
+      {license.status.code === 'VALID' && (
+        <LicenseFileForm
+          licenseId={license.id}
+          licenseKey={license.key}
+          onDownloaded={async () => {
+            setMessage(null);
+            await onChanged();
+          }}
+          dismissKey={deactivations}
+        />
+      )}
     </article>
   );
 }

@@ -1,7 +1,7 @@
 // "Download license file" on a license card (issue 12, item 6; docs/licensing.md): for an offline or
 // air-gapped machine the user pastes the machine's fingerprint (the software shows it) and gets a file
 // bound to that machine, `<key>.lic`. The download activates that machine, so it takes one of the seats.
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { downloadLicenseFile } from '../../lib/api/account.ts';
 import { Field } from '../ui/Field.tsx';
 import { Message } from '../ui/Message.tsx';
@@ -15,14 +15,21 @@ interface LicenseFileFormProps {
   licenseKey: string | null;
   /** After a download: the machine list changed (a new or renewed machine). */
   onDownloaded: () => Promise<void> | void;
+  /** Changes when another action on the card reported: this form's old notice then goes (issue 28, 2.6). */
+  dismissKey?: number;
 }
 
-export function LicenseFileForm({ licenseId, licenseKey, onDownloaded }: LicenseFileFormProps) {
+export function LicenseFileForm({ licenseId, licenseKey, onDownloaded, dismissKey = 0 }: LicenseFileFormProps) {
   const [fingerprint, setFingerprint] = useState('');
   const [name, setName] = useState('');
   const formRef = useRef<HTMLFormElement>(null);
   const form = useFormSubmit(formRef, { fields: FIELDS, busyLabel: 'Preparing…' });
   const fileName = `${licenseKey ?? `license-${licenseId}`}.lic`;
+  const { setMessage } = form;
+  useEffect(() => {
+    if (dismissKey > 0) setMessage(null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- setMessage is a new function each render; only the key matters.
+  }, [dismissKey]);
 
   const download = form.onSubmit(async () => {
     const input = { fingerprint: fingerprint.trim(), ...(name.trim() ? { name: name.trim() } : {}) };

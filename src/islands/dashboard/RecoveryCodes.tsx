@@ -1,17 +1,21 @@
 // The recovery codes, shown once after enabling two-factor or making new ones
-// (docs/product/accounts.md#two-factor-sign-in): a list to copy, and a .txt to download and keep.
+// (docs/product/accounts.md#two-factor-sign-in): a list to copy, and a .txt to download and keep, named after
+// the product and the account (src/lib/recovery-codes-file.ts). Both buttons look alike: they are two ways
+// of keeping the same codes (issue 28, 2.14).
+import { useStore } from '@nanostores/react';
 import { useId } from 'react';
 import { saveBlob } from '../../lib/api/transfer.ts';
+import { recoveryCodesFile, siteNameOfPage } from '../../lib/recovery-codes-file.ts';
+import { $user } from '../../stores/session.ts';
 import { CopyButton } from '../ui/CopyButton.tsx';
-
-function codesFile(codes: readonly string[], site: string): Blob {
-  const lines = [`Recovery codes for ${site}`, 'Each code signs you in once when you cannot use your authenticator app.', '', ...codes, ''];
-  return new Blob([lines.join('\n')], { type: 'text/plain;charset=utf-8' });
-}
 
 export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
   const id = useId();
-  const site = window.location.host;
+  const email = useStore($user)?.email ?? '';
+  const download = () => {
+    const file = recoveryCodesFile(siteNameOfPage(), email, codes);
+    saveBlob(new Blob([file.text], { type: 'text/plain;charset=utf-8' }), file.name);
+  };
   return (
     <div className="recovery-codes">
       <p>
@@ -21,10 +25,10 @@ export function RecoveryCodes({ codes }: { codes: readonly string[] }) {
         {codes.join('\n')}
       </pre>
       <div className="dashboard__actions">
-        <button type="button" className="button button--secondary" onClick={() => saveBlob(codesFile(codes, site), `${site}-recovery-codes.txt`)}>
+        <button type="button" className="button button--secondary" onClick={download}>
           Download (.txt)
         </button>
-        <CopyButton targetId={id} label="Copy the recovery codes" />
+        <CopyButton targetId={id} label="Copy the recovery codes" className="button button--secondary" />
       </div>
     </div>
   );

@@ -77,7 +77,12 @@ export function TwoFactorCard({ user }: { user: CurrentUser }) {
           setSettingUp(false);
           void reloadUser();
         }}
-        onEnabled={() => setMessage({ text: 'Two-factor sign-in is on.', tone: 'success' })}
+        onEnabled={() => {
+          setMessage({ text: 'Two-factor sign-in is on.', tone: 'success' });
+          // Read now, not when the dialog closes: behind the recovery codes the card said 'Off' beside
+          // 'is on' (issue 28, 2.14).
+          void reloadUser();
+        }}
       />
       <TwoFactorConfirmDialog
         action={confirming}

@@ -89,14 +89,15 @@ export function TwoFactorConfirmDialog({ action, onClose, onDisabled }: TwoFacto
         />
       )}
       {codes && (
-        <>
+        // A form's row spacing: Done apart from the codes' own buttons, as after turning it on (issue 28, 2.14).
+        <div className="form">
           <RecoveryCodes codes={codes} />
           <div className="form__actions">
             <button type="button" className="button" onClick={close}>
               Done
             </button>
           </div>
-        </>
+        </div>
       )}
     </Dialog>
   );

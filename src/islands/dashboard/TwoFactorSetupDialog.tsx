@@ -98,8 +98,9 @@ function SetupFlow({ onClose, onEnabled }: { onClose: () => void; onEnabled: () 
       />
     );
   }
+  // The same spacing as a form's rows, so Done stands apart from the codes' own buttons (issue 28, 2.14).
   return (
-    <>
+    <div className="form">
       <p role="status">Two-factor sign-in is on.</p>
       <RecoveryCodes codes={stage.codes} />
       <div className="form__actions">
@@ -107,14 +108,28 @@ function SetupFlow({ onClose, onEnabled }: { onClose: () => void; onEnabled: () 
           Done
         </button>
       </div>
-    </>
+    </div>
   );
 }
 
 export function TwoFactorSetupDialog({ open, onClose, onEnabled }: { open: boolean; onClose: () => void; onEnabled: () => void }) {
+  // Once it is on, the title stops asking to turn it on and says what is left to do (issue 28, 2.14).
+  const [enabled, setEnabled] = useState(false);
+  const close = () => {
+    setEnabled(false);
+    onClose();
+  };
   return (
-    <Dialog title="Turn on two-factor sign-in" open={open} onClose={onClose}>
-      {open && <SetupFlow onClose={onClose} onEnabled={onEnabled} />}
+    <Dialog title={enabled ? 'Save your recovery codes' : 'Turn on two-factor sign-in'} open={open} onClose={close}>
+      {open && (
+        <SetupFlow
+          onClose={close}
+          onEnabled={() => {
+            setEnabled(true);
+            onEnabled();
+          }}
+        />
+      )}
     </Dialog>
   );
 }

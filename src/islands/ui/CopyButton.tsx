@@ -7,7 +7,8 @@ import { copyElementText } from '../../scripts/copy-buttons.ts';
 
 const CONFIRM_MS = 2000;
 
-export function CopyButton({ targetId, label }: { targetId: string; label: string }) {
+/** `className`: the small inline style by default; a full button where it stands among buttons (recovery codes). */
+export function CopyButton({ targetId, label, className = 'copy-button' }: { targetId: string; label: string; className?: string }) {
   const [status, setStatus] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -22,7 +23,7 @@ export function CopyButton({ targetId, label }: { targetId: string; label: strin
 
   return (
     <>
-      <button type="button" className="copy-button" onClick={() => void copy()} aria-label={label}>
+      <button type="button" className={className} onClick={() => void copy()} aria-label={label}>
         Copy
       </button>
       <span className="copy-status" role="status" aria-live="polite">

@@ -6,6 +6,7 @@
 // scrolls to the saved item), the same element floats at the window's corner as a toast, so the state
 // stays in view wherever the admin is (issue 14, part 2); it is one element, so it is announced once.
 import { useEffect, useRef, useState, type RefObject } from 'react';
+import { formatTime } from '../../lib/format.ts';
 import { usePublishPhase, type PublishPhase } from '../../stores/publish-status.ts';
 
 /** How long 'Live' keeps floating once the publish is done, before it waits in its place again. */
@@ -13,10 +14,30 @@ export const LIVE_TOAST_MS = 6000;
 /** The sticky site header covers the top of the window: a status under it is not in view. */
 const HEADER_ALLOWANCE_PX = 100;
 
-function timeOf(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString();
+/**
+ * While the toast floats, how far the site footer reaches into the window from below: the toast rises by as
+ * much, so it never covers the footer's links (issue 28, 2.17).
+ */
+function useFooterClearance(floating: boolean): number {
+  const [clearance, setClearance] = useState(0);
+  useEffect(() => {
+    const footer = document.querySelector<HTMLElement>('.site-footer');
+    if (!floating || !footer) return;
+    let frame = 0;
+    const measure = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => setClearance(Math.max(0, Math.round(window.innerHeight - footer.getBoundingClientRect().top))));
+    };
+    measure();
+    window.addEventListener('scroll', measure, { passive: true });
+    window.addEventListener('resize', measure);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', measure);
+      window.removeEventListener('resize', measure);
+    };
+  }, [floating]);
+  return floating ? clearance : 0;
 }
 
 /** Whether the status's own place in the page is out of view. */
@@ -52,6 +73,7 @@ export function PublishState() {
   const [anchor, outOfView] = useOutOfView();
   const worthFloating = useWorthFloating(phase);
   const floating = outOfView && worthFloating;
+  const clearance = useFooterClearance(floating);
   return (
     <>
       <span ref={anchor} className="publish-state__anchor" aria-hidden="true"></span>
@@ -61,6 +83,7 @@ export function PublishState() {
         aria-live="polite"
         aria-atomic="true"
         data-publish-state={phase.kind}
+        style={clearance > 0 ? { bottom: `calc(1rem + ${clearance}px)` } : undefined}
       >
         {phase.kind === 'publishing' && (
           <p className="publish-state__text">
@@ -70,7 +93,7 @@ export function PublishState() {
         )}
         {phase.kind === 'live' && (
           <p className="publish-state__text">
-            Live<span className="publish-state__detail">{phase.at ? ` since ${timeOf(phase.at)}` : ''}: readers see this change.</span>
+            Live<span className="publish-state__detail">{phase.at ? ` since ${formatTime(phase.at)}` : ''}: readers see this change.</span>
           </p>
         )}
         {phase.kind === 'failed' && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDate } from '../../../src/lib/format.ts';
+import { formatBytes, formatDate, formatTime } from '../../../src/lib/format.ts';
 
 describe('formatBytes', () => {
   it('shows bytes whole and larger sizes in binary steps with one decimal', () => {
@@ -27,5 +27,19 @@ describe('formatDate', () => {
     expect(formatDate(null)).toBeUndefined();
     expect(formatDate('')).toBeUndefined();
     expect(formatDate('soon')).toBeUndefined();
+  });
+});
+
+describe('formatTime', () => {
+  // Issue 28, 2.17: the publish toast said "5:40:15 PM" where the site writes 24-hour times.
+  it('writes a time of day in 24-hour form, whatever the browser’s language', () => {
+    const at = new Date(2026, 10, 26, 17, 40, 15).toISOString();
+    expect(formatTime(at)).toBe('17:40:15');
+    expect(formatTime(new Date(2026, 10, 26, 9, 5, 7).toISOString())).toBe('09:05:07');
+  });
+
+  it('is empty for nothing or an unreadable value', () => {
+    expect(formatTime(null)).toBe('');
+    expect(formatTime('not a time')).toBe('');
   });
 });

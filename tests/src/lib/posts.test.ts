@@ -29,9 +29,10 @@ describe('posts screens', () => {
     expect(sorted[0]!.posts.map((p) => p.id)).toEqual([7, 8, 9]);
   });
 
-  it('lists news posts newest first in the sidebar, the others in their order', () => {
+  // Issue 28, 2.10: news listed its posts reversed in the sidebar, the opposite of its articles.
+  it('lists every namespace’s posts in the sidebar in the order of the articles', () => {
     const posts = [post(1, 0), post(2, 1), post(3, 2)];
-    expect(sidebarPosts('news', posts).map((p) => p.id)).toEqual([3, 2, 1]);
+    expect(sidebarPosts('news', posts).map((p) => p.id)).toEqual([1, 2, 3]);
     expect(sidebarPosts('documentation', posts).map((p) => p.id)).toEqual([1, 2, 3]);
     expect(sidebarPosts('tutorials', posts).map((p) => p.id)).toEqual([1, 2, 3]);
     expect(posts.map((p) => p.id)).toEqual([1, 2, 3]);
