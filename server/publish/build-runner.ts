@@ -147,7 +147,7 @@ let fingerprint: { root: string; value: string } | undefined;
 export function markdownPipelineFingerprint(projectRoot: string): string {
   if (fingerprint?.root === projectRoot) return fingerprint.value;
   const hash = crypto.createHash('sha256');
-  const markdownDir = path.join(projectRoot, 'src', 'lib', 'markdown');
+  const markdownDir = path.join(projectRoot, 'common', 'markdown');
   for (const name of fs.readdirSync(markdownDir).sort()) hash.update(name).update(fs.readFileSync(path.join(markdownDir, name)));
   hash.update(fs.readFileSync(path.join(projectRoot, 'package-lock.json')));
   fingerprint = { root: projectRoot, value: hash.digest('hex').slice(0, 16) };
