@@ -59,7 +59,11 @@ export function describeLicensingApi(doc: OpenAPIHono<any>): void {
     tags,
     summary: "Keep a floating seat's lease alive; a lapsed lease answers HEARTBEAT_DEAD",
     request: { body: body(heartbeatSchema) },
-    responses: { 200: json('`valid`, `code`, `lease_expires_at` and a fresh `license_file`, or HEARTBEAT_DEAD.'), 404: json('No license has this key.'), ...refusals },
+    responses: {
+      200: json('`valid`, `code`, `lease_expires_at` and a fresh `license_file`, or HEARTBEAT_DEAD.'),
+      404: json('No license has this key.'),
+      ...refusals,
+    },
   });
   doc.openAPIRegistry.registerPath({
     method: 'post',
