@@ -31,6 +31,7 @@ import {
 import { recordLicenseEvent } from './events.ts';
 import { licenseStatusCode, type LicenseStatusCode } from './license-status.ts';
 import { licenseTerms, missingEntitlements } from './license-terms.ts';
+import { announceMachine } from './webhooks.ts';
 
 export type LicenseState = LicenseStatusCode;
 export type ActivationRefusal = Exclude<LicenseState, 'VALID'> | 'TOO_MANY_MACHINES' | 'ENTITLEMENTS_MISSING';
@@ -197,6 +198,7 @@ function recordMachineEvent(ctx: AppContext, licenseId: number, actor: Actor, ac
     detail: { machine_id: machine.id, fingerprint: machine.fingerprint, name: machine.name, platform: machine.platform },
     at,
   });
+  if (action === 'machine_activated' || action === 'machine_deactivated') announceMachine(ctx, licenseId, action, machine);
 }
 
 /** The `license` claims of a file (docs/licensing.md, file format), also what validate answers. */

@@ -15,6 +15,7 @@ import { resolveLicenseDates } from './license-dates.ts';
 import { recordLicenseEvent } from './events.ts';
 import { getLicensingSettings } from './settings.ts';
 import { syncLicenseFlags } from './queries.ts';
+import { announceLicenseChanges } from './webhooks.ts';
 
 /** The days the trial type starts with (server/features/license-types/ensure-types.ts); its duration_days rules. */
 export const AUTO_GRANT_TRIAL_DAYS = BUILT_IN_DEFAULTS.trial.duration_days;
@@ -64,5 +65,6 @@ export function grantTrialAutomatically(ctx: Pick<AppContext, 'db' | 'now'>, use
     detail: { type: type.name, active, expire, activated_at, expire_date, max_machines, suspended, auto_granted: true },
     at,
   });
+  announceLicenseChanges(ctx, license.id, [{ action: 'created' }]);
   return { license, user: updated, typeName: type.name };
 }

@@ -15,6 +15,7 @@ import { toAdminUser } from '../../auth/public-user.ts';
 import { describeLicenseChange, recordLicenseEvent, type LicenseChangeEvent, type LicenseFacts } from './events.ts';
 import { sendLicenseChangedMail, sendLicenseGrantedMail } from './mails.ts';
 import { presentLicense, type LicenseViewer } from './present.ts';
+import { announceLicenseChanges } from './webhooks.ts';
 
 export const LICENSE_MESSAGES = {
   saved: 'License saved.',
@@ -93,6 +94,7 @@ export function recordLicenseChanges(ctx: Ctx, adminId: number, before: LicenseF
   const at = new Date(ctx.now()).toISOString();
   const events = describeLicenseChange(before, factsOf(license, typeName));
   for (const event of events) recordLicenseEvent(ctx.db, { licenseId: license.id, actorKind: 'admin', actorUserId: adminId, ...event, at });
+  announceLicenseChanges(ctx, license.id, events);
   return events;
 }
 

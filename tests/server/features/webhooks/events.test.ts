@@ -10,6 +10,7 @@ import { releaseForm } from '../../../helpers/downloads.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
 import { webhookDeliveries } from '../../../../server/db/schema.ts';
 import { WEBHOOK_EVENTS } from '../../../../server/features/webhooks/events.ts';
+import { ensureLicenseTypes } from '../../../../server/features/license-types/ensure-types.ts';
 
 let ctx: TestContext;
 let admin: LoggedInClient;
@@ -88,5 +89,28 @@ describe('events', () => {
     const user = await createUser(ctx, { email: 'dave@example.com' });
     expect((await admin.request('DELETE', `/api/user/delete/${user.id}`)).status).toBe(200);
     expect(events()).toMatchObject([{ event: 'user.deleted', data: { id: user.id, email: 'dave@example.com' } }]);
+  });
+});
+
+describe('license and machine events', () => {
+  it('license.created, license.suspended, license.updated, machine.activated and machine.deactivated come from the console and the software', async () => {
+    ensureLicenseTypes(ctx.db);
+    const user = await createUser(ctx, { email: 'erin@example.com' });
+    const types = (await (await admin.request('GET', '/api/license/types')).json()) as { license_types: { id: number; name: string }[] };
+    const perpetual = types.license_types.find((type) => type.name.toLowerCase() === 'perpetual');
+    expect(perpetual, JSON.stringify(types)).toBeDefined();
+    const stored = await admin.request('POST', '/api/license/store', { license_type_id: perpetual?.id, user_id: user.id, active: 1 });
+    const storedText = await stored.text();
+    expect(stored.status, storedText).toBe(201);
+    const license = (JSON.parse(storedText) as { license: { id: number; key: string } }).license;
+    expect((await admin.request('PUT', `/api/license/update/${license.id}`, { suspended: 1 })).status).toBe(200);
+    expect((await admin.request('PUT', `/api/license/update/${license.id}`, { suspended: 0, max_machines: 5 })).status).toBe(200);
+    const software = (path: string, body: unknown) => ctx.app.request(`/api/licensing/v1/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await software('activate', { key: license.key, fingerprint: 'lab-pc-1', name: 'Lab PC 1' })).status).toBe(201);
+    expect((await software('deactivate', { key: license.key, fingerprint: 'lab-pc-1' })).status).toBe(204);
+    const seen = events().filter((event) => event.event !== 'user.created');
+    expect(seen.map((event) => event.event)).toEqual(['license.created', 'license.suspended', 'license.unsuspended', 'license.updated', 'machine.activated', 'machine.deactivated']);
+    expect(seen[0]?.data).toMatchObject({ id: license.id, key: license.key, user_id: user.id });
+    expect(seen[4]?.data).toMatchObject({ license_id: license.id, machine: { fingerprint: 'lab-pc-1', name: 'Lab PC 1' } });
   });
 });

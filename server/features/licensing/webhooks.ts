@@ -1,0 +1,36 @@
+// What licensing tells the integrations (docs/integrations.md#events): each call runs inside the transaction
+// of the change, so the event exists exactly when the change was committed. The license object is the one the
+// admin screen and GET /api/v1/licenses answer.
+import type { AppContext } from '../../context.ts';
+import type { LicenseMachine } from './queries.ts';
+import { recordWebhookEvent, type WebhookEvent } from '../webhooks/index.ts';
+import type { LicenseChangeEvent } from './events.ts';
+import { presentLicense, presentMachine } from './present.ts';
+import { getLicenseWithType } from './queries.ts';
+
+type Ctx = Pick<AppContext, 'db' | 'now'>;
+
+/** The license as the integrations receive it (an admin's view: key and machines included). */
+function licenseData(ctx: Ctx, licenseId: number) {
+  const license = getLicenseWithType(ctx.db, licenseId);
+  return license ? presentLicense(ctx.db, license, { viewer: { id: 0, role: 'admin' }, now: ctx.now() }) : { id: licenseId };
+}
+
+/** One webhook per kind of change of a save: created, suspended, unsuspended, or else (extended too) updated. */
+export function announceLicenseChanges(ctx: Ctx, licenseId: number, changes: readonly Pick<LicenseChangeEvent, 'action'>[]): void {
+  const kinds = new Set<WebhookEvent>();
+  for (const change of changes) {
+    if (change.action === 'created') kinds.add('license.created');
+    else if (change.action === 'suspended') kinds.add('license.suspended');
+    else if (change.action === 'unsuspended') kinds.add('license.unsuspended');
+    else kinds.add('license.updated');
+  }
+  if (kinds.has('license.created')) kinds.delete('license.updated');
+  if (kinds.size === 0) return;
+  const data = licenseData(ctx, licenseId);
+  for (const kind of kinds) recordWebhookEvent(ctx.db, kind, data, ctx.now());
+}
+
+export function announceMachine(ctx: Ctx, licenseId: number, action: 'machine_activated' | 'machine_deactivated', machine: LicenseMachine): void {
+  recordWebhookEvent(ctx.db, action === 'machine_activated' ? 'machine.activated' : 'machine.deactivated', { license_id: licenseId, machine: presentMachine(machine) }, ctx.now());
+}
