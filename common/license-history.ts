@@ -112,6 +112,9 @@ export function licenseEventText(event: Pick<LicenseEventLike, 'action' | 'detai
       return `${machineName(detail)} checked in`;
     case 'reminder_sent':
       return reminderText(detail);
+    case 'note':
+      // A note the shop or CRM sent with a grant through the integrations' API (docs/integrations.md).
+      return `Note: ${typeof detail.note === 'string' ? detail.note : ''}`;
     default:
       return event.action.charAt(0).toUpperCase() + event.action.slice(1).replaceAll('_', ' ');
   }

@@ -6,10 +6,11 @@ export { licenseKind } from './license-dates.ts';
 // What a license gives: the one computation of its effective entitlements and maintenance window (issue 24, item 2),
 // for every answer, every file, and the release and update feeds to come.
 export { coveredByMaintenance, licenseTerms, missingEntitlements, type LicenseTerms } from './license-terms.ts';
-export { answerLicenseWrite, storeLicenseAsAdmin } from './license-writes.ts';
+export { answerLicenseWrite, storeLicenseAsAdmin, updateLicenseAsAdmin } from './license-writes.ts';
 export { sendLicenseGrantedMail } from './mails.ts';
 export { describeLicensingApi } from './openapi.ts';
 export { presentLicenseEvents, presentLicenses } from './present.ts';
+export { getLicenseWithType } from './queries.ts';
 export {
   backfillLicenseRequests,
   closeOpenLicenseRequests,

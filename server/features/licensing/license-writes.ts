@@ -90,7 +90,7 @@ export function checkLicenseReferences(ctx: Ctx, typeId: number, userId: number,
 }
 
 /** Every change an admin's save made, as license events, inside its transaction; answers them. */
-export function recordLicenseChanges(ctx: Ctx, adminId: number, before: LicenseFacts | null, license: License, typeName: string): LicenseChangeEvent[] {
+export function recordLicenseChanges(ctx: Ctx, adminId: number | null, before: LicenseFacts | null, license: License, typeName: string): LicenseChangeEvent[] {
   const at = new Date(ctx.now()).toISOString();
   const events = describeLicenseChange(before, factsOf(license, typeName));
   for (const event of events) recordLicenseEvent(ctx.db, { licenseId: license.id, actorKind: 'admin', actorUserId: adminId, ...event, at });
@@ -99,7 +99,7 @@ export function recordLicenseChanges(ctx: Ctx, adminId: number, before: LicenseF
 }
 
 /** Stores a new license as the admin asked. Must run inside the caller's writeTransaction. */
-export function storeLicenseAsAdmin(ctx: Ctx, adminId: number, input: NewLicenseInput): LicenseWrite {
+export function storeLicenseAsAdmin(ctx: Ctx, adminId: number | null, input: NewLicenseInput): LicenseWrite {
   const nowIso = new Date(ctx.now()).toISOString();
   const { type } = checkLicenseReferences(ctx, input.license_type_id, input.user_id, input.expire);
   const { dates, activatedNow } = resolveLicenseDates({
@@ -128,7 +128,7 @@ export function storeLicenseAsAdmin(ctx: Ctx, adminId: number, input: NewLicense
 }
 
 /** Updates a license as the admin asked; fields left out keep their values. Must run inside the caller's writeTransaction. */
-export function updateLicenseAsAdmin(ctx: Ctx, adminId: number, id: number, input: LicenseUpdateInput): LicenseWrite {
+export function updateLicenseAsAdmin(ctx: Ctx, adminId: number | null, id: number, input: LicenseUpdateInput): LicenseWrite {
   const nowIso = new Date(ctx.now()).toISOString();
   const stored = getLicenseWithType(ctx.db, id);
   if (!stored) throw new HttpError(404, LICENSE_MESSAGES.notFound);

@@ -32,5 +32,10 @@ export function announceLicenseChanges(ctx: Ctx, licenseId: number, changes: rea
 }
 
 export function announceMachine(ctx: Ctx, licenseId: number, action: 'machine_activated' | 'machine_deactivated', machine: LicenseMachine): void {
-  recordWebhookEvent(ctx.db, action === 'machine_activated' ? 'machine.activated' : 'machine.deactivated', { license_id: licenseId, machine: presentMachine(machine) }, ctx.now());
+  recordWebhookEvent(
+    ctx.db,
+    action === 'machine_activated' ? 'machine.activated' : 'machine.deactivated',
+    { license_id: licenseId, machine: presentMachine(machine) },
+    ctx.now(),
+  );
 }

@@ -14,14 +14,37 @@ import { smallJsonBody } from '../../http/body-limit.ts';
 import { mailPasswordLink } from '../accounts/index.ts';
 import { API_V1_PREFIX, apiTokenGuard, idempotent, requireScope, tokenOf } from '../api-tokens/index.ts';
 import { listDownloadItems, presentRelease } from '../downloads/index.ts';
-import { getLicensesOfUser, presentLicenses } from '../licensing/index.ts';
+import {
+  answerLicenseWrite,
+  getLicenseWithType,
+  getLicensesOfUser,
+  presentLicenses,
+  recordLicenseEvent,
+  storeLicenseAsAdmin,
+  updateLicenseAsAdmin,
+} from '../licensing/index.ts';
+import { findLicenseTypeByName, getLicenseTypeById } from '../license-types/index.ts';
 import { recordWebhookEvent } from '../webhooks/index.ts';
-import { errorSchema, licenseSchema, licensesQuerySchema, newUserSchema, releaseSchema, userSchema, usersQuerySchema } from './schemas.ts';
+import {
+  errorSchema,
+  licenseChangeSchema,
+  licenseIdParams,
+  licenseSchema,
+  licensesQuerySchema,
+  newLicenseSchema,
+  newUserSchema,
+  releaseSchema,
+  userSchema,
+  usersQuerySchema,
+} from './schemas.ts';
 
 export const PUBLIC_API_MESSAGES = {
   userExists: 'A user with this e-mail address already exists.',
   userRequired: 'Give either user_id or email.',
   userNotFound: 'No user has this id or address.',
+  typeNotFound: 'No license type has this name or id.',
+  licenseNotFound: 'License not found.',
+  notActivated: 'The license is not activated yet, so it has no end to move: activate it first or give expire_days.',
 } as const;
 
 const json = <Schema extends z.ZodType>(schema: Schema, description: string) => ({ content: { 'application/json': { schema } }, description });
@@ -59,6 +82,22 @@ export const PUBLIC_API_ROUTES = {
     request: { query: licensesQuerySchema },
     responses: { 200: json(z.object({ licenses: z.array(licenseSchema) }), 'The licenses of the user.'), 404: json(errorSchema, 'No such user.'), ...errors },
   }),
+  createLicense: createRoute({
+    method: 'post',
+    path: '/licenses',
+    summary: 'Grant a license, mailed to its owner as from the admin console (scope licenses:write; Idempotency-Key honoured)',
+    security,
+    request: { body: { content: { 'application/json': { schema: newLicenseSchema } }, required: true } },
+    responses: { 201: json(z.object({ license: licenseSchema, mail_sent: z.boolean().nullable() }), 'The license, with its key.'), ...errors },
+  }),
+  changeLicense: createRoute({
+    method: 'patch',
+    path: '/licenses/{id}',
+    summary: 'Suspend, extend or change what a license allows (scope licenses:write)',
+    security,
+    request: { params: licenseIdParams, body: { content: { 'application/json': { schema: licenseChangeSchema } }, required: true } },
+    responses: { 200: json(z.object({ license: licenseSchema }), 'The license as changed.'), ...errors, 404: json(errorSchema, 'No such license.') },
+  }),
   listReleases: createRoute({
     method: 'get',
     path: '/releases',
@@ -89,6 +128,7 @@ export function publicApiRoutes(ctx: AppContext) {
 
   app.use('/users', async (c, next) => requireScope(c.req.method === 'GET' ? 'users:read' : 'users:write')(c, next));
   app.use('/licenses', async (c, next) => requireScope(c.req.method === 'GET' ? 'licenses:read' : 'licenses:write')(c, next));
+  app.use('/licenses/*', requireScope('licenses:write'));
   app.use('/releases', requireScope('releases:read'));
   app.post('*', idempotent(ctx));
 
@@ -124,6 +164,82 @@ export function publicApiRoutes(ctx: AppContext) {
     if (!user || (email && userId !== undefined && user.email.toLowerCase() !== email.toLowerCase()))
       return c.json({ code: 'NOT_FOUND', message: PUBLIC_API_MESSAGES.userNotFound }, 404);
     return c.json({ licenses: presentLicenses(ctx.db, getLicensesOfUser(ctx.db, user.id), { viewer: viewerOf(c), now: ctx.now() }) }, 200);
+  });
+
+  app.openapi(PUBLIC_API_ROUTES.createLicense, async (c) => {
+    const input = c.req.valid('json');
+    const token = tokenOf(c);
+    const user = input.user_id !== undefined ? getUserById(ctx.db, input.user_id) : input.email ? getUserByEmail(ctx.db, input.email) : undefined;
+    if (!user)
+      return c.json(
+        {
+          code: 'INVALID_REQUEST',
+          message: PUBLIC_API_MESSAGES.userNotFound,
+          errors: { [input.user_id !== undefined ? 'user_id' : 'email']: [PUBLIC_API_MESSAGES.userNotFound] },
+        },
+        422,
+      );
+    const type = typeof input.license_type === 'number' ? getLicenseTypeById(ctx.db, input.license_type) : findLicenseTypeByName(ctx.db, input.license_type);
+    if (!type)
+      return c.json({ code: 'INVALID_REQUEST', message: PUBLIC_API_MESSAGES.typeNotFound, errors: { license_type: [PUBLIC_API_MESSAGES.typeNotFound] } }, 422);
+    const at = new Date(ctx.now()).toISOString();
+    const write = writeTransaction(ctx.db, () => {
+      const stored = storeLicenseAsAdmin(ctx, token.createdBy, {
+        license_type_id: type.id,
+        user_id: user.id,
+        active: 1,
+        ...(input.expire_days !== undefined ? { expire: input.expire_days } : {}),
+        ...(input.max_machines !== undefined ? { max_machines: input.max_machines } : {}),
+        ...(input.entitlements !== undefined ? { entitlements: input.entitlements } : {}),
+        ...(input.maintenance_until !== undefined ? { maintenance_until: input.maintenance_until } : {}),
+      });
+      if (input.note)
+        recordLicenseEvent(ctx.db, {
+          licenseId: stored.license.id,
+          actorKind: 'admin',
+          actorUserId: token.createdBy,
+          action: 'note',
+          detail: { note: input.note, api_token_id: token.id },
+          at,
+        });
+      return stored;
+    });
+    ctx.log.info(`License ${write.license.id} granted through API token ${token.id}`);
+    const answer = await answerLicenseWrite(ctx, write, viewerOf(c));
+    return c.json({ license: answer.license, mail_sent: answer.mail_sent }, 201);
+  });
+
+  app.openapi(PUBLIC_API_ROUTES.changeLicense, (c) => {
+    const { id } = c.req.valid('param');
+    const input = c.req.valid('json');
+    const token = tokenOf(c);
+    const stored = getLicenseWithType(ctx.db, id);
+    if (!stored) return c.json({ code: 'NOT_FOUND', message: PUBLIC_API_MESSAGES.licenseNotFound }, 404);
+    let expire: number | undefined;
+    if (input.expires_at === null) expire = 0;
+    else if (input.expires_at !== undefined) {
+      // The model counts whole days from activation (docs/product/data-model.md): a date becomes those days.
+      if (!stored.activated_at)
+        return c.json({ code: 'INVALID_REQUEST', message: PUBLIC_API_MESSAGES.notActivated, errors: { expires_at: [PUBLIC_API_MESSAGES.notActivated] } }, 422);
+      expire = Math.max(1, Math.ceil((Date.parse(input.expires_at) - Date.parse(stored.activated_at)) / 86_400_000));
+    }
+    const write = writeTransaction(ctx.db, () =>
+      updateLicenseAsAdmin(ctx, token.createdBy, id, {
+        ...(input.suspended !== undefined ? { suspended: input.suspended ? 1 : 0 } : {}),
+        ...(expire !== undefined ? { expire } : {}),
+        ...(input.max_machines !== undefined ? { max_machines: input.max_machines } : {}),
+        ...(input.entitlements !== undefined ? { entitlements: input.entitlements } : {}),
+        ...(input.maintenance_until !== undefined ? { maintenance_until: input.maintenance_until } : {}),
+      }),
+    );
+    ctx.log.info(`License ${id} changed through API token ${token.id}`);
+    const [license] = presentLicenses(
+      ctx.db,
+      getLicensesOfUser(ctx.db, write.license.user_id).filter((row) => row.id === id),
+      { viewer: viewerOf(c), now: ctx.now() },
+    );
+    if (!license) throw new Error(`license ${id} vanished after its update`);
+    return c.json({ license }, 200);
   });
 
   app.openapi(PUBLIC_API_ROUTES.listReleases, (c) => c.json({ releases: listDownloadItems(ctx.db).map((item) => presentRelease(item)) }, 200));

@@ -80,3 +80,52 @@ export const licensesQuerySchema = z.object({
     .optional()
     .openapi({ param: { name: 'email', in: 'query' } }),
 });
+
+const isoDate = z
+  .string()
+  .refine((text) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(text) && !Number.isNaN(Date.parse(text)), 'Give a date such as 2027-12-31.');
+
+/** What a license may be given through the API; left out, a field takes the type's default (docs/licensing.md). */
+const licenseTermsFields = {
+  expire_days: z.coerce.number().int('The expire days must be a whole number.').min(0).max(36_500).optional(),
+  maintenance_until: isoDate
+    .nullable()
+    .optional()
+    .openapi({ description: "End of included updates; null: no limit; left out: the type's maintenance_days after the grant." }),
+  entitlements: z
+    .array(z.string().regex(/^[A-Z][A-Z0-9_]{1,31}$/, 'Entitlement codes look like PRO or EXPORT_STEP.'))
+    .max(100)
+    .optional(),
+  max_machines: z.coerce.number().int().min(1).max(10_000).optional(),
+};
+
+export const newLicenseSchema = z
+  .object({
+    user_id: z.number().int().positive().optional(),
+    email: emailField.optional(),
+    license_type: z
+      .union([z.string().trim().min(1).max(100), z.number().int().positive()])
+      .openapi({ description: 'The type by name (such as "perpetual" or "Pro") or by id.' }),
+    ...licenseTermsFields,
+    note: z.string().trim().max(500, 'The note may not be greater than 500 characters.').optional(),
+  })
+  .refine((input) => input.user_id !== undefined || input.email !== undefined, { message: 'Give either user_id or email.', path: ['user_id'] })
+  .openapi('NewLicense');
+
+export const licenseChangeSchema = z
+  .object({
+    suspended: z.boolean().optional(),
+    expires_at: isoDate.nullable().optional().openapi({ description: 'When the license ends (counted in whole days from its activation); null: never.' }),
+    max_machines: licenseTermsFields.max_machines,
+    maintenance_until: licenseTermsFields.maintenance_until,
+    entitlements: licenseTermsFields.entitlements,
+  })
+  .openapi('LicenseChange');
+
+export const licenseIdParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});

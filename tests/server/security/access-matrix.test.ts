@@ -239,6 +239,8 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/v1/users': TOKEN_ONLY,
   'POST /api/v1/users': TOKEN_ONLY,
   'GET /api/v1/licenses': TOKEN_ONLY,
+  'POST /api/v1/licenses': TOKEN_ONLY,
+  'PATCH /api/v1/licenses/:id': TOKEN_ONLY,
   'GET /api/v1/releases': TOKEN_ONLY,
   // The description of the machine APIs and its reference page: public, like any published API's.
   'GET /api/openapi.json': PUBLIC,
@@ -440,10 +442,12 @@ describe('access matrix', () => {
     const unsafe = routes.filter((candidate) => UNSAFE.has(candidate.method) && candidate.path.startsWith('/api/'));
     const exempt = unsafe.filter((route) => MACHINE_APIS.some((prefix) => route.path.startsWith(prefix)));
     expect(exempt.map((route) => route.key).sort()).toEqual([
+      'PATCH /api/v1/licenses/:id',
       'POST /api/licensing/v1/activate',
       'POST /api/licensing/v1/deactivate',
       'POST /api/licensing/v1/heartbeat',
       'POST /api/licensing/v1/validate',
+      'POST /api/v1/licenses',
       'POST /api/v1/users',
     ]);
     const oneClick = unsafe.filter((route) => route.path === ONE_CLICK_UNSUBSCRIBE);

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
 import { readOutbox, linksIn } from '../../../helpers/mail.ts';
-import { apiTokens, users } from '../../../../server/db/schema.ts';
+import { apiTokens, licenses, users } from '../../../../server/db/schema.ts';
+import { ensureLicenseTypes } from '../../../../server/features/license-types/ensure-types.ts';
 
 let ctx: TestContext;
 let admin: LoggedInClient;
@@ -148,5 +149,68 @@ describe('/api/v1/users', () => {
     ctx.advance(24 * 3_600_000 + 1);
     const later = await call(token, 'POST', '/api/v1/users', { email: 'twice@example.com', name: 'Twice' }, { 'Idempotency-Key': 'order-1001' });
     expect(later.status).toBe(201);
+  });
+});
+
+describe('/api/v1/licenses', () => {
+  it('grants a license by type name to a user by address (owner mailed, key answered, note in its history), then suspends and extends it', async () => {
+    ensureLicenseTypes(ctx.db);
+    const owner = await createUser(ctx, { email: 'buyer@example.com' });
+    const { token } = await newToken(['licenses:read', 'licenses:write']);
+    const granted = await call(
+      token,
+      'POST',
+      '/api/v1/licenses',
+      { email: 'buyer@example.com', license_type: 'perpetual', max_machines: 2, entitlements: ['PRO'], note: 'order 1001' },
+      { 'Idempotency-Key': 'order-1001' },
+    );
+    expect(granted.status).toBe(201);
+    const license = ((await granted.json()) as { license: { id: number; key: string; max_machines: number; entitlements: string[] } }).license;
+    expect(license).toMatchObject({ max_machines: 2 });
+    expect(license.entitlements).toContain('PRO');
+    expect(license.key).toMatch(/^DCTL-/);
+    expect(readOutbox(ctx.config.outboxDir).some((mail) => mail.to === 'buyer@example.com' && mail.text?.includes(license.key))).toBe(true);
+    // The same order again creates nothing.
+    const again = await call(
+      token,
+      'POST',
+      '/api/v1/licenses',
+      { email: 'buyer@example.com', license_type: 'perpetual', max_machines: 2, entitlements: ['PRO'], note: 'order 1001' },
+      { 'Idempotency-Key': 'order-1001' },
+    );
+    expect(again.status).toBe(201);
+    const listed = (await (await call(token, 'GET', `/api/v1/licenses?user_id=${owner.id}`)).json()) as { licenses: { id: number }[] };
+    expect(listed.licenses.map((row) => row.id)).toEqual([license.id]);
+
+    const suspended = await call(token, 'PATCH', `/api/v1/licenses/${license.id}`, { suspended: true, max_machines: 4 });
+    expect(suspended.status).toBe(200);
+    expect(((await suspended.json()) as { license: { suspended: number; max_machines: number } }).license).toMatchObject({ suspended: 1, max_machines: 4 });
+    const resumed = await call(token, 'PATCH', `/api/v1/licenses/${license.id}`, { suspended: false });
+    expect(((await resumed.json()) as { license: { suspended: number } }).license).toMatchObject({ suspended: 0 });
+    // A trial's end moves to the date given, counted in whole days from its activation.
+    const trial = await call(token, 'POST', '/api/v1/licenses', { user_id: owner.id, license_type: 'trial', expire_days: 14 });
+    const trialId = ((await trial.json()) as { license: { id: number; expire: number } }).license.id;
+    const later = new Date(ctx.now() + 60 * 86_400_000).toISOString();
+    const extended = await call(token, 'PATCH', `/api/v1/licenses/${trialId}`, { expires_at: later });
+    expect(extended.status).toBe(200);
+    expect(((await extended.json()) as { license: { expire: number } }).license.expire).toBe(60);
+    expect((await call(token, 'PATCH', '/api/v1/licenses/999999', { suspended: true })).status).toBe(404);
+  });
+
+  it('refuses an unknown type or user and bad terms with the field, creating nothing', async () => {
+    ensureLicenseTypes(ctx.db);
+    await createUser(ctx, { email: 'buyer@example.com' });
+    const { token } = await newToken(['licenses:write']);
+    const unknownType = await call(token, 'POST', '/api/v1/licenses', { email: 'buyer@example.com', license_type: 'Platinum' });
+    expect(unknownType.status).toBe(422);
+    expect(Object.keys(((await unknownType.json()) as { errors: object }).errors)).toEqual(['license_type']);
+    const unknownUser = await call(token, 'POST', '/api/v1/licenses', { email: 'nobody@example.com', license_type: 'perpetual' });
+    expect(Object.keys(((await unknownUser.json()) as { errors: object }).errors)).toEqual(['email']);
+    const badTerms = await call(token, 'POST', '/api/v1/licenses', { license_type: 'perpetual', entitlements: ['lower'], maintenance_until: 'soon' });
+    expect(badTerms.status).toBe(422);
+    expect(Object.keys(((await badTerms.json()) as { errors: object }).errors).sort()).toEqual(['entitlements', 'maintenance_until', 'user_id']);
+    expect(ctx.db.select().from(licenses).all()).toEqual([]);
+    const readOnly = (await newToken(['licenses:read'])).token;
+    expect((await call(readOnly, 'POST', '/api/v1/licenses', { email: 'buyer@example.com', license_type: 'perpetual' })).status).toBe(403);
   });
 });

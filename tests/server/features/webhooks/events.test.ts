@@ -105,11 +105,19 @@ describe('license and machine events', () => {
     const license = (JSON.parse(storedText) as { license: { id: number; key: string } }).license;
     expect((await admin.request('PUT', `/api/license/update/${license.id}`, { suspended: 1 })).status).toBe(200);
     expect((await admin.request('PUT', `/api/license/update/${license.id}`, { suspended: 0, max_machines: 5 })).status).toBe(200);
-    const software = (path: string, body: unknown) => ctx.app.request(`/api/licensing/v1/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const software = (path: string, body: unknown) =>
+      ctx.app.request(`/api/licensing/v1/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     expect((await software('activate', { key: license.key, fingerprint: 'lab-pc-1', name: 'Lab PC 1' })).status).toBe(201);
     expect((await software('deactivate', { key: license.key, fingerprint: 'lab-pc-1' })).status).toBe(204);
     const seen = events().filter((event) => event.event !== 'user.created');
-    expect(seen.map((event) => event.event)).toEqual(['license.created', 'license.suspended', 'license.unsuspended', 'license.updated', 'machine.activated', 'machine.deactivated']);
+    expect(seen.map((event) => event.event)).toEqual([
+      'license.created',
+      'license.suspended',
+      'license.unsuspended',
+      'license.updated',
+      'machine.activated',
+      'machine.deactivated',
+    ]);
     expect(seen[0]?.data).toMatchObject({ id: license.id, key: license.key, user_id: user.id });
     expect(seen[4]?.data).toMatchObject({ license_id: license.id, machine: { fingerprint: 'lab-pc-1', name: 'Lab PC 1' } });
   });
