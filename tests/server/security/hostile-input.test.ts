@@ -617,7 +617,7 @@ describe('session ids and e-mail change links', () => {
   it('GET /api/user/email/confirm/{id} redirects (never 500) whatever the id and query, changing nothing', async () => {
     const emailsBefore = (await admin.request('GET', '/api/admin/users?limit=500').then((response) => response.text())).length;
     await fc.assert(
-      fc.asyncProperty(segment, fc.dictionary(fc.constantFrom('email', 'state', 'expires', 'signature', 'x'), segment), async (id, query) => {
+      fc.asyncProperty(segment, fc.dictionary(fc.constantFrom('email', 'nonce', 'state', 'expires', 'signature', 'x'), segment), async (id, query) => {
         const url = `/api/user/email/confirm/${asSegment(id)}?${new URLSearchParams(query).toString()}`;
         const response = await anonymous.request('GET', url);
         await response.arrayBuffer();
