@@ -82,6 +82,10 @@ const ROUTES = [
   '/reset-password',
   '/reset-pasword/form',
   '/search',
+  // The legal pages (issue 28, section 1).
+  '/privacy',
+  '/terms',
+  '/imprint',
 ];
 
 describe('the built site', () => {
@@ -262,8 +266,17 @@ describe('the built site', () => {
   });
 
   it('builds only what the snapshot holds', () => {
-    // One page per section, one per namespace, and the nine fixed routes.
+    // One page per section, one per namespace, and the twelve fixed routes.
     const sections = Object.values(fixture.namespaces).flat().length;
-    expect(allFiles('index.html')).toHaveLength(sections + 3 + 9);
+    expect(allFiles('index.html')).toHaveLength(sections + 3 + 12);
+  });
+
+  it('shows the legal pages, linked from every footer, and the contact details from the snapshot (issue 28)', () => {
+    expect(page('/privacy')).toContain('<code>XSRF-TOKEN</code>');
+    expect(page('/imprint')).toContain('<strong>Dimensional Control Ltd.</strong>');
+    for (const route of ['/', '/news', '/contact']) expect(page(route)).toMatch(/href="\/privacy"[^>]*>Privacy Policy</);
+    const contact = page('/contact');
+    expect(contact).toContain('href="mailto:info@example.com"');
+    expect(contact).toContain('href="tel:+442000000000"');
   });
 });
