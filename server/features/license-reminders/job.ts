@@ -46,6 +46,7 @@ import {
 } from './queries.ts';
 import { startPeriodicJob } from '../../process/periodic-job.ts';
 import { mailSendFailures } from '../../ops/metrics.ts';
+import { announceExpiredLicenses } from '../licensing/index.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -193,6 +194,9 @@ export function startReminderScheduler(
 
   async function drain(): Promise<ReminderRunSummary> {
     const summary: ReminderRunSummary = { sent: 0, retried: 0, failed: 0, outage: false };
+    // Every license whose end has passed gets its `expired` history line and license.expired webhook
+    // (docs/integrations.md#events), trials and others alike, whatever the mail server does.
+    announceExpiredLicenses(ctx);
     // Each license is looked at once per run, so a batch of reminders that cannot be claimed yet (retries
     // waiting for their delay) cannot keep the run going.
     const seen = new Set<string>();

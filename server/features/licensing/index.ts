@@ -23,3 +23,4 @@ export {
 export { MAX_EXPIRE_DAYS, licensingFeature } from './routes.ts';
 export { createKeyringSource } from './signing-keys.ts';
 export type { Keyring } from './signing-keys.ts';
+export { announceExpiredLicenses } from './webhooks.ts';

@@ -9,7 +9,7 @@
 // closes the user's open ones (syncLicenseFlags), the inbox reads and declines them.
 //
 // License types are the license-types feature's (server/features/license-types/).
-import { and, asc, desc, eq, gt, lte, or, sql, type SQL, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lte, or, sql, type SQL, isNull, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import {
@@ -353,4 +353,25 @@ export function syncLicenseFlags(db: Db, id: number, options: { clearRequest: bo
     .where(eq(users.id, id))
     .returning()
     .get();
+}
+
+/**
+ * Licenses whose end has passed and whose expiry is not recorded yet (an `expired` event naming that end):
+ * extended and expired again, a license gets a new one.
+ */
+export function listNewlyExpiredLicenseIds(db: Db, nowIso: string, limit: number): number[] {
+  return db
+    .select({ id: licenses.id })
+    .from(licenses)
+    .where(
+      and(
+        isNotNull(licenses.expire_date),
+        lte(licenses.expire_date, nowIso),
+        sql`not exists (select 1 from ${licenseEvents} where ${licenseEvents.license_id} = ${licenses.id} and ${licenseEvents.action} = 'expired' and json_extract(${licenseEvents.detail}, '$.expire_date') = ${licenses.expire_date})`,
+      ),
+    )
+    .orderBy(asc(licenses.id))
+    .limit(limit)
+    .all()
+    .map((row) => row.id);
 }

@@ -6,7 +6,9 @@ import type { LicenseMachine } from './queries.ts';
 import { recordWebhookEvent, type WebhookEvent } from '../webhooks/index.ts';
 import type { LicenseChangeEvent } from './events.ts';
 import { presentLicense, presentMachine } from './present.ts';
-import { getLicenseWithType } from './queries.ts';
+import { getLicenseWithType, listNewlyExpiredLicenseIds } from './queries.ts';
+import { recordLicenseEvent } from './events.ts';
+import { writeTransaction } from '../../db/client.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'now'>;
 
@@ -38,4 +40,30 @@ export function announceMachine(ctx: Ctx, licenseId: number, action: 'machine_ac
     { license_id: licenseId, machine: presentMachine(machine) },
     ctx.now(),
   );
+}
+
+/**
+ * Records each license whose end has passed since the last look (an `expired` event in its history and
+ * license.expired for the integrations), a batch at a time; run by the reminders job every minute.
+ */
+export function announceExpiredLicenses(ctx: Ctx, batch = 100): number {
+  const nowIso = new Date(ctx.now()).toISOString();
+  let announced = 0;
+  for (const id of listNewlyExpiredLicenseIds(ctx.db, nowIso, batch)) {
+    writeTransaction(ctx.db, () => {
+      const license = getLicenseWithType(ctx.db, id);
+      if (!license?.expire_date) return;
+      recordLicenseEvent(ctx.db, {
+        licenseId: id,
+        actorKind: 'system',
+        actorUserId: null,
+        action: 'expired',
+        detail: { expire_date: license.expire_date },
+        at: nowIso,
+      });
+      recordWebhookEvent(ctx.db, 'license.expired', licenseData(ctx, id), ctx.now());
+      announced += 1;
+    });
+  }
+  return announced;
 }

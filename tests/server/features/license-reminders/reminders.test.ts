@@ -70,7 +70,8 @@ function grantTrial(options: { days: number; ago?: number; type?: string; active
 
 const outbox = (): ParsedMail[] => readOutbox(ctx.config.outboxDir);
 const reminderRows = () => ctx.db.select().from(licenseReminders).all();
-const reminderEvents = (licenseId: number) => ctx.db.select().from(licenseEvents).where(eq(licenseEvents.license_id, licenseId)).all();
+const licenseHistory = (licenseId: number) => ctx.db.select().from(licenseEvents).where(eq(licenseEvents.license_id, licenseId)).all();
+const reminderEvents = (licenseId: number) => licenseHistory(licenseId).filter((event) => event.action === 'reminder_sent');
 
 describe('trial expiry reminders', () => {
   afterEach(async () => {
@@ -146,6 +147,8 @@ describe('trial expiry reminders', () => {
       ['reminder_sent', 'system', 'expired'],
     ]);
     for (const event of events) expect(event.detail).not.toContain(key);
+    // The run that mailed the last reminder also recorded the expiry itself, once (docs/integrations.md#events).
+    expect(licenseHistory(license.id).filter((event) => event.action === 'expired')).toHaveLength(1);
     // The capture sees both the scheduler's and the mailer's lines (checked for keys after each test).
     expect(ctx.logLines.some((line) => line.includes('license reminders: 1 sent'))).toBe(true);
     expect(ctx.logLines.some((line) => line.includes(`to ${user.email} written to`))).toBe(true);

@@ -10,6 +10,7 @@ import { releaseForm } from '../../../helpers/downloads.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
 import { webhookDeliveries } from '../../../../server/db/schema.ts';
 import { WEBHOOK_EVENTS } from '../../../../server/features/webhooks/events.ts';
+import { announceExpiredLicenses } from '../../../../server/features/licensing/webhooks.ts';
 import { ensureLicenseTypes } from '../../../../server/features/license-types/ensure-types.ts';
 
 let ctx: TestContext;
@@ -120,5 +121,25 @@ describe('license and machine events', () => {
     ]);
     expect(seen[0]?.data).toMatchObject({ id: license.id, key: license.key, user_id: user.id });
     expect(seen[4]?.data).toMatchObject({ license_id: license.id, machine: { fingerprint: 'lab-pc-1', name: 'Lab PC 1' } });
+  });
+});
+
+describe('license.expired', () => {
+  it('comes once for each end a license passes, trials and others alike, with an `expired` line in its history', async () => {
+    ensureLicenseTypes(ctx.db);
+    const user = await createUser(ctx, { email: 'frank@example.com' });
+    const types = (await (await admin.request('GET', '/api/license/types')).json()) as { license_types: { id: number; name: string }[] };
+    const trial = types.license_types.find((type) => type.name.toLowerCase() === 'trial');
+    const stored = await admin.request('POST', '/api/license/store', { license_type_id: trial?.id, user_id: user.id, active: 1, expire: 1 });
+    const license = ((await stored.json()) as { license: { id: number; expire_date: string } }).license;
+    const later = { ...ctx, now: () => Date.parse(license.expire_date) + 1 };
+    expect(announceExpiredLicenses(ctx)).toBe(0);
+    expect(announceExpiredLicenses(later)).toBe(1);
+    expect(announceExpiredLicenses(later)).toBe(0);
+    const expired = events().filter((event) => event.event === 'license.expired');
+    expect(expired).toHaveLength(1);
+    expect(expired[0]?.data).toMatchObject({ id: license.id, expire_date: license.expire_date });
+    const history = (await (await admin.request('GET', `/api/license/${license.id}/events`)).json()) as { events: { action: string }[] };
+    expect(history.events.map((event) => event.action)).toContain('expired');
   });
 });
