@@ -56,6 +56,8 @@ const envSchema = z.object({
   ACCOUNT_LOGINS_PER_15_MINUTES: z.coerce.number().int().min(1).max(10_000_000).default(20),
   // Per client IP; raise it where many sign-ups share one address (the browser tests, an office NAT).
   REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  // Contact messages per client address in 10 minutes (the contact form).
+  CONTACT_MESSAGES_PER_10_MINUTES: z.coerce.number().int().min(1).max(100_000).default(5),
   // Account mails (verification, reset, lockout notice, …) to one address a day, however many accounts or
   // clients ask (issue 17, item 3; server/mail/recipient-cap.ts). Mailings and admin notices do not count.
   ACCOUNT_MAILS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
@@ -154,6 +156,8 @@ export interface Config {
   /** JSON lines, or readable lines for a developer's terminal (README, Operations). */
   logFormat: 'json' | 'pretty';
   registrationsPerHour: number;
+  /** Contact messages per client address in 10 minutes. */
+  contactMessagesPer10Minutes: number;
   /** Login attempts per account from any address in 15 minutes (ACCOUNT_LOGINS_PER_15_MINUTES). */
   accountLoginsPer15Minutes: number;
   /** Account mails one address gets a day at most (server/mail/recipient-cap.ts). */
@@ -263,6 +267,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
     registrationsPerHour: env.REGISTRATIONS_PER_HOUR,
+    contactMessagesPer10Minutes: env.CONTACT_MESSAGES_PER_10_MINUTES,
     accountLoginsPer15Minutes: env.ACCOUNT_LOGINS_PER_15_MINUTES,
     accountMailsPerDay: env.ACCOUNT_MAILS_PER_DAY,
     logMailLinks: env.NODE_ENV === 'development',

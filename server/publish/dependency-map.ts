@@ -18,7 +18,7 @@ export type AffectedRoutes =
  * full build. Any other route the map does not know is rendered again with every publish, so a page added
  * later is never left stale, only a little slower to publish until the map knows it.
  */
-const LAYOUT_ONLY = new Set(['/contact', '/admin', '/dashboard', '/reset-password', '/reset-pasword/form', '/email/verified', '/search', '/robots.txt']);
+const LAYOUT_ONLY = new Set(['/admin', '/dashboard', '/reset-password', '/reset-pasword/form', '/email/verified', '/search', '/robots.txt']);
 
 /**
  * The routes to render again when `previous` (live) becomes `next`, out of `livePaths` (every pathname of the
@@ -77,6 +77,15 @@ export function affectedRoutes(previous: SiteSnapshot, next: SiteSnapshot, liveP
     mark('/downloads');
     mark('/downloads/rss.xml');
   }
+  // The contact details are on /contact only; each legal page on its own path (the footer's links are fixed).
+  known.add('/contact');
+  if (!isDeepStrictEqual(previous.contact, next.contact)) mark('/contact');
+  const legalBefore = new Map(previous.legal_pages.map((page) => [page.slug, page]));
+  for (const page of next.legal_pages) {
+    known.add(`/${page.slug}`);
+    if (!isDeepStrictEqual(legalBefore.get(page.slug), page)) mark(`/${page.slug}`);
+  }
+  for (const page of previous.legal_pages) known.add(`/${page.slug}`);
   // The sitemap lists every page with its last change: one small file, rendered whenever anything changed.
   known.add('/sitemap.xml');
   if (changed.any) paths.add('/sitemap.xml');

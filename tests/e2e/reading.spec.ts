@@ -136,9 +136,9 @@ test.describe('posts screens', () => {
     );
   });
 
-  test('news lists its posts newest first in the sidebar, documentation in order', async ({ page }) => {
+  test('the sidebar lists the posts in the order of the articles, news and documentation alike (issue 28, 2.10)', async ({ page }) => {
     await page.goto('/news/company-news');
-    await expect(page.locator('[data-posts-sidebar] [data-post-link]')).toHaveText(['Meet us at the metrology fair', 'Version 3.2 released']);
+    await expect(page.locator('[data-posts-sidebar] [data-post-link]')).toHaveText(['Version 3.2 released', 'Meet us at the metrology fair']);
     await expect(page.locator('article.post h2')).toHaveText(['Version 3.2 released', 'Meet us at the metrology fair']);
     await page.goto('/tutorials/basics');
     await expect(page.locator('[data-posts-sidebar] [data-post-link]')).toHaveText(['Aligning a scan to CAD', 'Colour deviation maps']);

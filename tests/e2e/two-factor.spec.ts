@@ -56,13 +56,15 @@ test('enrol, then log in with a code and with a recovery code', async ({ page })
   await codeField.fill(app(secret).generate({ timestamp: enrolledAt }));
   await codeField.press('Enter');
 
-  await expect(setup.getByText('shown only once')).toBeVisible();
-  const codes = ((await setup.getByLabel('Recovery codes', { exact: true }).textContent()) ?? '').split('\n').filter(Boolean);
+  // Once on, the dialog says what is left to do (issue 28, 2.14).
+  const saved = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  await expect(saved.getByText('shown only once')).toBeVisible();
+  const codes = ((await saved.getByLabel('Recovery codes', { exact: true }).textContent()) ?? '').split('\n').filter(Boolean);
   expect(codes).toHaveLength(10);
-  const [download] = await Promise.all([page.waitForEvent('download'), setup.getByRole('button', { name: 'Download (.txt)' }).click()]);
-  expect(download.suggestedFilename()).toMatch(/recovery-codes\.txt$/);
-  await setup.getByRole('button', { name: 'Done' }).click();
-  await expect(setup).toBeHidden();
+  const [download] = await Promise.all([page.waitForEvent('download'), saved.getByRole('button', { name: 'Download (.txt)' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/-recovery-codes-.+@.+\.txt$/);
+  await saved.getByRole('button', { name: 'Done' }).click();
+  await expect(saved).toBeHidden();
   await expect(card.getByText('On', { exact: true })).toBeVisible();
   // Nothing overflows the phone's width.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

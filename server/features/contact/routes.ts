@@ -24,6 +24,7 @@ import { recordWebhookEvent } from '../webhooks/index.ts';
 export const CONTACT_MESSAGES = { sent: 'Message sent.', detailsSaved: 'Contact details saved.' } as const;
 export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
 /** Five messages per IP per ten minutes: plenty for a person, little for a spammer past the bot check. */
+/** Messages per address in this window: CONTACT_MESSAGES_PER_10_MINUTES, default 5. */
 export const CONTACT_THROTTLE = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
 
 const contactSchema = z.object({
@@ -35,7 +36,7 @@ const contactSchema = z.object({
 });
 
 export function contactRoutes(ctx: AppContext) {
-  const throttle = createRateLimiter({ ...CONTACT_THROTTLE, db: ctx.db, name: 'contact', now: ctx.now });
+  const throttle = createRateLimiter({ ...CONTACT_THROTTLE, limit: ctx.config.contactMessagesPer10Minutes, db: ctx.db, name: 'contact', now: ctx.now });
   const ipOf = (c: Parameters<typeof clientIp>[0]) => clientIp(c, ctx.config);
   // The throttle counts an IPv6 client per /64 (issue 17 item 8); the stored message keeps the full address.
   const limitKeyOf = (c: Parameters<typeof clientIp>[0]) => rateLimitAddress(ipOf(c));

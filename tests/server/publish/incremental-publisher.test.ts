@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertPost, insertSection } from '../../../server/features/content/queries.ts';
 import type { BuildJob, BuildResult, BuildRunner, RenderJob } from '../../../server/publish/build-runner.ts';
 import { affectedRoutes } from '../../../server/publish/dependency-map.ts';
+import { ensureLegalPages } from '../../../server/features/legal-pages/queries.ts';
 import { exportSnapshot } from '../../../server/publish/export-snapshot.ts';
 import { createPublisher } from '../../../server/publish/publisher.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
@@ -127,5 +128,20 @@ describe('the dependency map', () => {
     );
     expect(affectedRoutes(before, { ...before, site: { ...before.site, name: 'Other' } }, live).kind).toBe('full');
     expect(affectedRoutes(before, before, live)).toEqual({ kind: 'routes', paths: ['/some-new-page'] });
+  });
+
+  it('names /contact for the contact details and each legal page for its own text', () => {
+    ensureLegalPages(ctx.db);
+    const before = exportSnapshot(ctx.db, ctx.config);
+    const live = ['/', '/contact', '/privacy', '/terms', '/imprint'];
+    const contact = structuredClone(before);
+    contact.contact = { ...contact.contact, phone: '+44 20 7946 0000' };
+    expect(affectedRoutes(before, contact, live)).toEqual({ kind: 'routes', paths: ['/contact', '/sitemap.xml'] });
+    const legal = structuredClone(before);
+    legal.legal_pages = [
+      { slug: 'terms', title: 'Terms of Use', body: 'New terms.', updated_at: before.generated_at },
+      ...legal.legal_pages.filter((page) => page.slug !== 'terms'),
+    ];
+    expect(affectedRoutes(before, legal, live)).toEqual({ kind: 'routes', paths: ['/sitemap.xml', '/terms'] });
   });
 });
