@@ -40,7 +40,8 @@ const { values: flags } = parseArgs({
     out: { type: 'string', default: path.join(PROJECT_ROOT, 'bench/results') },
     keep: { type: 'boolean', default: false },
     // `--only publish`: seed, start, measure the idle server and the publishes; skip the rest (quicker, and
-    // lighter on a shared machine when only the build changed).
+    // lighter on a shared machine when only the build changed). `--only api`: the API and licensing beside
+    // the bare references, nothing else. `--only mailing`: the mailing to the SMTP sink, nothing else.
     only: { type: 'string' },
   },
 });
@@ -55,8 +56,11 @@ const seconds = positive('seconds', flags.seconds);
 const rounds = positive('rounds', flags.rounds);
 const connections = positive('connections', flags.connections);
 const mailCount = positive('mail', flags.mail);
-if (flags.only !== undefined && flags.only !== 'publish') throw new Error(`--only takes "publish", not "${flags.only}"`);
-const publishOnly = flags.only === 'publish';
+const ONLY = ['publish', 'api', 'mailing'] as const;
+if (flags.only !== undefined && !(ONLY as readonly string[]).includes(flags.only))
+  throw new Error(`--only takes ${ONLY.map((name) => `"${name}"`).join(', ')}, not "${flags.only}"`);
+const only = flags.only as (typeof ONLY)[number] | undefined;
+const measures = (name: (typeof ONLY)[number]) => only === undefined || only === name;
 
 const ADMIN_EMAIL = 'bench-admin@example.com';
 const ADMIN_PASSWORD = 'bench admin password 2026';
@@ -216,9 +220,10 @@ async function measureServing(
   cleanups: (() => Promise<void> | void)[],
 ): Promise<Pick<SizeResult, 'pages' | 'staticServing' | 'api' | 'licensing' | 'logins'>> {
   const newsPath = `/news/${seed.sections.news.slug}/`;
-  say('  page weight…');
+  const apiOnly = only === 'api';
+  if (!apiOnly) say('  page weight…');
   const pages: PageWeight[] = [];
-  const browser = tools.chromium ? await launchChromium() : null;
+  const browser = tools.chromium && !apiOnly ? await launchChromium() : null;
   try {
     for (const pagePath of ['/', newsPath, '/downloads', ...SIGNED_OUT_GUARDED_PAGES]) {
       if (!browser) break;
@@ -230,10 +235,10 @@ async function measureServing(
     await browser?.close();
   }
 
-  say('  static serving…');
+  if (!apiOnly) say('  static serving…');
   const wrkGet = (url: string, headers?: Record<string, string>) => (runSeconds: number) => runWrk({ url, seconds: runSeconds, connections, headers });
   let staticServing: SizeResult['staticServing'] = null;
-  if (tools.wrk && tools.nginx) {
+  if (tools.wrk && tools.nginx && !apiOnly) {
     const nginx = startNginx({ root: fs.realpathSync(path.join(dataDir, 'builds/current')), port: await freePort(), workDir: path.join(dataDir, 'nginx') });
     cleanups.push(() => nginx.stop());
     const results = await compare({ product: wrkGet(`${product.base}${newsPath}`), nginx: wrkGet(`${nginx.base}${newsPath}`) });
@@ -247,8 +252,12 @@ async function measureServing(
     JSON.stringify(captureQueries(path.join(dataDir, 'site.db'), { slug: seed.sections.news.slug, sectionId: seed.sections.news.id })),
   );
   const barePort = await freePort();
+  // Like with like (issue 31, item 7): the bare reference runs as many processes as the product serves
+  // with (the primary plus WEB_WORKERS), all on one port as the product's do.
+  const serving = 1 + loadConfig(env).webWorkers;
+  say(`  (product and bare reference: ${serving} serving process${serving === 1 ? '' : 'es'} each)`);
   const bare = await startNodeProcess('bench/lib/bare-api-server.ts', {
-    args: [path.join(dataDir, 'site.db'), String(barePort), queriesFile],
+    args: [path.join(dataDir, 'site.db'), String(barePort), queriesFile, String(serving)],
     env: { NODE_ENV: 'production' },
     port: barePort,
     timeoutMs: 30_000,
@@ -309,6 +318,7 @@ async function measureServing(
     signing: await measureSigningRate(loadConfig(env), seconds),
   };
 
+  if (apiOnly) return { pages, staticServing, api, licensing, logins: null };
   say('  logins…');
   const loginClient = createApiClient(product.base);
   await loginClient.json('GET', '/sanctum/csrf-cookie');
@@ -365,11 +375,11 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     let api: SizeResult['api'] = null;
     let licensing: SizeResult['licensing'] = null;
     let logins: SizeResult['logins'] = null;
-    if (!publishOnly) ({ pages, staticServing, api, licensing, logins } = await measureServing(product, seed, license, dataDir, tools, env, cleanups));
+    if (measures('api')) ({ pages, staticServing, api, licensing, logins } = await measureServing(product, seed, license, dataDir, tools, env, cleanups));
 
-    say('  publish (save → changed page served)…');
+    if (measures('publish')) say('  publish (save → changed page served)…');
     const publishes = [];
-    for (let attempt = 0; attempt < rounds; attempt++) {
+    for (let attempt = 0; attempt < (measures('publish') ? rounds : 0); attempt++) {
       await settle(admin);
       publishes.push(await measurePublish(product, admin, seed, attempt));
     }
@@ -380,7 +390,7 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     const publish = median ? { ...median, rightBehindSeconds: rightBehind?.seconds ?? null, rightBehindPeakBytes: rightBehind?.peakBuildBytes ?? null } : null;
 
     let mailing: SizeResult['mailing'] = null;
-    if (withMailing && !publishOnly) {
+    if (withMailing && measures('mailing')) {
       say(`  mailing to ${mailCount} users…`);
       mailing = await measureMailing(product, admin, sink, seed);
     }

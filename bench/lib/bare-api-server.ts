@@ -1,18 +1,25 @@
 // The framework-overhead reference (issue 8): the least code that answers the two benchmarked API requests
 // with Hono and better-sqlite3 — the same SQL as the product (captured-queries.ts), rows grouped by table,
 // JSON out — and none of the product's middleware (sessions, XSRF, security headers, logging).
-// Usage: node bench/lib/bare-api-server.ts <database file> <port> <captured queries JSON file>
+// Usage: node bench/lib/bare-api-server.ts <database file> <port> <captured queries JSON file> [processes]
+//
+// Like with like (issue 31, item 7): with `processes` > 1 it forks that many minus one more processes, and
+// each binds the port itself (SO_REUSEPORT), as the product's primary and web workers do
+// (server/process/worker.ts); the first answers /ready once every one listens.
+import cluster from 'node:cluster';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { generateKeyPair, SignJWT } from 'jose';
 import type { CapturedQueries } from './captured-queries.ts';
 
-const [databaseFile, port, queriesFile] = process.argv.slice(2);
-if (!databaseFile || !port || !queriesFile) throw new Error('usage: bare-api-server.ts <database file> <port> <queries JSON>');
+const [databaseFile, port, queriesFile, processesArgument = '1'] = process.argv.slice(2);
+if (!databaseFile || !port || !queriesFile) throw new Error('usage: bare-api-server.ts <database file> <port> <queries JSON> [processes]');
+const processes = Number(processesArgument);
+if (!Number.isInteger(processes) || processes < 1) throw new Error(`processes must be a whole number ≥ 1, not "${processesArgument}"`);
 const queries = JSON.parse(fs.readFileSync(queriesFile, 'utf8')) as CapturedQueries;
 
 const sqlite = new Database(databaseFile, { readonly: true, fileMustExist: true });
@@ -120,4 +127,28 @@ const app = new Hono()
   })
   .get('/ready', (c) => c.text('ok'));
 
-serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' });
+const listen = () =>
+  new Promise<void>((resolve, reject) => {
+    const server = createAdaptorServer({ fetch: app.fetch });
+    server.once('error', reject);
+    server.listen({ port: Number(port), host: '127.0.0.1', reusePort: true, exclusive: true }, () => resolve());
+  });
+
+if (cluster.isPrimary) {
+  // The others first, so /ready (answered by this one) means that every process listens.
+  await Promise.all(
+    Array.from(
+      { length: processes - 1 },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const worker = cluster.fork();
+          worker.once('message', () => resolve());
+          worker.once('exit', (code) => reject(new Error(`a bare reference process exited with ${code} before listening`)));
+        }),
+    ),
+  );
+  await listen();
+} else {
+  await listen();
+  process.send?.('listening');
+}
