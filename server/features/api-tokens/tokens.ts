@@ -3,8 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 export const API_TOKEN_PREFIX = 'dct_';
-export const API_SCOPES = ['users:read', 'users:write', 'licenses:read', 'licenses:write', 'releases:read'] as const;
-export type ApiScope = (typeof API_SCOPES)[number];
+export { API_SCOPES, type ApiScope } from '../../../common/integrations.ts';
 
 export function newApiToken(): string {
   return `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;

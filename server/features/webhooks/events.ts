@@ -5,23 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { insertDeliveries, listSubscribedEndpointIds } from './queries.ts';
 
-export const WEBHOOK_EVENTS = [
-  'license.created',
-  'license.updated',
-  'license.suspended',
-  'license.unsuspended',
-  'license.expired',
-  'machine.activated',
-  'machine.deactivated',
-  'user.created',
-  'user.verified',
-  'user.deleted',
-  'release.published',
-  'contact.received',
-  'license_request.created',
-] as const;
-
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export { WEBHOOK_EVENTS, type WebhookEvent } from '../../../common/integrations.ts';
+import type { WebhookEvent } from '../../../common/integrations.ts';
 
 /** The test event of POST /api/admin/webhooks/{id}/test: only ever sent to the endpoint asked for. */
 export const PING_EVENT = 'ping';

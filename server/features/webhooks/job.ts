@@ -51,7 +51,11 @@ export function endpointSecret(ctx: Pick<AppContext, 'config'>, endpointId: numb
   return decryptSecret(ctx.config, stored, `webhook:${endpointId}`);
 }
 
-async function attempt(ctx: JobContext, delivery: ClaimedDelivery): Promise<AttemptResult> {
+/** One signed attempt of a delivery: the job's sends and the Integrations screen's test ping alike. */
+export async function attempt(
+  ctx: Pick<AppContext, 'config' | 'now'>,
+  delivery: Pick<ClaimedDelivery, 'id' | 'endpoint_id' | 'url' | 'secret' | 'payload'>,
+): Promise<AttemptResult> {
   let headers: Record<string, string>;
   try {
     headers = signatureHeaders(endpointSecret(ctx, delivery.endpoint_id, delivery.secret), delivery.id, Math.floor(ctx.now() / 1000), delivery.payload);

@@ -70,7 +70,7 @@ export function listSubscribedEndpointIds(db: Db, event: string): number[] {
 
 export function insertDeliveries(
   db: Db,
-  rows: { id: string; endpoint_id: number; event: string; payload: string; next_attempt_at: number }[],
+  rows: { id: string; endpoint_id: number; event: string; payload: string; next_attempt_at: number | null }[],
   atIso: string,
 ): void {
   if (rows.length > 0)

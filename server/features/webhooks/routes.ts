@@ -12,7 +12,7 @@ import { errorResponse } from '../../http/errors.ts';
 import { flagField, parseId, required, tooLong } from '../../http/fields.ts';
 import { validate } from '../../http/validate.ts';
 import { newMessageId, PING_EVENT, WEBHOOK_EVENTS, webhookBody } from './events.ts';
-import { endpointSecret } from './job.ts';
+import { attempt } from './job.ts';
 import { presentDelivery, presentEndpoint } from './present.ts';
 import {
   deleteEndpoint,
@@ -28,8 +28,7 @@ import {
   setEndpointSecret,
   updateEndpoint,
 } from './queries.ts';
-import { postWebhook } from './send.ts';
-import { signatureHeaders, newWebhookSecret } from './signing.ts';
+import { newWebhookSecret } from './signing.ts';
 import { urlProblem } from './destination.ts';
 
 export const WEBHOOK_MESSAGES = {
@@ -111,10 +110,9 @@ export function webhookAdminRoutes(ctx: AppContext) {
       const now = ctx.now();
       const id = newMessageId();
       const payload = webhookBody(PING_EVENT, { webhook_id: endpoint.id, message: 'A test event from the Integrations screen.' }, now);
-      insertDeliveries(ctx.db, [{ id, endpoint_id: endpoint.id, event: PING_EVENT, payload, next_attempt_at: now }], nowIso());
-      // Claimed for the length of this attempt, so the delivery job does not send it at the same time.
-      const headers = signatureHeaders(endpointSecret(ctx, endpoint.id, endpoint.secret), id, Math.floor(now / 1000), payload);
-      const result = await postWebhook(endpoint.url, headers, payload, { allowPrivate: ctx.config.webhooksAllowPrivate });
+      // Not due for the delivery job (no next attempt): this request sends it, so it never goes out twice.
+      insertDeliveries(ctx.db, [{ id, endpoint_id: endpoint.id, event: PING_EVENT, payload, next_attempt_at: null }], nowIso());
+      const result = await attempt(ctx, { id, endpoint_id: endpoint.id, url: endpoint.url, secret: endpoint.secret, payload });
       if (result.ok) markDelivered(ctx.db, id, { status: result.status, atIso: nowIso() });
       // A failed ping is not retried: it was a question for the admin, who has the answer.
       else markAttemptFailed(ctx.db, id, { status: result.status, error: result.error, retryAt: null, atIso: nowIso() });

@@ -10,23 +10,8 @@ export type CreatedWebhook = Answer<typeof webhookAdminRoutes, '/', '$post'>['we
 export type WebhookDelivery = Answer<typeof webhookAdminRoutes, '/:id{[0-9]+}/deliveries', '$get'>['deliveries'][number];
 export type ApiToken = Answer<typeof apiTokenAdminRoutes, '/', '$get'>['api_tokens'][number];
 
-/** The events an endpoint may subscribe to (server/features/webhooks/events.ts), in the order the form offers them. */
-export const WEBHOOK_EVENT_NAMES = [
-  'license.created',
-  'license.updated',
-  'license.suspended',
-  'license.unsuspended',
-  'license.expired',
-  'machine.activated',
-  'machine.deactivated',
-  'user.created',
-  'user.verified',
-  'user.deleted',
-  'release.published',
-  'contact.received',
-  'license_request.created',
-] as const;
-export const API_SCOPE_NAMES = ['users:read', 'users:write', 'licenses:read', 'licenses:write', 'releases:read'] as const;
+/** What the forms offer: the server's own lists (common/integrations.ts), in the order they are offered. */
+export { WEBHOOK_EVENTS as WEBHOOK_EVENT_NAMES, API_SCOPES as API_SCOPE_NAMES } from '../../../common/integrations.ts';
 
 const loadOnly = { loading: false } as const;
 
