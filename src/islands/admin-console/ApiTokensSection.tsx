@@ -12,6 +12,7 @@ import { formatAdminDate } from './dates.ts';
 import { ChoiceList } from './ChoiceList.tsx';
 import { ShownOnce } from './ShownOnce.tsx';
 import { API_SCOPE_NAMES, createApiToken, listApiTokens, revokeApiToken, type ApiToken } from '../../lib/api/integrations.ts';
+import { LoadFailed } from '../ui/LoadFailed.tsx';
 
 function tokenState(token: ApiToken): string {
   if (token.revoked_at) return `Revoked ${formatAdminDate(token.revoked_at) ?? ''}`;
@@ -71,14 +72,7 @@ export function ApiTokensSection({ confirm }: { confirm: Confirm }) {
         <SubmitButton label="Create Token" busyLabel={form.busyLabel} />
       </form>
       <Message message={form.message} />
-      {failed && (
-        <p className="form-message__text form-message__text--error">
-          The API tokens could not be loaded.{' '}
-          <button type="button" className="admin-link-button" onClick={() => void reload()}>
-            Try again
-          </button>
-        </p>
-      )}
+      {failed && <LoadFailed what="the API tokens" onRetry={() => void reload()} />}
       {tokens?.length === 0 && <p className="empty-note">No API token yet.</p>}
       {tokens && tokens.length > 0 && (
         <div className="table-scroll" role="region" aria-label="API tokens" tabIndex={0}>

@@ -15,6 +15,7 @@ import { useFormSubmit } from '../ui/use-form-submit.ts';
 import { useLoaded } from '../ui/use-loaded.ts';
 import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from '../../lib/api/admin.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
+import { LoadFailed } from '../ui/LoadFailed.tsx';
 
 function When({ value }: { value: string }) {
   return <time dateTime={value}>{formatAdminDate(value, true) ?? value}</time>;
@@ -152,14 +153,7 @@ function BannedDomains({ confirm }: BannedDomainsProps) {
         <SubmitButton label="Add Domain" busyLabel={form.busyLabel} />
       </form>
       <Message message={form.message} />
-      {loadFailed && (
-        <p className="form-message__text form-message__text--error">
-          The banned domains could not be loaded.{' '}
-          <button type="button" className="admin-link-button" onClick={() => void load()}>
-            Try again
-          </button>
-        </p>
-      )}
+      {loadFailed && <LoadFailed what="the banned domains" onRetry={() => void load()} />}
       {domains === null && !loadFailed && <p className="empty-note">Loading the banned domains…</p>}
       {domains?.length === 0 && <p className="empty-note">No domain is banned.</p>}
       {domains && domains.length > 0 && <DomainsTable domains={domains} onRemove={(domain) => void remove(domain)} />}

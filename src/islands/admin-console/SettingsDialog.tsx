@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react';
 import { Dialog } from '../ui/Dialog.tsx';
 import { useLoaded } from '../ui/use-loaded.ts';
+import { LoadFailed } from '../ui/LoadFailed.tsx';
 
 interface SettingsDialogProps<T> {
   title: string;
@@ -19,16 +20,7 @@ interface SettingsDialogProps<T> {
 
 function SettingsBody<T>({ what, load, children }: Pick<SettingsDialogProps<T>, 'what' | 'load' | 'children'>) {
   const { value, failed, reload } = useLoaded(load, what);
-  if (failed) {
-    return (
-      <p className="form-message__text form-message__text--error">
-        {`${what[0]?.toUpperCase() ?? ''}${what.slice(1)} could not be loaded.`}{' '}
-        <button type="button" className="admin-link-button" onClick={() => void reload()}>
-          Try again
-        </button>
-      </p>
-    );
-  }
+  if (failed) return <LoadFailed what={what} onRetry={() => void reload()} />;
   if (value === null) return <p className="empty-note">Loading {what}…</p>;
   return children(value);
 }

@@ -11,6 +11,7 @@ import type { Confirm } from '../ui/use-confirm.tsx';
 import { formatAdminDate } from './dates.ts';
 import { ChoiceList } from './ChoiceList.tsx';
 import { ShownOnce } from './ShownOnce.tsx';
+import { LoadFailed } from '../ui/LoadFailed.tsx';
 import {
   createWebhook,
   deleteWebhook,
@@ -197,14 +198,7 @@ export function WebhooksSection({ confirm }: { confirm: Confirm }) {
         <SubmitButton label="Add Webhook" busyLabel={form.busyLabel} />
       </form>
       <Message message={form.message} />
-      {failed && (
-        <p className="form-message__text form-message__text--error">
-          The webhooks could not be loaded.{' '}
-          <button type="button" className="admin-link-button" onClick={() => void reload()}>
-            Try again
-          </button>
-        </p>
-      )}
+      {failed && <LoadFailed what="the webhooks" onRetry={() => void reload()} />}
       {webhooks?.length === 0 && <p className="empty-note">No webhook endpoint yet.</p>}
       {webhooks && webhooks.length > 0 && (
         <ul className="admin-integrations__list">
