@@ -63,7 +63,9 @@ describe('a DATA_DIR the server creates', () => {
     await uploadRelease();
     await requestPasswordReset();
     const deadline = Date.now() + 5_000;
-    while (filesUnder(path.join(dataDir, 'outbox')).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    // The outbox writes a temporary file and renames it: wait for the message itself, not for any file.
+    while (!filesUnder(path.join(dataDir, 'outbox')).some((file) => file.endsWith('.eml')) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
 
     expect(modeOf(dataDir).toString(8)).toBe('711');
     for (const name of ['site.db', 'site.db-wal', 'site.db-shm']) expect(modeOf(path.join(dataDir, name)).toString(8), name).toBe('600');
