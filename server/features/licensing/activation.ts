@@ -20,9 +20,11 @@ import {
   deleteLapsedLeases,
   deleteMachine,
   getLicenseForSoftware,
+  findLicenseByKey,
   getMachineOfLicense,
   insertMachine,
   listMachinesOfLicense,
+  renewLease,
   renewMachine,
   type ActorKind,
   type LicenseForSoftware,
@@ -147,18 +149,20 @@ export function activateMachine(
 }
 
 export type HeartbeatResult =
-  { ok: true; machine: LicenseMachine; license: LicenseForSoftware } | { ok: false; code: Exclude<LicenseState, 'VALID'> | 'HEARTBEAT_DEAD' };
+  { ok: true; machine: LicenseMachine; license: LicenseForSoftware } | { ok: false; code: Exclude<LicenseState, 'VALID'> | 'HEARTBEAT_DEAD' | 'NOT_FOUND' };
 
 /**
  * A heartbeat (POST /api/licensing/v1/heartbeat): renews the lease of a machine that holds one. A lease
  * that has lapsed is dead, its seat already free to anyone: the software must activate again (and may find
  * every seat taken). Works for node-locked licenses too, as a check-in without a new activation.
+ * The license is found by its key (stored form, normaliseLicenseKey) inside the transaction: one lookup
+ * that is also the one the checks read (bench: heartbeat).
  */
-export function heartbeat(ctx: AppContext, license: Pick<License, 'id'>, fingerprint: string): HeartbeatResult {
+export function heartbeat(ctx: AppContext, storedKey: string, fingerprint: string): HeartbeatResult {
   return writeTransaction(ctx.db, (): HeartbeatResult => {
-    const current = getLicenseForSoftware(ctx.db, license.id);
+    const current = findLicenseByKey(ctx.db, storedKey);
     const now = ctx.now();
-    if (!current) return { ok: false, code: 'NOT_ACTIVE' };
+    if (!current) return { ok: false, code: 'NOT_FOUND' };
     const state = licenseState(current, now);
     if (state !== 'VALID') return { ok: false, code: state };
     const machines = listMachinesOfLicense(ctx.db, current.id);
@@ -167,7 +171,7 @@ export function heartbeat(ctx: AppContext, license: Pick<License, 'id'>, fingerp
     if (!holdsSeat(liveMachines({ floating: current.type_floating }, machines, now), machine.id, current.max_machines)) {
       return { ok: false, code: 'HEARTBEAT_DEAD' };
     }
-    const renewed = renewMachine(ctx.db, machine.id, { last_check_in_at: new Date(now).toISOString(), lease_expires_at: leaseEnd(ctx, current, now) });
+    const renewed = renewLease(ctx.db, machine.id, new Date(now).toISOString(), leaseEnd(ctx, current, now));
     if (!renewed) throw new Error(`machine ${machine.id} vanished inside the transaction`);
     return { ok: true, machine: renewed, license: current };
   });

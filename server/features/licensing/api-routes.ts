@@ -222,9 +222,7 @@ export function licensingApiRoutes(ctx: AppContext) {
       // Every few minutes from every floating seat: one transaction, one signature, nothing else (bench: heartbeat).
       const body = await readBody(c, heartbeatSchema);
       if (!body.ok) return body.response;
-      const license = licenseOf(body.data.key);
-      if (!license) return answer(c, 200, 'NOT_FOUND', LICENSING_MESSAGES.NOT_FOUND, { valid: false });
-      const beat = heartbeat(ctx, license, body.data.fingerprint);
+      const beat = heartbeat(ctx, normaliseLicenseKey(body.data.key) ?? body.data.key, body.data.fingerprint);
       if (!beat.ok) return answer(c, 200, beat.code, LICENSING_MESSAGES[beat.code], { valid: false });
       return answer(c, 200, 'VALID', LICENSING_MESSAGES.VALID, {
         valid: true,
