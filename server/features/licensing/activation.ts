@@ -25,6 +25,7 @@ import {
   insertMachine,
   listMachinesOfLicense,
   renewLease,
+  renewLeaseIfUnchanged,
   renewMachine,
   type ActorKind,
   type LicenseForSoftware,
@@ -151,29 +152,53 @@ export function activateMachine(
 export type HeartbeatResult =
   { ok: true; machine: LicenseMachine; license: LicenseForSoftware } | { ok: false; code: Exclude<LicenseState, 'VALID'> | 'HEARTBEAT_DEAD' | 'NOT_FOUND' };
 
+type HeartbeatDecision = { ok: true; license: LicenseForSoftware; machine: LicenseMachine } | Extract<HeartbeatResult, { ok: false }>;
+
+/** Whether the machine of `fingerprint` may renew its lease: a live lease that holds one of the seats. */
+function decideHeartbeat(current: LicenseForSoftware | undefined, machines: () => LicenseMachine[], fingerprint: string, now: number): HeartbeatDecision {
+  if (!current) return { ok: false, code: 'NOT_FOUND' };
+  const state = licenseState(current, now);
+  if (state !== 'VALID') return { ok: false, code: state };
+  const all = machines();
+  const machine = all.find((candidate) => candidate.fingerprint === fingerprint);
+  if (!machine || Date.parse(machine.lease_expires_at) <= now) return { ok: false, code: 'HEARTBEAT_DEAD' };
+  if (!holdsSeat(liveMachines({ floating: current.type_floating }, all, now), machine.id, current.max_machines)) return { ok: false, code: 'HEARTBEAT_DEAD' };
+  return { ok: true, license: current, machine };
+}
+
 /**
  * A heartbeat (POST /api/licensing/v1/heartbeat): renews the lease of a machine that holds one. A lease
  * that has lapsed is dead, its seat already free to anyone: the software must activate again (and may find
  * every seat taken). Works for node-locked licenses too, as a check-in without a new activation.
- * The license is found by its key (stored form, normaliseLicenseKey) inside the transaction: one lookup
- * that is also the one the checks read (bench: heartbeat).
+ *
+ * Every floating seat sends one every few minutes, from every serving process, and the write lock is the
+ * database's: so the decision is read from a snapshot without that lock, and the lease renewed by one
+ * UPDATE that only applies if nothing the decision read has changed (renewLeaseIfUnchanged). The seat
+ * order cannot move under it otherwise: seats go by activation, an activation is always the newest, and a
+ * lapsed lease only comes back by a new activation. When anything moved, the heartbeat is decided again
+ * inside BEGIN IMMEDIATE, as activations are. The key is in its stored form (normaliseLicenseKey).
+ * (Holding the lock for the reads too made two serving processes slower than one, bench: heartbeat.)
  */
 export function heartbeat(ctx: AppContext, storedKey: string, fingerprint: string): HeartbeatResult {
+  const now = ctx.now();
+  const at = new Date(now).toISOString();
+  const snapshot = ctx.db.$client
+    .transaction(() => {
+      const current = findLicenseByKey(ctx.db, storedKey);
+      return decideHeartbeat(current, () => listMachinesOfLicense(ctx.db, current?.id ?? 0), fingerprint, now);
+    })
+    .deferred();
+  if (!snapshot.ok) return snapshot;
+  const reading = { machineId: snapshot.machine.id, readLease: snapshot.machine.lease_expires_at, license: snapshot.license };
+  const renewed = renewLeaseIfUnchanged(ctx.db, reading, at, leaseEnd(ctx, snapshot.license, now));
+  if (renewed) return { ok: true, machine: renewed, license: snapshot.license };
   return writeTransaction(ctx.db, (): HeartbeatResult => {
     const current = findLicenseByKey(ctx.db, storedKey);
-    const now = ctx.now();
-    if (!current) return { ok: false, code: 'NOT_FOUND' };
-    const state = licenseState(current, now);
-    if (state !== 'VALID') return { ok: false, code: state };
-    const machines = listMachinesOfLicense(ctx.db, current.id);
-    const machine = machines.find((candidate) => candidate.fingerprint === fingerprint);
-    if (!machine || Date.parse(machine.lease_expires_at) <= now) return { ok: false, code: 'HEARTBEAT_DEAD' };
-    if (!holdsSeat(liveMachines({ floating: current.type_floating }, machines, now), machine.id, current.max_machines)) {
-      return { ok: false, code: 'HEARTBEAT_DEAD' };
-    }
-    const renewed = renewLease(ctx.db, machine.id, new Date(now).toISOString(), leaseEnd(ctx, current, now));
-    if (!renewed) throw new Error(`machine ${machine.id} vanished inside the transaction`);
-    return { ok: true, machine: renewed, license: current };
+    const decision = decideHeartbeat(current, () => listMachinesOfLicense(ctx.db, current?.id ?? 0), fingerprint, now);
+    if (!decision.ok) return decision;
+    const machine = renewLease(ctx.db, decision.machine.id, at, leaseEnd(ctx, decision.license, now));
+    if (!machine) throw new Error(`machine ${decision.machine.id} vanished inside the transaction`);
+    return { ok: true, machine, license: decision.license };
   });
 }
 

@@ -133,12 +133,53 @@ const renewLeaseStatement = (db: Db) =>
     .prepare();
 
 /**
- * A heartbeat's write: the machine's last contact and its new lease, through one prepared statement (every
- * few minutes from every floating seat; preparing the UPDATE each time cost more than running it, bench:
- * heartbeat).
+ * A heartbeat's write inside the heartbeat's transaction: the machine's last contact and its new lease,
+ * through one prepared statement (preparing the UPDATE each time cost more than running it, bench: heartbeat).
  */
 export function renewLease(db: Db, machineId: number, at: string, lease: string): LicenseMachine | undefined {
   return preparedFor(db, renewLeaseStatement, renewLeaseStatement).get({ machineId, at, lease });
+}
+
+const renewLeaseIfUnchangedStatement = (db: Db) =>
+  db
+    .update(licenseMachines)
+    .set({ last_check_in_at: sql`${sql.placeholder('at')}`, lease_expires_at: sql`${sql.placeholder('lease')}` })
+    .where(
+      and(
+        eq(licenseMachines.id, sql.placeholder('machineId')),
+        eq(licenseMachines.lease_expires_at, sql.placeholder('readLease')),
+        sql`exists (select 1 from ${licenses} where ${licenses.id} = ${licenseMachines.license_id}
+          and ${licenses.active} = ${sql.placeholder('active')} and ${licenses.suspended} = ${sql.placeholder('suspended')}
+          and ${licenses.max_machines} = ${sql.placeholder('maxMachines')} and ${licenses.expire_date} is ${sql.placeholder('expireDate')})`,
+      ),
+    )
+    .returning()
+    .prepare();
+
+/** What a heartbeat decided on: the machine's lease and the license columns its state and seat depend on. */
+export interface HeartbeatReading {
+  machineId: number;
+  readLease: string;
+  license: Pick<License, 'active' | 'suspended' | 'max_machines' | 'expire_date'>;
+}
+
+/**
+ * Renews the lease in one statement, and only if nothing the decision read has changed since: the machine's
+ * lease (another heartbeat, an activation, a deactivation) and the license's state and limit (an admin's
+ * edit). Undefined when anything moved; the caller then decides again under the write lock.
+ */
+export function renewLeaseIfUnchanged(db: Db, reading: HeartbeatReading, at: string, lease: string): LicenseMachine | undefined {
+  const { license } = reading;
+  return preparedFor(db, renewLeaseIfUnchangedStatement, renewLeaseIfUnchangedStatement).get({
+    machineId: reading.machineId,
+    readLease: reading.readLease,
+    active: license.active,
+    suspended: license.suspended,
+    maxMachines: license.max_machines,
+    expireDate: license.expire_date,
+    at,
+    lease,
+  });
 }
 
 /** A check-in: the machine's last contact, its new lease, and the name and platform it reports now. */

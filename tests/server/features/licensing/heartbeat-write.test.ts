@@ -1,0 +1,85 @@
+// The heartbeat's lock-free renewal (server/features/licensing/activation.ts, heartbeat): the lease is
+// renewed by one conditional UPDATE that applies only while nothing the decision read has moved. These
+// tests move each thing it read between the read and the write and expect the write to refuse; the route
+// then decides again under the write lock and answers what that decision says.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { licenseMachines, licenses } from '../../../../server/db/schema.ts';
+import { listMachinesOfLicense, renewLeaseIfUnchanged, type HeartbeatReading } from '../../../../server/features/licensing/queries.ts';
+import { body, createLicensingFixture, type LicensingFixture } from './licensing-fixture.ts';
+
+let f: LicensingFixture;
+let licenseId: number;
+let key: string;
+let reading: HeartbeatReading;
+
+beforeEach(async () => {
+  f = await createLicensingFixture();
+  const license = f.license({ max_machines: 2 });
+  licenseId = license.id;
+  key = license.key ?? '';
+  expect((await f.call('/activate', { key, fingerprint: 'pc-1', name: 'PC 1' })).status).toBe(201);
+  const machine = listMachinesOfLicense(f.ctx.db, licenseId)[0]!;
+  reading = { machineId: machine.id, readLease: machine.lease_expires_at, license };
+});
+afterEach(() => f.finish());
+
+const LATER = '2026-03-01T00:00:00.000Z';
+const leaseOf = () => listMachinesOfLicense(f.ctx.db, licenseId)[0]?.lease_expires_at;
+const setLicense = (fields: Partial<typeof licenses.$inferInsert>) => f.ctx.db.update(licenses).set(fields).where(eq(licenses.id, licenseId)).run();
+
+describe('renewLeaseIfUnchanged', () => {
+  it('renews the lease when nothing moved since the reading', () => {
+    const renewed = renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER);
+    expect(renewed?.lease_expires_at).toBe(LATER);
+    expect(leaseOf()).toBe(LATER);
+  });
+
+  it.each([
+    ['the license was suspended', { suspended: 1 }],
+    ['the license was deactivated', { active: 0 }],
+    ['the limit was lowered', { max_machines: 1 }],
+    ['the expiry was moved', { expire_date: '2026-01-02T00:00:00.000Z' }],
+  ] as const)('refuses and writes nothing when %s', (_what, fields) => {
+    const before = leaseOf();
+    setLicense(fields);
+    expect(renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)).toBeUndefined();
+    expect(leaseOf()).toBe(before);
+  });
+
+  it('refuses when the lease itself moved (another heartbeat or activation wrote first)', () => {
+    f.ctx.db.update(licenseMachines).set({ lease_expires_at: '2026-02-01T00:00:00.000Z' }).where(eq(licenseMachines.id, reading.machineId)).run();
+    expect(renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)).toBeUndefined();
+    expect(leaseOf()).toBe('2026-02-01T00:00:00.000Z');
+  });
+
+  it('refuses when the machine was deactivated', () => {
+    f.ctx.db.delete(licenseMachines).where(eq(licenseMachines.id, reading.machineId)).run();
+    expect(renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)).toBeUndefined();
+    expect(listMachinesOfLicense(f.ctx.db, licenseId)).toEqual([]);
+  });
+});
+
+describe('POST /heartbeat', () => {
+  it('answers from the state at the time of the call: a suspension committed before it is refused, a lifted one renews', async () => {
+    setLicense({ suspended: 1 });
+    const refused = await f.call('/heartbeat', { key, fingerprint: 'pc-1' });
+    expect(await body(refused)).toMatchObject({ code: 'SUSPENDED', valid: false });
+    setLicense({ suspended: 0 });
+    const before = leaseOf();
+    f.ctx.advance(60_000);
+    const renewed = await body<{ code: string; lease_expires_at: string }>(await f.call('/heartbeat', { key, fingerprint: 'pc-1' }));
+    expect(renewed.code).toBe('VALID');
+    expect(renewed.lease_expires_at).not.toBe(before);
+    expect(leaseOf()).toBe(renewed.lease_expires_at);
+  });
+
+  it('answers NOT_FOUND for a key no license has, without writing', async () => {
+    const before = leaseOf();
+    expect(await body(await f.call('/heartbeat', { key: 'DCTL-AAAAA-BBBBB-CCCCC-DDDDD-EEEEE-FFFFF', fingerprint: 'pc-1' }))).toMatchObject({
+      code: 'NOT_FOUND',
+      valid: false,
+    });
+    expect(leaseOf()).toBe(before);
+  });
+});
