@@ -1,4 +1,4 @@
-// A formula in the site search (docs/decisions/0030-search-indexes-tex.md): the index holds its TeX
+// A formula in the site search (docs/decisions/0030-search-indexes-tex.md, 0048): the index holds its TeX
 // source, so a search for a macro or a variable name finds it, but a reader of the results should not
 // see raw TeX (`T_{\text{RSS}} = \sqrt{\sum_{i=1}`, issue 28, 2.12). The markdown pipeline brackets the
 // TeX it leaves in the index with two marker characters (search-hints.ts); the search page finds them in
@@ -275,12 +275,20 @@ export function readableExcerpt(parts: readonly ExcerptPart[]): ExcerptPart[] {
   // The excerpt began inside a formula when its first marker is an end.
   let inTex = firstEnd !== -1 && (firstStart === -1 || firstEnd < firstStart);
   const out: ExcerptPart[] = [];
+  // The end marker was a word of its own, so punctuation right after a formula ("$x$.") came apart from it.
+  let afterFormula = false;
   for (const part of parts) {
     let text = '';
     for (const piece of part.text.split(MARKERS)) {
       if (piece === TEX_START) inTex = true;
-      else if (piece === TEX_END) inTex = false;
-      else text += inTex ? readableTex(piece) : piece;
+      else if (piece === TEX_END) [inTex, afterFormula] = [false, true];
+      else if (piece !== '') {
+        if (afterFormula && /^\s*[.,;:!?)]/.test(piece)) {
+          text = text.trimEnd();
+          text += piece.trimStart();
+        } else text += inTex ? readableTex(piece) : piece;
+        afterFormula = false;
+      }
     }
     out.push({ text, marked: part.marked });
   }

@@ -36,7 +36,7 @@ describe('readableExcerpt', () => {
     expect(parts).toEqual([
       { text: 'Root-sum-square stack-up: T_RSS = ', marked: false },
       { text: '√∑ᵢ₌₁ⁿ', marked: true },
-      { text: ' Tᵢ² Worst case: T_WC = ∑ᵢ |Tᵢ| .', marked: false },
+      { text: ' Tᵢ² Worst case: T_WC = ∑ᵢ |Tᵢ|.', marked: false },
     ]);
   });
 
