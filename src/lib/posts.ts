@@ -22,7 +22,7 @@ export function sortSections(sections: readonly SectionEntry[]): SectionEntry[] 
  * The sidebar's post list: in the order of the articles beside it, news too. News once listed them reversed,
  * so the sidebar's first entry was the page's last article (issue 28, 2.10).
  */
-export function sidebarPosts(_namespace: Namespace, posts: readonly PostEntry[]): PostEntry[] {
+export function sidebarPosts<Entry>(_namespace: Namespace, posts: readonly Entry[]): Entry[] {
   return [...posts];
 }
 

@@ -1,7 +1,8 @@
 // The search page's results (src/pages/search.astro). Pagefind's JS API is imported from the build's
 // /pagefind/ only when a search is made, so neither this page's first load nor any other page pays for
 // it. Typing searches as you go and keeps ?q= and ?ns= in the address (replaceState: no history per
-// keystroke). Excerpts are rebuilt from text and <mark> only, whatever the index holds.
+// keystroke). Excerpts are rebuilt from text and <mark> only, whatever the index holds, formulas readable.
+import { readableExcerpt, type ExcerptPart } from '../../common/markdown/search-tex.ts';
 import { filterLabel, tidyResultUrl } from '../lib/search-filters';
 import { onEveryPage } from './page-lifecycle';
 
@@ -44,22 +45,27 @@ function loadEngine(): Promise<Pagefind> {
   return engine;
 }
 
-/** Text and <mark> from an excerpt; anything else in it becomes plain text. */
+/**
+ * Text and <mark> from an excerpt; anything else in it becomes plain text. A formula's TeX source (what
+ * the index holds of it) is shown in a readable form (common/markdown/search-tex.ts).
+ */
 function excerptNodes(excerpt: string): Node[] {
   const parsed = new DOMParser().parseFromString(`<p>${excerpt}</p>`, 'text/html').body;
-  const nodes: Node[] = [];
+  const parts: ExcerptPart[] = [];
   const walk = (node: Node) => {
     for (const child of node.childNodes) {
-      if (child.nodeType === Node.TEXT_NODE) nodes.push(document.createTextNode(child.textContent ?? ''));
-      else if (child instanceof Element && child.localName === 'mark') {
-        const mark = document.createElement('mark');
-        mark.textContent = child.textContent;
-        nodes.push(mark);
-      } else walk(child);
+      if (child.nodeType === Node.TEXT_NODE) parts.push({ text: child.textContent ?? '', marked: false });
+      else if (child instanceof Element && child.localName === 'mark') parts.push({ text: child.textContent ?? '', marked: true });
+      else walk(child);
     }
   };
   walk(parsed);
-  return nodes;
+  return readableExcerpt(parts).map(({ text, marked }) => {
+    if (!marked) return document.createTextNode(text);
+    const mark = document.createElement('mark');
+    mark.textContent = text;
+    return mark;
+  });
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(name: K, className: string, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {

@@ -18,6 +18,7 @@ import { PostAdminBar } from './PostAdminBar.tsx';
 import { PostForm } from './PostForm.tsx';
 import { PostsPageDom } from './posts-page-dom.ts';
 import { SectionPanel } from './SectionPanel.tsx';
+import { useTypographer } from './use-markdown.ts';
 import { HARD_DELETE_WARNING, useConfirm } from '../ui/use-confirm.tsx';
 import { followPublish } from '../../stores/publish-status.ts';
 import { POST_PLACED_EVENT } from '../../scripts/page-lifecycle.ts';
@@ -185,14 +186,18 @@ function useArticlesLayout(
   onPick: (sectionId: number) => void,
 ): Post[] {
   const posts = useMemo(() => shown?.posts ?? [], [shown]);
+  // Titles are written as the static build writes them (issue 28, 2.11); until that small module has
+  // loaded, the static page's own titles stay, which are already so.
+  const typographic = useTypographer();
   useLayoutEffect(() => {
     if (sections === null) return;
     dom.sync(posts);
-    dom.setHeading(shown?.title ?? null);
-  }, [dom, sections, posts, shown]);
+  }, [dom, sections, posts]);
   useLayoutEffect(() => {
-    if (sections !== null) dom.syncSidebar(sections, shown?.id ?? null, onPick);
-  }, [dom, sections, shown, onPick]);
+    if (sections === null || typographic === null) return;
+    dom.setHeading(shown ? typographic(shown.title) : null);
+    dom.syncSidebar({ sections, shownId: shown?.id ?? null, posts, typographic }, onPick);
+  }, [dom, sections, shown, posts, typographic, onPick]);
   return posts;
 }
 
@@ -295,7 +300,7 @@ export function mountPostsOverlay(page: HTMLElement): () => void {
   const content = page.querySelector<HTMLElement>('[data-posts-content]');
   const ns = NAMESPACE_LIST.find((name) => name === page.dataset.namespace);
   if (!content || !ns) return () => {};
-  const dom = new PostsPageDom(content, page.querySelector<HTMLElement>('[data-posts-sidebar]'));
+  const dom = new PostsPageDom(content, page.querySelector<HTMLElement>('[data-posts-sidebar]'), ns);
   const container = document.createElement('div');
   container.className = 'content-admin-root';
   content.prepend(container);

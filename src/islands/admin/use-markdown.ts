@@ -3,6 +3,7 @@
 // once on first need: the overlay's buttons and labels do not wait for it.
 import { useEffect, useRef, useState } from 'react';
 import type * as Markdown from '../../../common/markdown/index.ts';
+import type * as Typography from '../../../common/markdown/typography.ts';
 
 let loading: Promise<typeof Markdown> | undefined;
 
@@ -46,19 +47,36 @@ export function useRenderedMarkdown(markdown: string, delayMs = 0): string | nul
   return delayMs > 0 || rendered.source === markdown ? rendered.html : null;
 }
 
-/** `text` with the body's typographic punctuation (as the static page shows titles), plain until the renderer has loaded. */
-export function useTypographicText(text: string): string {
-  const [result, setResult] = useState<{ source: string; text: string } | null>(null);
+let typographyLoading: Promise<typeof Typography> | undefined;
+
+/** The titles' typography alone (common/markdown/typography.ts): small, so titles need not wait for KaTeX. */
+export function loadTypography(): Promise<typeof Typography> {
+  typographyLoading ??= import('../../../common/markdown/typography.ts').catch((error: unknown) => {
+    typographyLoading = undefined;
+    throw error;
+  });
+  return typographyLoading;
+}
+
+/** typographicText (titles as the static build writes them), or null until it has loaded. */
+export function useTypographer(): ((text: string) => string) | null {
+  const [typographer, setTypographer] = useState<{ run: (text: string) => string } | null>(null);
   useEffect(() => {
     let current = true;
-    loadMarkdown()
+    loadTypography()
       .then(({ typographicText }) => {
-        if (current) setResult({ source: text, text: typographicText(text) });
+        if (current) setTypographer({ run: typographicText });
       })
-      .catch((error: unknown) => console.error('Could not load the markdown renderer', error));
+      .catch((error: unknown) => console.error('Could not load the title typography', error));
     return () => {
       current = false;
     };
-  }, [text]);
-  return result?.source === text ? result.text : text;
+  }, []);
+  return typographer?.run ?? null;
+}
+
+/** `text` with the body's typographic punctuation (as the static page shows titles), plain until the typography has loaded. */
+export function useTypographicText(text: string): string {
+  const typographer = useTypographer();
+  return typographer ? typographer(text) : text;
 }

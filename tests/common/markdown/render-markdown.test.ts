@@ -1,6 +1,7 @@
 // renderMarkdown, feature by feature (issue 4, item 1).
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../common/markdown/index.ts';
+import { markTexForSearch } from '../../../common/markdown/search-tex.ts';
 import { findDangers } from './inspect-html.ts';
 
 describe('renderMarkdown: CommonMark and GFM', () => {
@@ -110,7 +111,8 @@ describe('renderMarkdown: math', () => {
     const html = renderMarkdown('Energy $E=mc^2$ here');
     expect(html).toContain('<span class="katex">');
     expect(html).toContain('<math xmlns="http://www.w3.org/1998/Math/MathML">');
-    expect(html).toContain('<annotation encoding="application/x-tex">E=mc^2</annotation>');
+    // The TeX source, bracketed for the site search (common/markdown/search-tex.ts).
+    expect(html).toContain(`<annotation encoding="application/x-tex">${markTexForSearch('E=mc^2')}</annotation>`);
     expect(html).toMatch(/class="strut" style="height:[\d.]+em;"/);
   });
 
