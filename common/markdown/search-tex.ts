@@ -1,4 +1,4 @@
-// A formula in the site search (docs/decisions/0030-search-indexes-tex.md, 0048): the index holds its TeX
+// A formula in the site search (docs/decisions/0030-search-indexes-tex.md, 0049): the index holds its TeX
 // source, so a search for a macro or a variable name finds it, but a reader of the results should not
 // see raw TeX (`T_{\text{RSS}} = \sqrt{\sum_{i=1}`, issue 28, 2.12). The markdown pipeline brackets the
 // TeX it leaves in the index with two marker characters (search-hints.ts); the search page finds them in
