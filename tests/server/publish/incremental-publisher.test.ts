@@ -10,6 +10,7 @@ import { affectedRoutes } from '../../../server/publish/dependency-map.ts';
 import { ensureLegalPages } from '../../../server/features/legal-pages/queries.ts';
 import { exportSnapshot } from '../../../server/publish/export-snapshot.ts';
 import { createPublisher } from '../../../server/publish/publisher.ts';
+import { createPrimaryPublisher, createRemotePublisher } from '../../../server/publish/shared-publisher.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 
 let ctx: TestContext;
@@ -102,6 +103,26 @@ describe('an incremental publish (fake runner)', () => {
     publisher.schedule('admin', { full: true });
     await publisher.whenIdle();
     expect(calls).toMatchObject({ full: 2, render: 0 });
+  });
+
+  it('builds in full for a full request taken by another serving process, and incrementally for an ordinary one', async () => {
+    const { runner, calls } = fakeRunner({});
+    const primary = createPrimaryPublisher({ config: ctx.config, db: ctx.db, log: ctx.log, runBuild: runner, onLive: () => {} });
+    const remote = createRemotePublisher({ db: ctx.db, log: ctx.log, notifyPrimary: (reason) => primary.takeUp(reason) });
+    remote.schedule('first');
+    await primary.publisher.whenIdle();
+    insertSection(ctx.db, 'news', { title: 'Edited', order: 1 });
+    remote.schedule('a content edit');
+    await primary.publisher.whenIdle();
+    expect(calls).toMatchObject({ full: 1, render: 1 });
+    remote.schedule('the admin asked', { full: true });
+    await primary.publisher.whenIdle();
+    expect(calls).toMatchObject({ full: 2, render: 1 });
+    // Taken up once: the next ordinary request is incremental again.
+    insertSection(ctx.db, 'news', { title: 'Edited again', order: 2 });
+    remote.schedule('another edit');
+    await primary.publisher.whenIdle();
+    expect(calls).toMatchObject({ full: 2, render: 2 });
   });
 });
 
