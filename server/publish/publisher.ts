@@ -38,8 +38,11 @@ export interface PublisherOptions {
   onStatusChange?: (status: PublishStatus) => void;
   now?: () => number;
   /** Tests only: called at named points of a publish, so a test can fail or kill it there. */
-  fault?: (point: 'before-live', buildDir: string) => void | Promise<void>;
+  fault?: (point: FaultPoint, buildDir: string) => void | Promise<void>;
 }
+
+/** Where a test may fail or kill a publish: before the processes load it, before and after `builds/current` switches. */
+export type FaultPoint = 'before-live' | 'before-switch' | 'after-switch';
 
 /** What the admin sees of a failed build: its end, where the error is. */
 const FAILURE_TAIL_LINES = 120;
@@ -155,7 +158,13 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       return null;
     }
     const started = performance.now();
-    const result = await runBuild.render({ id: build.id, outDir: build.dir, contentDir, paths: affected.paths, config });
+    // A renderer that throws (a page's code, a full disk) is a failed render like any other: build in full.
+    const result: BuildResult = await runBuild
+      .render({ id: build.id, outDir: build.dir, contentDir, paths: affected.paths, config })
+      .catch((error: unknown) => ({
+        ok: false,
+        log: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }));
     if (result.ok) {
       log.info(
         `publish ${build.id}: rendered ${result.written?.length ?? 0} file(s) of ${affected.paths.length} route(s) in ${Math.round(performance.now() - started)} ms`,
@@ -197,7 +206,9 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
         await onLive(build.dir, build.id);
         // After onLive: it wrote the compressed forms nginx serves too.
         makeBuildPublic(build.dir);
+        await fault?.('before-switch', build.dir);
         switchCurrentBuild(config.buildsDir, build.id);
+        await fault?.('after-switch', build.dir);
       }
     } catch (error) {
       result = { ok: false, log: `${result.log}\n[publish] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n` };
