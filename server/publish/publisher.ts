@@ -18,6 +18,7 @@ import {
   WORK_DIR,
   type BuildLocation,
 } from './build-dirs.ts';
+import { codeVersion, recordCodeVersion } from './code-version.ts';
 import { affectedRoutes } from './dependency-map.ts';
 import { exportSnapshot, writeSnapshot } from './export-snapshot.ts';
 import type { SiteSnapshot } from '../../common/snapshot-schema.ts';
@@ -37,6 +38,8 @@ export interface PublisherOptions {
   /** Told every change of status() (a build queued, started, finished); the primary shares it with the other processes. */
   onStatusChange?: (status: PublishStatus) => void;
   now?: () => number;
+  /** The version of the code that builds (code-version.ts), recorded in every build; defaults to this project's. */
+  codeVersion?: string;
   /** Tests only: called at named points of a publish, so a test can fail or kill it there. */
   fault?: (point: FaultPoint, buildDir: string) => void | Promise<void>;
 }
@@ -60,6 +63,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
   const { config, db, log, onLive, fault } = options;
   const runBuild = options.runBuild ?? createAstroBuildRunner({ log });
   const now = options.now ?? Date.now;
+  const version = options.codeVersion ?? codeVersion(config.projectRoot);
 
   let current: BuildLocation | null = findCurrentBuild(config);
   let running: Promise<void> | null = null;
@@ -202,6 +206,8 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
         result = { ok: false, log: `${result.log}\n[publish] the build produced no index.html; the live site is kept\n` };
       }
       if (result.ok) {
+        // A restart compares it with its own code: a build by other code is refreshed in the background.
+        recordCodeVersion(build.dir, version);
         await fault?.('before-live', build.dir);
         await onLive(build.dir, build.id);
         // After onLive: it wrote the compressed forms nginx serves too.
