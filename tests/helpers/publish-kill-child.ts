@@ -20,7 +20,7 @@ const config = loadConfig({
 });
 const db = openDatabase(config.databaseFile);
 const gen = createGenerationRunner();
-const die = () => process.kill(process.pid, 'SIGKILL');
+const die = (): void => void process.kill(process.pid, 'SIGKILL');
 const publisher = createPublisher({
   config,
   db,
