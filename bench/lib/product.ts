@@ -175,3 +175,31 @@ export function samplePeakChildMemory(pid: number, everyMs = 50): { stop(): numb
     },
   };
 }
+
+/**
+ * Proportional set size (PSS, from /proc/<pid>/smaps_rollup) of `pid`: its private pages plus its share of
+ * every page it shares (the node binary, libraries, forked memory), so summing PSS over processes counts
+ * each shared page once, unlike summing RSS. Null when the process is gone.
+ */
+export function pssBytes(pid: number): number | null {
+  try {
+    const value = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return value?.[1] ? Number(value[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** PSS summed over `pid` and every process under it (the serving processes and any build process), in bytes. */
+export function processTreePss(pid: number): { bytes: number; processes: number } {
+  const pids = [pid, ...descendantsOf(pid)];
+  let bytes = 0;
+  let processes = 0;
+  for (const id of pids) {
+    const pss = pssBytes(id);
+    if (pss === null) continue;
+    bytes += pss;
+    processes++;
+  }
+  return { bytes, processes };
+}
