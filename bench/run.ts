@@ -8,6 +8,7 @@
 //
 //   npm run bench                        # sizes 100, 1000 and 5000 posts, 10,000 users
 //   npm run bench -- --sizes 1000 --seconds 3 --rounds 1
+import { SERVING_NODE_FLAGS } from '../server/process/node-flags.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -311,6 +312,8 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     say('  starting the product and building the site…');
     const coldStart = performance.now();
     const product = await startNodeProcess('server/index.ts', {
+      // As `npm start` and deploy/site.service start it.
+      nodeArgs: SERVING_NODE_FLAGS,
       env: { ...env, PORT: String(port) },
       port,
       timeoutMs: 900_000,

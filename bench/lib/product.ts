@@ -16,9 +16,16 @@ export interface ProductProcess {
 /** Spawns a node script of the project in its own process group; resolves once `ready(base)` is true. */
 export async function startNodeProcess(
   script: string,
-  options: { args?: string[]; env: Record<string, string>; port: number; ready: (base: string) => Promise<boolean>; timeoutMs: number },
+  options: {
+    args?: string[];
+    nodeArgs?: readonly string[];
+    env: Record<string, string>;
+    port: number;
+    ready: (base: string) => Promise<boolean>;
+    timeoutMs: number;
+  },
 ): Promise<ProductProcess> {
-  const child: ChildProcess = spawn(process.execPath, [script, ...(options.args ?? [])], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...(options.args ?? [])], {
     cwd: PROJECT_ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@
 // - idle right after the restart, which serves the existing build at once (issue 31, item 2): what a
 //   deployed server holds once the renderer kept after a publish has been let go (10 idle minutes);
 // - once more after one publish, with that renderer waiting (decision 0044).
+import { SERVING_NODE_FLAGS } from '../../server/process/node-flags.ts';
 import path from 'node:path';
 import { freePort, login } from '../../tests/helpers/fetch-client.ts';
 import { processTreePss, startNodeProcess, type ProductProcess } from './product.ts';
@@ -36,6 +37,8 @@ export async function measureProductionRecipe(options: {
   const newsPath = `/news/${seed.sections.news.slug}/`;
   const started = performance.now();
   const product: ProductProcess = await startNodeProcess('server/index.ts', {
+    // As `npm start` and deploy/site.service start it.
+    nodeArgs: SERVING_NODE_FLAGS,
     env: { ...env, PORT: String(port), NGINX_SERVES_PAGES: 'true', TRUST_PROXY: 'true' },
     port,
     timeoutMs: 300_000,
