@@ -43,6 +43,7 @@ export async function lastBuildPeak(base: string): Promise<number> {
 export async function measurePublish(product: ProductProcess, admin: ApiClient, seed: ScaledSeed, attempt: number, pageBase = product.base) {
   const { id: sectionId, slug, postId } = seed.sections.news;
   const marker = `Edited by the bench ${Date.now()}-${attempt}`;
+  const before = (await (await admin.json('GET', '/api/admin/publish')).json()) as { last_success: { build_id: string } | null };
   const memory = samplePeakChildMemory(product.pid);
   const started = performance.now();
   const saved = await admin.json('PUT', '/api/news/update', {
@@ -62,8 +63,16 @@ export async function measurePublish(product: ProductProcess, admin: ApiClient, 
   }
   const seconds = (performance.now() - started) / 1000;
   const sampledPeak = memory.stop();
-  const status = (await (await admin.json('GET', '/api/admin/publish')).json()) as { last_success: { duration_ms: number } | null };
+  // The page is served from the switch on; the publisher records its success a moment later. Reading the
+  // status at once could report the previous publish's duration (a cold build's, once): wait for this one's.
+  let buildMs: number | null = null;
+  const statusDeadline = Date.now() + 10_000;
+  while (buildMs === null && Date.now() < statusDeadline) {
+    const status = (await (await admin.json('GET', '/api/admin/publish')).json()) as { last_success: { duration_ms: number; build_id: string } | null };
+    if (status.last_success && status.last_success.build_id !== before.last_success?.build_id) buildMs = status.last_success.duration_ms;
+    else await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   // The Astro process ends with its build: a peak in its last sampling interval would be missed, but never
   // the peak it reports of itself (a lower bound of the sum at that moment).
-  return { seconds, peakBuildBytes: Math.max(sampledPeak, await lastBuildPeak(product.base)), buildMs: status.last_success?.duration_ms ?? null };
+  return { seconds, peakBuildBytes: Math.max(sampledPeak, await lastBuildPeak(product.base)), buildMs };
 }
