@@ -93,11 +93,13 @@ export function PublishState() {
           </p>
         )}
         {phase.kind === 'live' && (
-          <p className="publish-state__text">
-            Live<span className="publish-state__detail">{phase.at ? ` since ${formatTime(phase.at)}` : ''}: readers see this change.</span>
-            {phase.search === 'updating' && <span className="publish-state__search"> Updating search…</span>}
-            {phase.search === 'updated' && <span className="publish-state__search"> Search updated.</span>}
-          </p>
+          <>
+            <p className="publish-state__text">
+              Live<span className="publish-state__detail">{phase.at ? ` since ${formatTime(phase.at)}` : ''}: readers see this change.</span>
+            </p>
+            {phase.search === 'updating' && <p className="publish-state__search">Updating search…</p>}
+            {phase.search === 'updated' && <p className="publish-state__search">Search updated.</p>}
+          </>
         )}
         {phase.kind === 'failed' && (
           <>
