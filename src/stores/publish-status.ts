@@ -26,7 +26,8 @@ export const FOLLOW_GIVE_UP_MS = 5 * 60 * 1000;
 
 export const publishStore = createPolledStore<PublishStatus>({
   load: fetchPublishStatus,
-  busy: (status) => !publishSettled(status),
+  // The search index following the pages (docs/decisions/0044-incremental-publish.md) is worth a quick look too.
+  busy: (status) => !publishSettled(status) || status.search === 'updating',
   busyMs: 1000,
   // Other admins and content edits start builds too; a slow poll keeps the panel roughly current.
   idleMs: 30_000,

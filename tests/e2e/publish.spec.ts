@@ -80,6 +80,14 @@ test('the publish state says Live when readers get the change, then Search updat
   await expect(reader.getByRole('heading', { name: title })).toBeVisible();
   const publish = (await (await context.request.get('/api/admin/publish', { headers: await contextHeaders(context.request) })).json()) as { search: string };
   expect(publish.search).toBe('updated');
+
+  // The admin console's publish panel says the same; its "Publish now" builds every page (a full build).
+  await page.goto('/admin');
+  const panel = page.getByRole('region', { name: 'Site publishing' });
+  await expect(panel.getByText('Search updated: it finds the live pages')).toBeVisible();
+  await panel.getByRole('button', { name: 'Publish now' }).click();
+  await expect(panel.getByText('Idle: the live site is up to date')).toBeVisible({ timeout: 120_000 });
+  await expect(panel.getByText('Search updated: it finds the live pages')).toBeVisible({ timeout: 120_000 });
   await context.close();
   await reader.close();
 });
