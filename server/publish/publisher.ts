@@ -78,6 +78,8 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
   /** The live build's search index lags its pages (an incremental publish); updated once the queue is empty. */
   let searchStale = false;
   let indexing = false;
+  /** Ends the search indexing in progress: a change that arrives meanwhile is published first (issue 31). */
+  let indexAbort: AbortController | null = null;
   let fullRequested = false;
 
   const status = (): PublishStatus => ({
@@ -264,12 +266,13 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       return;
     }
     indexing = true;
+    indexAbort = new AbortController();
     reportStatus();
     const started = now();
     const build = createBuildDir(config.buildsDir, started);
     try {
       linkBuildDir(indexed.dir, build.dir, ['pagefind']);
-      const result = await runBuild.indexSearch(build.dir, config);
+      const result = await runBuild.indexSearch(build.dir, config, indexAbort.signal);
       if (!result.ok) throw new Error(tail(result.log));
       if (pending || stopped || current !== indexed) throw new Error('superseded by a newer publish');
       await onLive(build.dir, build.id);
@@ -287,6 +290,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       log.warn(`publish: the search index was not updated (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     } finally {
       indexing = false;
+      indexAbort = null;
     }
   }
 
@@ -313,6 +317,8 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
     schedule(reason, options) {
       try {
         pending = true;
+        // Readers wait for this change, not for the index of the previous one (made again after it).
+        indexAbort?.abort();
         if (options?.full) fullRequested = true;
         if (reasons.length < MAX_REASONS) reasons.push(reason);
         if (!running && !stopped) running = drain();

@@ -98,6 +98,38 @@ describe('an incremental publish (fake runner)', () => {
     expect(ctx.logLines.some((line) => line.includes('incremental render failed'))).toBe(true);
   });
 
+  it('ends the search indexing in progress when a change arrives: the change goes live first, the index follows it', async () => {
+    const { runner, calls } = fakeRunner({});
+    const slowIndex = runner.indexSearch!;
+    let aborted = 0;
+    let indexing: () => void = () => {};
+    const indexStarted = () => new Promise<void>((resolve) => (indexing = resolve));
+    // An index that takes as long as its signal lets it (Pagefind on a large site), then the fake's own.
+    runner.indexSearch = async (dir, config, signal) => {
+      indexing();
+      if (calls.index > 0 || aborted > 0) return slowIndex(dir, config, signal);
+      await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+      aborted++;
+      return { ok: false, log: 'superseded' };
+    };
+    const { publisher } = await publishWith(runner);
+    publisher.schedule('first');
+    await publisher.whenIdle();
+    insertSection(ctx.db, 'news', { title: 'One', order: 1 });
+    const started = indexStarted();
+    publisher.schedule('an edit');
+    await started;
+    expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updating' });
+    // The next edit does not wait for that index: it ends it and is published.
+    insertSection(ctx.db, 'news', { title: 'Two', order: 2 });
+    publisher.schedule('the next edit');
+    await publisher.whenIdle();
+    expect(aborted).toBe(1);
+    expect(calls).toMatchObject({ full: 1, render: 2, index: 1 });
+    expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updated' });
+    expect(ctx.logLines.some((line) => line.includes('search index was not updated'))).toBe(true);
+  });
+
   it('builds in full when asked to', async () => {
     const { runner, calls } = fakeRunner({});
     const { publisher } = await publishWith(runner);
