@@ -8,6 +8,7 @@
 //
 //   npm run bench                        # sizes 100, 1000 and 5000 posts, 10,000 users
 //   npm run bench -- --sizes 1000 --seconds 3 --rounds 1
+import { SERVING_NODE_FLAGS } from '../server/process/node-flags.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,9 @@ import { HEARTBEAT_PATH, measureSigningRate, seedBenchLicense, VALIDATE_PATH, ty
 import { createApiClient, freePort, login, solvedBotToken, type ApiClient } from '../tests/helpers/fetch-client.ts';
 import { runCannon, runWrk, type LoadResult } from './lib/load.ts';
 import { launchChromium, measurePage, SIGNED_OUT_GUARDED_PAGES, type PageWeight } from './lib/page-weight.ts';
-import { buildProcessesRss, PROJECT_ROOT, samplePeakChildMemory, servingRss, startNodeProcess, type ProductProcess } from './lib/product.ts';
+import { buildProcessesRss, PROJECT_ROOT, processTreePss, servingRss, startNodeProcess, type ProductProcess } from './lib/product.ts';
+import { lastBuildPeak, measurePublish, pageContains, settle } from './lib/publish-measures.ts';
+import { measureProductionRecipe } from './lib/production.ts';
 import { formatReport, checkTargets, type BenchReport, type SizeResult } from './lib/report.ts';
 import { BENCH_USER_PASSWORD, seedScaled, type ScaledSeed } from './lib/seed-scaled.ts';
 import { startSmtpSink, type SmtpSink } from './lib/smtp-sink.ts';
@@ -68,14 +71,15 @@ const say = (line: string) => console.log(line);
 
 /** Untimed load before the rounds, so neither side is measured while its code is still being optimised. */
 const WARM_UP_SECONDS = 1;
-/** The pause before each measured publish (settle()). */
-const SETTLE_MS = 3000;
 
 /**
  * Runs each contender `rounds` times, interleaved so background load hits all alike, after an untimed
  * warm-up; keeps the median round by req/s.
  */
-async function compare(contenders: Record<string, (seconds: number) => Promise<LoadResult>>): Promise<Record<string, LoadResult>> {
+async function compare(
+  contenders: Record<string, (seconds: number) => Promise<LoadResult>>,
+  allRounds?: Record<string, LoadResult[]>,
+): Promise<Record<string, LoadResult>> {
   for (const measure of Object.values(contenders)) await measure(WARM_UP_SECONDS);
   const runs: Record<string, LoadResult[]> = {};
   for (let round = 0; round < rounds; round++) {
@@ -85,12 +89,21 @@ async function compare(contenders: Record<string, (seconds: number) => Promise<L
       (runs[name] ??= []).push(result);
     }
   }
+  // Every round, for a spread (the same round of each contender ran under the same background load).
+  if (allRounds) Object.assign(allRounds, runs);
   return Object.fromEntries(
     Object.entries(runs).map(([name, results]) => {
       const sorted = [...results].sort((a, b) => a.requestsPerSec - b.requestsPerSec);
       return [name, sorted[Math.floor((sorted.length - 1) / 2)] as LoadResult];
     }),
   );
+}
+
+/** min / median / max of a list of figures (null when there is none). */
+function spreadOf(values: number[]): { min: number; median: number; max: number; values: number[] } | null {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  return { min: sorted[0] as number, median: sorted[Math.floor((sorted.length - 1) / 2)] as number, max: sorted[sorted.length - 1] as number, values };
 }
 
 async function seedDataDir(dataDir: string, posts: number, smtpUrl: string): Promise<{ env: Record<string, string>; seed: ScaledSeed; license: BenchLicense }> {
@@ -133,63 +146,6 @@ async function seedDataDir(dataDir: string, posts: number, smtpUrl: string): Pro
   } finally {
     db.$client.close();
   }
-}
-
-async function pageContains(url: string, text: string): Promise<boolean> {
-  const response = await fetch(url);
-  return response.status === 200 && (await response.text()).includes(text);
-}
-
-/**
- * Waits until the publisher has nothing queued or running, then 3 s more: an admin's next save comes seconds
- * after the last publish, by when the build process for it is loaded and warmed up (0036). The save right
- * behind another is measured on its own.
- */
-async function settle(admin: ApiClient): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    const status = (await (await admin.json('GET', '/api/admin/publish')).json()) as { state: string; pending: boolean };
-    if (status.state !== 'building' && !status.pending) break;
-    if (Date.now() > deadline) throw new Error('the publisher was still busy after 300 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-}
-
-/** site_publish_build_peak_rss_bytes from /metrics (served to loopback): the last Astro build's peak. */
-async function lastBuildPeak(base: string): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const value = /^site_publish_build_peak_rss_bytes(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1];
-  if (value === undefined) throw new Error('/metrics has no site_publish_build_peak_rss_bytes');
-  return Number(value);
-}
-
-async function measurePublish(product: ProductProcess, admin: ApiClient, seed: ScaledSeed, attempt: number) {
-  const { id: sectionId, slug, postId } = seed.sections.news;
-  const marker = `Edited by the bench ${Date.now()}-${attempt}`;
-  const memory = samplePeakChildMemory(product.pid);
-  const started = performance.now();
-  const saved = await admin.json('PUT', '/api/news/update', {
-    id: postId,
-    title: marker,
-    body: `A changed body.\n\n${marker}`,
-    section_id: sectionId,
-    published: 1,
-    display_order: 0,
-  });
-  if (saved.status !== 200) throw new Error(`the admin's save answered ${saved.status}: ${await saved.text()}`);
-  const pageUrl = `${product.base}/news/${slug}/`;
-  const deadline = Date.now() + 300_000;
-  while (!(await pageContains(pageUrl, marker))) {
-    if (Date.now() > deadline) throw new Error(`the edited post did not appear on ${pageUrl} within 300 s:\n${product.log()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const sampledPeak = memory.stop();
-  const status = (await (await admin.json('GET', '/api/admin/publish')).json()) as { last_success: { duration_ms: number } | null };
-  // The Astro process ends with its build: a peak in its last sampling interval would be missed, but never
-  // the peak it reports of itself (a lower bound of the sum at that moment).
-  return { seconds, peakBuildBytes: Math.max(sampledPeak, await lastBuildPeak(product.base)), buildMs: status.last_success?.duration_ms ?? null };
 }
 
 async function measureMailing(product: ProductProcess, admin: ApiClient, sink: SmtpSink, seed: ScaledSeed) {
@@ -241,8 +197,11 @@ async function measureServing(
   if (tools.wrk && tools.nginx && !apiOnly) {
     const nginx = startNginx({ root: fs.realpathSync(path.join(dataDir, 'builds/current')), port: await freePort(), workDir: path.join(dataDir, 'nginx') });
     cleanups.push(() => nginx.stop());
-    const results = await compare({ product: wrkGet(`${product.base}${newsPath}`), nginx: wrkGet(`${nginx.base}${newsPath}`) });
-    staticServing = { path: newsPath, product: results.product as LoadResult, nginx: results.nginx as LoadResult };
+    const rounds: Record<string, LoadResult[]> = {};
+    const results = await compare({ product: wrkGet(`${product.base}${newsPath}`), nginx: wrkGet(`${nginx.base}${newsPath}`) }, rounds);
+    // Issue 31, item 4: how stable the ratio is, round by round.
+    const ratios = (rounds.product ?? []).map((result, round) => result.requestsPerSec / (rounds.nginx?.[round]?.requestsPerSec ?? Number.NaN));
+    staticServing = { path: newsPath, product: results.product as LoadResult, nginx: results.nginx as LoadResult, ratioSpread: spreadOf(ratios) };
   }
 
   say('  API…');
@@ -353,6 +312,8 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     say('  starting the product and building the site…');
     const coldStart = performance.now();
     const product = await startNodeProcess('server/index.ts', {
+      // As `npm start` and deploy/site.service start it.
+      nodeArgs: SERVING_NODE_FLAGS,
       env: { ...env, PORT: String(port) },
       port,
       timeoutMs: 900_000,
@@ -369,6 +330,9 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     await settle(admin);
     const idleServerBytes = servingRss(product.pid);
     const readyBuildProcessBytes = buildProcessesRss(product.pid);
+    // The embedded default (Node serves the pages from memory), PSS over all its processes, the renderer kept
+    // after the first build included: the figure the production recipe's stands beside (issue 31, item 3).
+    const idleEmbeddedPssBytes = processTreePss(product.pid).bytes;
 
     let pages: PageWeight[] = [];
     let staticServing: SizeResult['staticServing'] = null;
@@ -392,7 +356,17 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     let mailing: SizeResult['mailing'] = null;
     if (withMailing && measures('mailing')) {
       say(`  mailing to ${mailCount} users…`);
+      // Like with like: after the publishes the publisher still indexes search and readies its renderer in
+      // the background; the mailing is measured on a settled server, not beside that work.
+      await settle(admin);
       mailing = await measureMailing(product, admin, sink, seed);
+    }
+
+    let production: SizeResult['production'] = null;
+    if (measures('publish')) {
+      say('  production recipe (restart behind nginx, NGINX_SERVES_PAGES=true): memory…');
+      await product.stop();
+      production = await measureProductionRecipe({ env, dataDir, seed, admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, cleanups });
     }
 
     return {
@@ -402,6 +376,9 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
       coldBuildPeakBytes,
       idleServerBytes,
       readyBuildProcessBytes,
+      idleEmbeddedPssBytes,
+      idleProductionPssBytes: production?.idlePssBytes ?? null,
+      production,
       pages,
       staticServing,
       api,

@@ -65,6 +65,10 @@ const envSchema = z.object({
   // JSON lines (production) or readable lines (pino-pretty, a development dependency); unset: pretty only under NODE_ENV=development.
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   TRUST_PROXY: booleanFlag.default(false),
+  // nginx serves the build's files from disk (deploy/nginx.conf): the serving processes then keep no page
+  // bodies in memory, which nobody would ask them for (issue 31, item 3). The primary still writes each
+  // build's .br/.gz forms, which nginx sends.
+  NGINX_SERVES_PAGES: booleanFlag.default(false),
   WEB_WORKERS: z
     .string()
     .trim()
@@ -151,6 +155,8 @@ export interface Config {
   uploadMaxBytes: number;
   imageMaxBytes: number;
   buildOnStart: boolean;
+  /** NGINX_SERVES_PAGES: the static site is served from disk by nginx; Node holds no page bodies. */
+  nginxServesPages: boolean;
   seedDemo: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** JSON lines, or readable lines for a developer's terminal (README, Operations). */
@@ -273,6 +279,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logMailLinks: env.NODE_ENV === 'development',
     botcheckVerifyPerMinute: env.BOTCHECK_VERIFY_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,
+    nginxServesPages: env.NGINX_SERVES_PAGES,
     webWorkers: env.WEB_WORKERS === 'auto' ? autoWebWorkers() : Number(env.WEB_WORKERS),
     servedByHeader: env.SERVED_BY_HEADER,
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,

@@ -23,6 +23,7 @@ import { reportMailQueueDepth } from './ops/metrics.ts';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from './process/instance-lock.ts';
 import { runWorker } from './process/worker.ts';
 import { findCurrentBuild } from './publish/publisher.ts';
+import { codeVersion, readCodeVersion } from './publish/code-version.ts';
 import { createPrimaryPublisher } from './publish/shared-publisher.ts';
 import { startServing } from './serving.ts';
 import { prepareDataDir } from './storage/data-dir.ts';
@@ -124,6 +125,10 @@ async function runPrimary(): Promise<void> {
   if (config.buildOnStart && (!current || seed.seeded)) {
     log.info('Building the site for the first time; pages appear when the build is live.');
     publisher.schedule(current ? 'content seeded' : 'no build yet');
+  } else if (config.buildOnStart && current && readCodeVersion(current.dir) !== codeVersion(config.projectRoot)) {
+    // Served already (loaded before listening); only its refresh waits for the build (issue 31, item 2).
+    log.info('The live build was made by other code: serving it while a full build refreshes it in the background.');
+    publisher.schedule('the live build was made by other code', { full: true });
   }
   // Requests recorded by processes of a previous run that stopped before taking them up.
   takeUp('requested before the last stop');

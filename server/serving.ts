@@ -52,7 +52,9 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   const { config, log } = options;
   let site: StaticSite | null = null;
   // The primary writes each build's compressed forms beside its files; the other processes only read them.
-  const load = (dir: string) => loadStaticSite(dir, { previous: site, writeCompressed: true, onWriteError: reportWriteErrors(log, dir) });
+  // Behind nginx (NGINX_SERVES_PAGES) the forms are still made and written, for nginx, but no body is kept.
+  const load = (dir: string) =>
+    loadStaticSite(dir, { previous: site, writeCompressed: true, onWriteError: reportWriteErrors(log, dir), keepBodies: !config.nginxServesPages });
   const current = findCurrentBuild(config);
   if (current) site = await load(current.dir);
 

@@ -16,9 +16,16 @@ export interface ProductProcess {
 /** Spawns a node script of the project in its own process group; resolves once `ready(base)` is true. */
 export async function startNodeProcess(
   script: string,
-  options: { args?: string[]; env: Record<string, string>; port: number; ready: (base: string) => Promise<boolean>; timeoutMs: number },
+  options: {
+    args?: string[];
+    nodeArgs?: readonly string[];
+    env: Record<string, string>;
+    port: number;
+    ready: (base: string) => Promise<boolean>;
+    timeoutMs: number;
+  },
 ): Promise<ProductProcess> {
-  const child: ChildProcess = spawn(process.execPath, [script, ...(options.args ?? [])], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...(options.args ?? [])], {
     cwd: PROJECT_ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -174,4 +181,32 @@ export function samplePeakChildMemory(pid: number, everyMs = 50): { stop(): numb
       return peak;
     },
   };
+}
+
+/**
+ * Proportional set size (PSS, from /proc/<pid>/smaps_rollup) of `pid`: its private pages plus its share of
+ * every page it shares (the node binary, libraries, forked memory), so summing PSS over processes counts
+ * each shared page once, unlike summing RSS. Null when the process is gone.
+ */
+export function pssBytes(pid: number): number | null {
+  try {
+    const value = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return value?.[1] ? Number(value[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** PSS summed over `pid` and every process under it (the serving processes and any build process), in bytes. */
+export function processTreePss(pid: number): { bytes: number; processes: number } {
+  const pids = [pid, ...descendantsOf(pid)];
+  let bytes = 0;
+  let processes = 0;
+  for (const id of pids) {
+    const pss = pssBytes(id);
+    if (pss === null) continue;
+    bytes += pss;
+    processes++;
+  }
+  return { bytes, processes };
 }

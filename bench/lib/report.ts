@@ -1,5 +1,6 @@
 // The bench's figures, its targets (issues 8, 15 and 16) and the table it prints.
 import type { LoadResult } from './load.ts';
+import type { ProductionMemory } from './production.ts';
 import { SIGNED_OUT_GUARDED_PAGES, type PageWeight } from './page-weight.ts';
 
 export interface SizeResult {
@@ -13,9 +14,20 @@ export interface SizeResult {
   idleServerBytes: number;
   /** Resident memory of the build process made ready for the next publish, while it waits (docs/decisions/0036-one-build-per-process.md). */
   readyBuildProcessBytes: number;
+  /** PSS of every process of the embedded default (Node serves pages from memory), idle after the first build. */
+  idleEmbeddedPssBytes: number;
+  /** PSS of every process of the production recipe (nginx serving the build from disk in front), idle; null when not measured. */
+  idleProductionPssBytes: number | null;
+  production: ProductionMemory | null;
   pages: PageWeight[];
   /** null when wrk or nginx could not run. */
-  staticServing: { path: string; product: LoadResult; nginx: LoadResult } | null;
+  staticServing: {
+    path: string;
+    product: LoadResult;
+    nginx: LoadResult;
+    /** The product ÷ nginx ratio of each round (issue 31, item 4). */
+    ratioSpread?: { min: number; median: number; max: number; values: number[] } | null;
+  } | null;
   api: { bySlug: { path: string; product: LoadResult; bare: LoadResult }; user: { product: LoadResult; bare: LoadResult } } | null;
   /** POST /api/licensing/v1/validate beside the bare handler (null without wrk), and license files signed per second. */
   licensing: {
@@ -56,20 +68,24 @@ export interface TargetCheck {
 }
 
 // Issue 8 set 0.5× and 0.6×; with every process answering both (docs/decisions/0022-one-process-model.md)
-// issue 16 raised both to 0.8×.
+// issue 16 raised both to 0.8×; issue 31 raised the static one to 0.9× (at 1,000 and 5,000 posts).
 export const TARGETS = {
-  staticVsNginx: 0.8,
+  staticVsNginx: 0.9,
   apiVsBare: 0.8,
-  publishSecondsAt1000: 5,
   anonymousJsGzipBytes: 30 * 1024,
   // Issue 12: the licensing API's validate, rate limits and all, beside a bare handler doing the same lookup.
   validateVsBare: 0.6,
   /** Issue 24's goal for the floating seats' keep-alive. */
   heartbeatVsBare: 0.8,
-  // Issue 15: a small server (1–2 GB) must be able to publish (docs/decisions/0034-lean-publishing.md).
-  publishPeakBytes: { 1000: 400 * 1024 ** 2, 5000: 600 * 1024 ** 2 } as Record<number, number>,
-  // Issue 15: ...with save → live no slower than before the change (measured on the 2-core bench machine).
-  publishSeconds: { 1000: 2.1, 5000: 4.3 } as Record<number, number>,
+  // Issue 31 (stricter than issue 15's 400 / 600 MB and issue 8's and 15's 5 s, 2.1 s and 4.3 s, which it replaces):
+  // a publish peaks at ≤ 300 MB, save → live in ≤ 1 s / 1.5 s, and ≤ 1.5 s / 2 s right after another save.
+  publishPeakBytes: { 1000: 300 * 1024 ** 2, 5000: 300 * 1024 ** 2 } as Record<number, number>,
+  publishSeconds: { 1000: 1.0, 5000: 1.5 } as Record<number, number>,
+  rightBehindSeconds: { 1000: 1.5, 5000: 2.0 } as Record<number, number>,
+  // Issue 31, item 2: cold start of a 5,000-post site to its first served build.
+  coldStartSeconds: { 5000: 15 } as Record<number, number>,
+  // Issue 31, item 3: the whole product idle in the production recipe, PSS (a 1 GB server).
+  idleProductionPssBytes: { 1000: 400 * 1024 ** 2 } as Record<number, number>,
   // Issue 31, item 5: back to (and past) the 592 messages/s of 2026-11-24, at least once kept.
   mailingMessagesPerSec: 600,
 } as const;
@@ -96,10 +112,11 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     const at = `${size.posts} posts`;
     if (size.staticServing) {
       const value = ratio(size.staticServing.product, size.staticServing.nginx);
+      const spread = size.staticServing.ratioSpread;
       checks.push({
         name: `static news page vs nginx (${at})`,
         goal: `≥ ${TARGETS.staticVsNginx}×`,
-        actual: `${value.toFixed(2)}×`,
+        actual: `${value.toFixed(2)}×${spread ? ` (rounds ${spread.min.toFixed(2)}–${spread.max.toFixed(2)}×)` : ''}`,
         met: value >= TARGETS.staticVsNginx,
       });
     } else missing(`static news page vs nginx (${at})`, `≥ ${TARGETS.staticVsNginx}×`, 'no nginx or wrk on this machine');
@@ -136,23 +153,26 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
       });
     } else missing(`licensing heartbeat vs bare handler (${at})`, `≥ ${TARGETS.heartbeatVsBare}×`, 'no wrk on this machine');
     if (only !== null && only !== 'publish') continue;
-    if (size.posts === 1000) {
-      const seconds = size.publish?.seconds;
+    const atMost = (name: string, goal: number | undefined, value: number | null | undefined, show: (n: number) => string) => {
+      if (goal === undefined) return;
       checks.push({
-        name: 'publish of a 1,000-post site, save → live',
-        goal: `≤ ${TARGETS.publishSecondsAt1000} s`,
-        actual: seconds === undefined ? 'not measured' : `${seconds.toFixed(2)} s`,
-        met: seconds !== undefined && seconds <= TARGETS.publishSecondsAt1000,
+        name,
+        goal: `≤ ${show(goal)}`,
+        actual: value == null ? 'not measured' : show(value),
+        met: value != null && value <= goal,
       });
-    }
-    const timeGoal = TARGETS.publishSeconds[size.posts];
-    if (timeGoal !== undefined) {
-      const seconds = size.publish?.seconds;
+    };
+    const seconds = (value: number) => `${value.toFixed(2)} s`;
+    atMost(`save → live (${at})`, TARGETS.publishSeconds[size.posts], size.publish?.seconds, seconds);
+    atMost(`save → live right after another save (${at})`, TARGETS.rightBehindSeconds[size.posts], size.publish?.rightBehindSeconds, seconds);
+    atMost(`cold start → first build served (${at})`, TARGETS.coldStartSeconds[size.posts], size.coldBuildSeconds, seconds);
+    atMost(`idle memory, production recipe, PSS of every process (${at})`, TARGETS.idleProductionPssBytes[size.posts], size.idleProductionPssBytes, mb);
+    if (size.production) {
       checks.push({
-        name: `save → live, no slower than before lean publishing (${at})`,
-        goal: `≤ ${timeGoal} s`,
-        actual: seconds === undefined ? 'not measured' : `${seconds.toFixed(2)} s`,
-        met: seconds !== undefined && seconds <= timeGoal,
+        name: `restart with an existing build: served without a build (${at})`,
+        goal: 'no build',
+        actual: `served after ${size.production.restartServedSeconds.toFixed(1)} s, ${size.production.restartBuilt ? 'BUILT' : 'nothing built'}`,
+        met: !size.production.restartBuilt,
       });
     }
     const memoryGoal = TARGETS.publishPeakBytes[size.posts];
@@ -249,6 +269,25 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
       ]);
   }
   out.push('\n### Throughput (req/s, latency p50 / p99)', table(['posts', 'request', 'product', 'p50 / p99', 'reference', 'p50 / p99', 'ratio'], throughput));
+  const spreads = report.sizes.filter((size) => size.staticServing?.ratioSpread);
+  if (spreads.length > 0) {
+    out.push(
+      '\n### Static page vs nginx, round by round (issue 31, item 4)',
+      table(
+        ['posts', 'min', 'median', 'max', 'each round'],
+        spreads.map((size) => {
+          const spread = size.staticServing?.ratioSpread as NonNullable<NonNullable<SizeResult['staticServing']>['ratioSpread']>;
+          return [
+            String(size.posts),
+            `${spread.min.toFixed(2)}×`,
+            `${spread.median.toFixed(2)}×`,
+            `${spread.max.toFixed(2)}×`,
+            spread.values.map((v) => v.toFixed(2)).join(', '),
+          ];
+        }),
+      ),
+    );
+  }
 
   out.push(
     '\n### Publish (admin save → changed page served)',
@@ -263,6 +302,8 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
         'its peak memory',
         'idle server RSS',
         'ready build process',
+        'idle PSS, embedded',
+        'idle PSS, production (after a publish)',
       ],
       report.sizes.map((size) => [
         String(size.posts),
@@ -276,6 +317,8 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
         mb(size.coldBuildPeakBytes),
         mb(size.idleServerBytes),
         mb(size.readyBuildProcessBytes),
+        mb(size.idleEmbeddedPssBytes),
+        size.production ? `${mb(size.production.idlePssBytes)} (${mb(size.production.afterPublishPssBytes)})` : '—',
       ]),
     ),
   );
@@ -310,7 +353,7 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
   }
 
   out.push(
-    '\n### Targets (issues 8, 15 and 16)',
+    '\n### Targets (issues 8, 15, 16 and 31)',
     table(
       ['target', 'goal', 'measured', ''],
       targets.map((target) => [target.name, target.goal, target.actual, target.met ? 'met' : 'NOT MET']),

@@ -34,14 +34,18 @@ export function ensureTools(log: (line: string) => void): Tools {
 
 export interface NginxReference {
   base: string;
+  /** The master's process id (from its pid file), or null once it is gone. */
+  pid(): number | null;
   stop(): void;
 }
 
 /**
  * nginx serving `root` on `port` as a static site would be served in production: sendfile, keep-alive,
  * no access log (the product logs no static hits either). `workDir` holds its config, pid and error log.
+ * With `proxyTo` it fronts the product as deploy/nginx.conf does: a file of the build from disk (its .gz form
+ * when asked), anything else passed to Node.
  */
-export function startNginx(options: { root: string; port: number; workDir: string }): NginxReference {
+export function startNginx(options: { root: string; port: number; workDir: string; proxyTo?: string }): NginxReference {
   fs.mkdirSync(options.workDir, { recursive: true });
   // nginx's workers run as www-data when started by root: every directory on the way must be searchable,
   // or nginx answers 403 and the comparison is worthless (the bench checks for non-2xx answers too).
@@ -59,13 +63,23 @@ events { worker_connections 1024; }
 http {
   access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
   include /etc/nginx/mime.types;
-  server { listen 127.0.0.1:${options.port}; root ${options.root}; add_header Cache-Control no-cache; }
+  server {
+    listen 127.0.0.1:${options.port}; root ${options.root}; add_header Cache-Control no-cache;
+    ${options.proxyTo ? `gzip_static on; location / { try_files $uri $uri/index.html @node; } location @node { proxy_pass ${options.proxyTo}; }` : ''}
+  }
 }
 `,
   );
   execFileSync(NGINX, ['-c', conf], { stdio: 'pipe' });
   return {
     base: `http://127.0.0.1:${options.port}`,
+    pid() {
+      try {
+        return Number(fs.readFileSync(path.join(options.workDir, 'nginx.pid'), 'utf8').trim()) || null;
+      } catch {
+        return null;
+      }
+    },
     stop() {
       try {
         execFileSync(NGINX, ['-c', conf, '-s', 'stop'], { stdio: 'ignore' });

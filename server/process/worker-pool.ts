@@ -1,6 +1,7 @@
 // The primary's side of the other serving processes (docs/decisions/0022-one-process-model.md): forks them
 // with node:cluster, tells each its port and the live build, waits until every one serves a new build
 // before a publish reports it live, starts a crashed one again after a growing delay, and stops them.
+import { servingExecArgv } from './node-flags.ts';
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import type { Logger } from '../log.ts';
@@ -83,7 +84,7 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }));
 
   // Node options the server was started with (memory limits…) apply to every process; a debugger port cannot.
-  cluster.setupPrimary({ exec: ENTRY, args: [], execArgv: process.execArgv.filter((arg) => !/^--(inspect|debug)/.test(arg)) });
+  cluster.setupPrimary({ exec: ENTRY, args: [], execArgv: servingExecArgv(process.execArgv) });
 
   const send = (worker: Worker, message: PrimaryMessage) => {
     // A process that is exiting cannot take it; its exit handler takes care of what follows.

@@ -14,7 +14,7 @@ import { createRemotePublisher } from '../publish/shared-publisher.ts';
 import { strictTransportSecurity } from '../http/security-headers.ts';
 import { connectionCap } from '../http/connection-cap.ts';
 import { createHttpServer } from '../server.ts';
-import { loadStaticSite, type StaticSite } from '../static/static-site.ts';
+import { loadStaticSite, siteServedFromDisk, type StaticSite } from '../static/static-site.ts';
 import { closeServer, listen } from './listen.ts';
 import { createOpsEndpoints } from '../ops/endpoints.ts';
 import { createReadinessCheck } from '../ops/health.ts';
@@ -81,7 +81,10 @@ export function runWorker(): void {
         const { dir, generation } = wanted;
         // The primary wrote the compressed forms next to the files: nothing is compressed again here. The site
         // being replaced lends its pages' policies to the pages that did not change.
-        if (dir !== null && dir !== site?.dir) site = await loadStaticSite(dir, { previous: site, compress: false });
+        if (dir !== null && dir !== site?.dir) {
+          // Behind nginx this process is never asked for a page: it reads nothing of the build (issue 31, item 3).
+          site = config.nginxServesPages ? siteServedFromDisk(dir) : await loadStaticSite(dir, { previous: site, compress: false });
+        }
         loadedGeneration = generation;
         tell({ type: 'site-loaded', generation });
       }

@@ -59,8 +59,11 @@ export interface BuildRunner {
   canRender?: (config: BuildJob['config']) => boolean;
   /** Renders only the given routes with the kept build; resolves ok false (never rejects) when it cannot. */
   render?: (job: RenderJob) => Promise<BuildResult>;
-  /** Builds the search index of a finished build directory (Pagefind). */
-  indexSearch?: (buildDir: string, config: BuildJob['config']) => Promise<BuildResult>;
+  /**
+   * Builds the search index of a finished build directory (Pagefind). `signal` ends it early (a change arrived:
+   * its publish goes first, the index is made again after it); it then resolves ok false.
+   */
+  indexSearch?: (buildDir: string, config: BuildJob['config'], signal?: AbortSignal) => Promise<BuildResult>;
 }
 
 export interface AstroBuildRunnerOptions {
@@ -114,11 +117,16 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
     options.log?.debug(`publish ${job.id}: rendered ${rendered.written.length} file(s) in ${rendered.ms ?? '?'} ms`);
     return { ok: rendered.ok, log: rendered.log, written: rendered.written, removed: rendered.removed };
   };
-  const indexSearch = async (buildDir: string, config: BuildJob['config']): Promise<BuildResult> => {
+  const indexSearch = async (buildDir: string, config: BuildJob['config'], signal?: AbortSignal): Promise<BuildResult> => {
     const workDir = buildWorkDir(config.projectRoot, `search-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
     fs.mkdirSync(workDir, { recursive: true });
     try {
-      return await runChild(await pagefindBinary(config.projectRoot), ['--site', buildDir], { cwd: workDir, env: buildChildEnv({ config }), timeoutMs });
+      return await runChild(await pagefindBinary(config.projectRoot), ['--site', buildDir], {
+        cwd: workDir,
+        env: buildChildEnv({ config }),
+        timeoutMs,
+        signal,
+      });
     } finally {
       fs.rmSync(workDir, { recursive: true, force: true });
     }
@@ -212,8 +220,13 @@ export function markdownPipelineFingerprint(projectRoot: string): string {
   return fingerprint.value;
 }
 
-function runChild(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<BuildResult> {
+function runChild(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal },
+): Promise<BuildResult> {
   return new Promise((resolve) => {
+    if (options.signal?.aborted) return resolve({ ok: false, log: `$ ${path.basename(command)}: not started, superseded\n` });
     let log = `$ ${path.basename(command)} ${args.join(' ')}\n`;
     const append = (chunk: Buffer | string) => (log = appendToBuildLog(log, chunk));
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -227,11 +240,17 @@ function runChild(command: string, args: string[], options: { cwd: string; env: 
     // child must not outlive it and go on writing into the abandoned build directory.
     const killOnExit = () => child.kill('SIGKILL');
     process.once('exit', killOnExit);
+    const supersede = () => {
+      append('\n[publish] stopped: superseded by a newer publish\n');
+      child.kill('SIGKILL');
+    };
+    options.signal?.addEventListener('abort', supersede, { once: true });
     let settled = false;
     const settle = (ok: boolean, note?: string) => {
       if (settled) return;
       settled = true;
       process.off('exit', killOnExit);
+      options.signal?.removeEventListener('abort', supersede);
       clearTimeout(timer);
       if (note) append(note);
       resolve({ ok, log });

@@ -18,6 +18,7 @@ import {
   WORK_DIR,
   type BuildLocation,
 } from './build-dirs.ts';
+import { codeVersion, recordCodeVersion } from './code-version.ts';
 import { affectedRoutes } from './dependency-map.ts';
 import { exportSnapshot, writeSnapshot } from './export-snapshot.ts';
 import type { SiteSnapshot } from '../../common/snapshot-schema.ts';
@@ -37,9 +38,14 @@ export interface PublisherOptions {
   /** Told every change of status() (a build queued, started, finished); the primary shares it with the other processes. */
   onStatusChange?: (status: PublishStatus) => void;
   now?: () => number;
+  /** The version of the code that builds (code-version.ts), recorded in every build; defaults to this project's. */
+  codeVersion?: string;
   /** Tests only: called at named points of a publish, so a test can fail or kill it there. */
-  fault?: (point: 'before-live', buildDir: string) => void | Promise<void>;
+  fault?: (point: FaultPoint, buildDir: string) => void | Promise<void>;
 }
+
+/** Where a test may fail or kill a publish: before the processes load it, before and after `builds/current` switches. */
+export type FaultPoint = 'before-live' | 'before-switch' | 'after-switch';
 
 /** What the admin sees of a failed build: its end, where the error is. */
 const FAILURE_TAIL_LINES = 120;
@@ -57,6 +63,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
   const { config, db, log, onLive, fault } = options;
   const runBuild = options.runBuild ?? createAstroBuildRunner({ log });
   const now = options.now ?? Date.now;
+  const version = options.codeVersion ?? codeVersion(config.projectRoot);
 
   let current: BuildLocation | null = findCurrentBuild(config);
   let running: Promise<void> | null = null;
@@ -71,6 +78,8 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
   /** The live build's search index lags its pages (an incremental publish); updated once the queue is empty. */
   let searchStale = false;
   let indexing = false;
+  /** Ends the search indexing in progress: a change that arrives meanwhile is published first (issue 31). */
+  let indexAbort: AbortController | null = null;
   let fullRequested = false;
 
   const status = (): PublishStatus => ({
@@ -155,7 +164,13 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       return null;
     }
     const started = performance.now();
-    const result = await runBuild.render({ id: build.id, outDir: build.dir, contentDir, paths: affected.paths, config });
+    // A renderer that throws (a page's code, a full disk) is a failed render like any other: build in full.
+    const result: BuildResult = await runBuild
+      .render({ id: build.id, outDir: build.dir, contentDir, paths: affected.paths, config })
+      .catch((error: unknown) => ({
+        ok: false,
+        log: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }));
     if (result.ok) {
       log.info(
         `publish ${build.id}: rendered ${result.written?.length ?? 0} file(s) of ${affected.paths.length} route(s) in ${Math.round(performance.now() - started)} ms`,
@@ -193,11 +208,15 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
         result = { ok: false, log: `${result.log}\n[publish] the build produced no index.html; the live site is kept\n` };
       }
       if (result.ok) {
+        // A restart compares it with its own code: a build by other code is refreshed in the background.
+        recordCodeVersion(build.dir, version);
         await fault?.('before-live', build.dir);
         await onLive(build.dir, build.id);
         // After onLive: it wrote the compressed forms nginx serves too.
         makeBuildPublic(build.dir);
+        await fault?.('before-switch', build.dir);
         switchCurrentBuild(config.buildsDir, build.id);
+        await fault?.('after-switch', build.dir);
       }
     } catch (error) {
       result = { ok: false, log: `${result.log}\n[publish] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n` };
@@ -247,12 +266,13 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       return;
     }
     indexing = true;
+    indexAbort = new AbortController();
     reportStatus();
     const started = now();
     const build = createBuildDir(config.buildsDir, started);
     try {
       linkBuildDir(indexed.dir, build.dir, ['pagefind']);
-      const result = await runBuild.indexSearch(build.dir, config);
+      const result = await runBuild.indexSearch(build.dir, config, indexAbort.signal);
       if (!result.ok) throw new Error(tail(result.log));
       if (pending || stopped || current !== indexed) throw new Error('superseded by a newer publish');
       await onLive(build.dir, build.id);
@@ -270,6 +290,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       log.warn(`publish: the search index was not updated (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     } finally {
       indexing = false;
+      indexAbort = null;
     }
   }
 
@@ -296,6 +317,8 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
     schedule(reason, options) {
       try {
         pending = true;
+        // Readers wait for this change, not for the index of the previous one (made again after it).
+        indexAbort?.abort();
         if (options?.full) fullRequested = true;
         if (reasons.length < MAX_REASONS) reasons.push(reason);
         if (!running && !stopped) running = drain();

@@ -6,7 +6,9 @@
 // look may reach another process before the primary heard of the write), so the shared part lives in the
 // database, written synchronously:
 // - `publish.requested`: a counter every process bumps when it schedules, in the request that asks;
-// - `publish.status`: the primary's status() after each change, with the counter value it has taken up.
+// - `publish.fullRequested`: a second counter bumped with the first when the request asks for a full build
+//   (the admin's "publish now", docs/decisions/0044-incremental-publish.md), so that wish survives the hop;
+// - `publish.status`: the primary's status() after each change, with the counter values it has taken up.
 // A request the primary has not taken up yet reads as 'building'. The primary takes requests up when a
 // process tells it (IPC, at once) and on a timer, so a lost message or a crash costs a delay, never a build.
 import type { Db } from '../db/client.ts';
@@ -16,6 +18,7 @@ import { createPublisher, type PublisherOptions } from './publisher.ts';
 import type { Publisher, PublishStatus } from './types.ts';
 
 const REQUESTED_KEY = 'publish.requested';
+const FULL_REQUESTED_KEY = 'publish.fullRequested';
 const STATUS_KEY = 'publish.status';
 /** How often a process waiting in whenIdle() reads the shared status again. */
 const IDLE_POLL_MS = 100;
@@ -23,12 +26,18 @@ const IDLE_POLL_MS = 100;
 interface SharedStatus extends PublishStatus {
   /** The value of the request counter the primary had taken up when it wrote this. */
   takenUp: number;
+  /** The value of the full-build counter it had taken up (absent in a status written before it existed). */
+  fullTakenUp?: number;
 }
 
 const NO_STATUS: SharedStatus = { state: 'idle', pending: false, currentBuildId: null, lastSuccess: null, lastFailure: null, takenUp: 0 };
 
 function readRequested(db: Db): number {
   return Number(getSetting(db, REQUESTED_KEY) ?? '0');
+}
+
+function readFullRequested(db: Db): number {
+  return Number(getSetting(db, FULL_REQUESTED_KEY) ?? '0');
 }
 
 function readStored(db: Db): SharedStatus {
@@ -38,7 +47,7 @@ function readStored(db: Db): SharedStatus {
 
 /** What any process tells an admin: the primary's last status, or 'building' while a request waits for the primary. */
 export function readSharedPublishStatus(db: Db): PublishStatus {
-  const { takenUp, ...status } = readStored(db);
+  const { takenUp, fullTakenUp: _fullTakenUp, ...status } = readStored(db);
   if (readRequested(db) <= takenUp) return status;
   // The waiting request becomes one more build after a running one, or the next build.
   return { ...status, state: 'building', pending: status.state === 'building' || status.pending };
@@ -52,8 +61,10 @@ export function createRemotePublisher(options: { db: Db; log: Logger; notifyPrim
   const { db, log } = options;
   const status = () => readSharedPublishStatus(db);
   return {
-    schedule(reason) {
+    schedule(reason, scheduleOptions) {
       try {
+        // The full-build counter first: a primary that sees the request sees its kind with it.
+        if (scheduleOptions?.full) incrementCounterSetting(db, FULL_REQUESTED_KEY);
         incrementCounterSetting(db, REQUESTED_KEY);
         options.notifyPrimary(reason);
       } catch (error) {
@@ -81,10 +92,11 @@ export interface PublishRequestIntake {
 export function createPublishRequestIntake(db: Db, getPublisher: () => Publisher): PublishRequestIntake {
   const stored = readStored(db);
   let takenUp = stored.takenUp;
+  let fullTakenUp = stored.fullTakenUp ?? 0;
   // The previous primary ended with a build running or queued (killed, or past its stop deadline): what it
   // had taken up never went live, so the first look builds again (docs/decisions/0033-graceful-stop.md).
   let interrupted = stored.state === 'building' || stored.pending;
-  const share = (status: PublishStatus) => setSetting(db, STATUS_KEY, JSON.stringify({ ...status, takenUp } satisfies SharedStatus));
+  const share = (status: PublishStatus) => setSetting(db, STATUS_KEY, JSON.stringify({ ...status, takenUp, fullTakenUp } satisfies SharedStatus));
   return {
     share,
     takeUp(reason = 'requested by another serving process') {
@@ -92,8 +104,11 @@ export function createPublishRequestIntake(db: Db, getPublisher: () => Publisher
       if (requested <= takenUp && !interrupted) return;
       interrupted = false;
       takenUp = Math.max(takenUp, requested);
+      const fullRequested = readFullRequested(db);
+      const full = fullRequested > fullTakenUp;
+      fullTakenUp = Math.max(fullTakenUp, fullRequested);
       // schedule() reports 'building' through share(), with the new takenUp, before this returns.
-      getPublisher().schedule(reason);
+      getPublisher().schedule(reason, full ? { full: true } : undefined);
     },
   };
 }

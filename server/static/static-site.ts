@@ -57,6 +57,12 @@ export interface LoadOptions {
   writeCompressed?: boolean;
   /** Told when a compressed form could not be written; the site still loads (workers then serve identity). */
   onWriteError?: (file: string, error: unknown) => void;
+  /**
+   * Keep the files' bytes to serve them (default true). False where nginx serves the build from disk
+   * (NGINX_SERVES_PAGES): the load still makes and writes the compressed forms, then lets every body go;
+   * the site answers no path, and the next load reads the forms it can reuse back from this build's files.
+   */
+  keepBodies?: boolean;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -88,6 +94,13 @@ export function needsWasm(file: string): boolean {
 // WeakMap lets a later load find them by content hash without the site exposing them.
 const entriesOfSite = new WeakMap<object, StaticEntry[]>();
 
+/** What a site that keeps no bodies remembers for the next load: where its forms are, and its page policies. */
+interface DiskMemory {
+  forms: Map<string, () => Promise<Compressed | null>>;
+  policies: Map<string, string>;
+}
+const diskMemoryOfSite = new WeakMap<object, DiskMemory>();
+
 interface Compressed {
   gzip: Buffer | null;
   br: Buffer | null;
@@ -98,7 +111,7 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
   const { files, stored } = splitPrecompressed(await listFiles(dir));
   const load: EntryLoad = {
     dir,
-    reuse: options.previous ? compressedByHash(options.previous) : new Map<string, Compressed>(),
+    reuse: options.previous ? compressedByHash(options.previous) : new Map<string, () => Promise<Compressed | null>>(),
     stored,
     compress: options.compress ?? true,
     write: options.writeCompressed ?? false,
@@ -106,6 +119,7 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     previousPolicies: options.previous ? pagePoliciesByHash(options.previous) : new Map<string, string>(),
   };
   const entries = await mapLimited(files, COMPRESS_CONCURRENCY, (file) => loadEntry(load, file));
+  if (options.keepBodies === false) return diskOnlySite(dir, entries);
   const routes = routeTable(entries);
   const site: StaticSite = {
     dir,
@@ -123,9 +137,51 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
   return site;
 }
 
-function compressedByHash(site: StaticSite): Map<string, Compressed> {
-  const map = new Map<string, Compressed>();
-  for (const entry of entriesOfSite.get(site) ?? []) map.set(entry.sha256, { gzip: entry.gzip?.body ?? null, br: entry.br?.body ?? null });
+/**
+ * A site nginx serves: it answers no path here (a request that reaches Node is for something the build does
+ * not have), and keeps of its entries only what the next load reuses: where each compressed form was
+ * written, and each page's policy. Its readiness is the same as a served site's.
+ */
+function diskOnlySite(dir: string, entries: StaticEntry[]): StaticSite {
+  const forms = new Map<string, () => Promise<Compressed | null>>();
+  for (const entry of entries) {
+    const source = path.join(dir, entry.file);
+    const hasGzip = entry.gzip !== null;
+    const hasBr = entry.br !== null;
+    // A form that could not be read back (its write failed) is made again.
+    forms.set(entry.sha256, async () => {
+      try {
+        const [gzipBytes, brBytes] = await Promise.all([
+          hasGzip ? fs.readFile(source + GZIP_SUFFIX) : null,
+          hasBr ? fs.readFile(source + BROTLI_SUFFIX) : null,
+        ]);
+        return { gzip: gzipBytes, br: brBytes };
+      } catch {
+        return null;
+      }
+    });
+  }
+  const site: StaticSite = { dir, fileCount: entries.length, lookup: () => undefined, matchEtag: () => undefined };
+  diskMemoryOfSite.set(site, { forms, policies: policiesOf(entries) });
+  return site;
+}
+
+/**
+ * The live build as a process that neither serves it nor compresses it sees it (a web worker behind nginx,
+ * NGINX_SERVES_PAGES): its directory only, nothing read.
+ */
+export function siteServedFromDisk(buildDir: string): StaticSite {
+  return diskOnlySite(path.resolve(buildDir), []);
+}
+
+function compressedByHash(site: StaticSite): Map<string, () => Promise<Compressed | null>> {
+  const onDisk = diskMemoryOfSite.get(site);
+  if (onDisk) return onDisk.forms;
+  const map = new Map<string, () => Promise<Compressed | null>>();
+  for (const entry of entriesOfSite.get(site) ?? []) {
+    const forms = { gzip: entry.gzip?.body ?? null, br: entry.br?.body ?? null };
+    map.set(entry.sha256, () => Promise.resolve(forms));
+  }
   return map;
 }
 
@@ -135,8 +191,12 @@ function compressedByHash(site: StaticSite): Map<string, Compressed> {
  * the previous build's, byte for byte.
  */
 function pagePoliciesByHash(site: StaticSite): Map<string, string> {
+  return diskMemoryOfSite.get(site)?.policies ?? policiesOf(entriesOfSite.get(site) ?? []);
+}
+
+function policiesOf(entries: readonly StaticEntry[]): Map<string, string> {
   const map = new Map<string, string>();
-  for (const { file, sha256, identity } of entriesOfSite.get(site) ?? []) {
+  for (const { file, sha256, identity } of entries) {
     if (!file.endsWith('.html')) continue;
     const at = identity.headers.indexOf('Content-Security-Policy');
     if (at !== -1) map.set(pagePolicyKey(sha256, needsWasm(file)), identity.headers[at + 1] ?? '');
@@ -148,7 +208,7 @@ const pagePolicyKey = (sha256: string, wasm: boolean) => `${sha256}|${wasm ? 'wa
 
 interface EntryLoad {
   dir: string;
-  reuse: Map<string, Compressed>;
+  reuse: Map<string, () => Promise<Compressed | null>>;
   /** Files of the build that have compressed forms stored next to them. */
   stored: Map<string, StoredForms>;
   compress: boolean;
@@ -212,7 +272,7 @@ async function compressedForms(load: EntryLoad, file: string, body: Buffer, sha2
   const source = path.join(load.dir, file);
   const onDisk = await readStoredForms(source, load.stored.get(file));
   if ((onDisk.gzip && onDisk.br) || !load.compress) return onDisk;
-  const made = load.reuse.get(sha256) ?? (await compress(body, `/${file}`));
+  const made = (await load.reuse.get(sha256)?.()) ?? (await compress(body, `/${file}`));
   if (load.write) {
     for (const [encoding, suffix] of [
       ['gzip', GZIP_SUFFIX],

@@ -3,6 +3,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { E2E_ADMIN } from './env.ts';
 import { solveBotChallenge } from '../helpers/botcheck.ts';
+import { clientHeaders as contextHeaders, logInContext } from './content-admin-support.ts';
 
 /** The headers the browser client sends; the XSRF cookie is re-read because login rotates it. */
 async function clientHeaders(request: APIRequestContext): Promise<Record<string, string>> {
@@ -50,4 +51,43 @@ test('an admin edit through the API is live on the static home page after the pu
 
   await page.goto('/');
   await expect(page.getByRole('heading', { name: newTitle })).toBeVisible();
+});
+
+test('the publish state says Live when readers get the change, then Search updated once the index has it', async ({ browser }) => {
+  const context = await browser.newContext();
+  await logInContext(context, E2E_ADMIN);
+  const page = await context.newPage();
+  const title = `Calibration days ${Date.now()}`;
+  await page.goto('/');
+  const tools = page.getByRole('region', { name: 'Manage the home page' });
+  const form = tools.getByRole('region', { name: 'New home section' });
+  await form.getByLabel('Title', { exact: true }).fill(title);
+  await form.getByRole('textbox', { name: 'Body' }).fill('Bring your gauges.');
+  await form.getByLabel('Order', { exact: true }).fill('1001');
+  await form.getByRole('button', { name: 'Add section' }).click();
+  await expect(tools.getByText('Section created.')).toBeVisible();
+
+  // One live region, announced politely: first the pages ("Live"), then the search index.
+  const state = page.getByRole('status').and(page.locator('[data-publish-state]'));
+  await expect(state).toHaveAttribute('data-publish-state', 'live', { timeout: 120_000 });
+  await expect(state).toContainText('Live');
+  await expect(state).toContainText('Search updated.', { timeout: 120_000 });
+  await expect(state).not.toContainText('Updating search');
+
+  // Readers get the page, and the search index the server made knows the new section's words.
+  const reader = await browser.newPage();
+  await reader.goto('/');
+  await expect(reader.getByRole('heading', { name: title })).toBeVisible();
+  const publish = (await (await context.request.get('/api/admin/publish', { headers: await contextHeaders(context.request) })).json()) as { search: string };
+  expect(publish.search).toBe('updated');
+
+  // The admin console's publish panel says the same; its "Publish now" builds every page (a full build).
+  await page.goto('/admin');
+  const panel = page.getByRole('region', { name: 'Site publishing' });
+  await expect(panel.getByText('Search updated: it finds the live pages')).toBeVisible();
+  await panel.getByRole('button', { name: 'Publish now' }).click();
+  await expect(panel.getByText('Idle: the live site is up to date')).toBeVisible({ timeout: 120_000 });
+  await expect(panel.getByText('Search updated: it finds the live pages')).toBeVisible({ timeout: 120_000 });
+  await context.close();
+  await reader.close();
 });

@@ -14,14 +14,21 @@ import { createKeyringSource } from '../../server/features/licensing/signing-key
 
 export interface RecordingPublisher extends Publisher {
   reasons: string[];
+  /** The reasons of the requests that asked for a full build. */
+  fullReasons: string[];
 }
 
 export function createRecordingPublisher(): RecordingPublisher {
   const reasons: string[] = [];
+  const fullReasons: string[] = [];
   const status: PublishStatus = { state: 'idle', pending: false, currentBuildId: null, lastSuccess: null, lastFailure: null };
   return {
     reasons,
-    schedule: (reason) => void reasons.push(reason),
+    fullReasons,
+    schedule: (reason, options) => {
+      reasons.push(reason);
+      if (options?.full) fullReasons.push(reason);
+    },
     status: () => status,
     whenIdle: async () => {},
   };

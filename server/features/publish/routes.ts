@@ -10,7 +10,9 @@ export function publishRoutes(ctx: AppContext) {
     .get('/', requireAdmin, (c) => c.json(presentPublishStatus(publisher.status())))
     .post('/', requireAdmin, (c) => {
       const user = c.get('user');
-      publisher.schedule(`requested by admin ${user?.id ?? '?'}`);
+      // The admin's "publish now" is the way out of anything an incremental publish could miss: it always
+      // builds every page (docs/decisions/0044-incremental-publish.md).
+      publisher.schedule(`full build requested by admin ${user?.id ?? '?'}`, { full: true });
       // 202: the build runs in the background; the client polls GET for its outcome.
       return c.json(presentPublishStatus(publisher.status()), 202);
     });

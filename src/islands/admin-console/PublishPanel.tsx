@@ -49,6 +49,13 @@ function StatusDetails({ status }: { status: PublishStatus }) {
           'None since the server started'
         )}
       </dd>
+      {status.search !== null && (
+        <>
+          <dt>Search</dt>
+          {/* The pages go live first; the search index follows them (docs/decisions/0044-incremental-publish.md). */}
+          <dd>{status.search === 'updating' ? 'Updating: the search index is being made for the live pages' : 'Search updated: it finds the live pages'}</dd>
+        </>
+      )}
       <dt>Live build</dt>
       <dd className="admin-publish-details__build">{status.current_build_id ?? 'None yet'}</dd>
       {failure && (

@@ -1,6 +1,7 @@
 // Where the admin's last change stands for readers, beside the admin tools of the content pages and the
-// downloads page: 'Publishing…' while the static site is rebuilt with the change, then 'Live', or the
-// failure with the end of the build log (docs/architecture.md on publishing). A live region that exists
+// downloads page: 'Publishing…' while the static site is rebuilt with the change, then 'Live' (and
+// 'Search updated' once the search index has followed the pages), or the failure with the end of the build
+// log (docs/architecture.md on publishing). A live region that exists
 // from the start, so each change is announced (politely). It reads the site-wide store, so a watch
 // started on one page shows on the next. When its place in the page is scrolled out of view (a save
 // scrolls to the saved item), the same element floats at the window's corner as a toast, so the state
@@ -92,9 +93,13 @@ export function PublishState() {
           </p>
         )}
         {phase.kind === 'live' && (
-          <p className="publish-state__text">
-            Live<span className="publish-state__detail">{phase.at ? ` since ${formatTime(phase.at)}` : ''}: readers see this change.</span>
-          </p>
+          <>
+            <p className="publish-state__text">
+              Live<span className="publish-state__detail">{phase.at ? ` since ${formatTime(phase.at)}` : ''}: readers see this change.</span>
+            </p>
+            {phase.search === 'updating' && <p className="publish-state__search">Updating search…</p>}
+            {phase.search === 'updated' && <p className="publish-state__search">Search updated.</p>}
+          </>
         )}
         {phase.kind === 'failed' && (
           <>

@@ -2,6 +2,7 @@
 // the systemd unit has the sandbox and the readiness wait the README promises, nginx's static answers carry
 // the server's own security headers, and the CSP map names each page's inline-script hashes. The browser
 // suite (npm run test:e2e:nginx) runs nginx for real.
+import { SERVING_NODE_FLAGS, servingExecArgv } from '../../../server/process/node-flags.ts';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,7 +35,13 @@ describe('deploy/site.service', () => {
   it('runs as its own user from an environment file and restarts on failure', () => {
     expect(one('User')).toBe('site');
     expect(one('EnvironmentFile')).toBe('/etc/site/site.env');
-    expect(one('ExecStart')).toBe('/usr/bin/node server/index.ts');
+    // The serving processes' V8 flags are on the command line (server/process/node-flags.ts).
+    expect(one('ExecStart')).toBe(`/usr/bin/node ${SERVING_NODE_FLAGS.join(' ')} server/index.ts`);
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toBe(`node ${SERVING_NODE_FLAGS.join(' ')} server/index.ts`);
+    // A primary started without them still gives them to the other serving processes, and a debugger flag never.
+    expect(servingExecArgv(['--inspect=9229', '--max-old-space-size=512'])).toEqual(['--max-old-space-size=512', ...SERVING_NODE_FLAGS]);
+    expect(servingExecArgv(['--max-semi-space-size=32'])).toEqual(['--max-semi-space-size=32']);
     expect(one('Restart')).toBe('on-failure');
   });
 

@@ -2,6 +2,7 @@
 // series of edits of every kind, each published incrementally (only the affected routes rendered with the
 // kept build's bundle), the live build must equal a full build of the same snapshot, byte for byte. Slow
 // (real builds), so it lives in a file of its own.
+import { CODE_VERSION_FILE } from '../../../server/publish/code-version.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,12 +50,15 @@ async function publish(reason: string) {
   return status;
 }
 
-/** Every file of a build but the search index and the compressed forms the loader writes, path → bytes. */
+/**
+ * Every file of a build but the search index, the compressed forms the loader writes and the code version the
+ * publisher records (a dot-file nobody serves, code-version.ts), path → bytes.
+ */
 function pagesOf(dir: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   for (const file of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[]) {
     const full = path.join(dir, file);
-    if (file.startsWith('pagefind') || file.endsWith('.br') || file.endsWith('.gz') || !fs.statSync(full).isFile()) continue;
+    if (file.startsWith('pagefind') || file.endsWith('.br') || file.endsWith('.gz') || file === CODE_VERSION_FILE || !fs.statSync(full).isFile()) continue;
     files.set(file, fs.readFileSync(full));
   }
   return files;

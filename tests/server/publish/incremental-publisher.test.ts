@@ -6,10 +6,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertPost, insertSection } from '../../../server/features/content/queries.ts';
 import type { BuildJob, BuildResult, BuildRunner, RenderJob } from '../../../server/publish/build-runner.ts';
+import { codeVersion, readCodeVersion } from '../../../server/publish/code-version.ts';
 import { affectedRoutes } from '../../../server/publish/dependency-map.ts';
 import { ensureLegalPages } from '../../../server/features/legal-pages/queries.ts';
 import { exportSnapshot } from '../../../server/publish/export-snapshot.ts';
 import { createPublisher } from '../../../server/publish/publisher.ts';
+import { createPrimaryPublisher, createRemotePublisher } from '../../../server/publish/shared-publisher.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 
 let ctx: TestContext;
@@ -79,6 +81,8 @@ describe('an incremental publish (fake runner)', () => {
     // The unchanged file is the same inode as the first build's; the rendered one is not, and the first build's is intact.
     expect(fs.statSync(path.join(liveDir, 'index.html')).ino).toBe(firstIndexInode);
     expect(seenLive[0]).toBe('page 1');
+    // Each build records the code that made it (a restart compares it, issue 31 item 2).
+    expect(readCodeVersion(liveDir)).toBe(codeVersion(ctx.config.projectRoot));
   });
 
   it('falls back to a full build in the same publish when the render fails, and the site goes live whole', async () => {
@@ -94,6 +98,38 @@ describe('an incremental publish (fake runner)', () => {
     expect(ctx.logLines.some((line) => line.includes('incremental render failed'))).toBe(true);
   });
 
+  it('ends the search indexing in progress when a change arrives: the change goes live first, the index follows it', async () => {
+    const { runner, calls } = fakeRunner({});
+    const slowIndex = runner.indexSearch!;
+    let aborted = 0;
+    let indexing: () => void = () => {};
+    const indexStarted = () => new Promise<void>((resolve) => (indexing = resolve));
+    // An index that takes as long as its signal lets it (Pagefind on a large site), then the fake's own.
+    runner.indexSearch = async (dir, config, signal) => {
+      indexing();
+      if (calls.index > 0 || aborted > 0) return slowIndex(dir, config, signal);
+      await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+      aborted++;
+      return { ok: false, log: 'superseded' };
+    };
+    const { publisher } = await publishWith(runner);
+    publisher.schedule('first');
+    await publisher.whenIdle();
+    insertSection(ctx.db, 'news', { title: 'One', order: 1 });
+    const started = indexStarted();
+    publisher.schedule('an edit');
+    await started;
+    expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updating' });
+    // The next edit does not wait for that index: it ends it and is published.
+    insertSection(ctx.db, 'news', { title: 'Two', order: 2 });
+    publisher.schedule('the next edit');
+    await publisher.whenIdle();
+    expect(aborted).toBe(1);
+    expect(calls).toMatchObject({ full: 1, render: 2, index: 1 });
+    expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updated' });
+    expect(ctx.logLines.some((line) => line.includes('search index was not updated'))).toBe(true);
+  });
+
   it('builds in full when asked to', async () => {
     const { runner, calls } = fakeRunner({});
     const { publisher } = await publishWith(runner);
@@ -102,6 +138,26 @@ describe('an incremental publish (fake runner)', () => {
     publisher.schedule('admin', { full: true });
     await publisher.whenIdle();
     expect(calls).toMatchObject({ full: 2, render: 0 });
+  });
+
+  it('builds in full for a full request taken by another serving process, and incrementally for an ordinary one', async () => {
+    const { runner, calls } = fakeRunner({});
+    const primary = createPrimaryPublisher({ config: ctx.config, db: ctx.db, log: ctx.log, runBuild: runner, onLive: () => {} });
+    const remote = createRemotePublisher({ db: ctx.db, log: ctx.log, notifyPrimary: (reason) => primary.takeUp(reason) });
+    remote.schedule('first');
+    await primary.publisher.whenIdle();
+    insertSection(ctx.db, 'news', { title: 'Edited', order: 1 });
+    remote.schedule('a content edit');
+    await primary.publisher.whenIdle();
+    expect(calls).toMatchObject({ full: 1, render: 1 });
+    remote.schedule('the admin asked', { full: true });
+    await primary.publisher.whenIdle();
+    expect(calls).toMatchObject({ full: 2, render: 1 });
+    // Taken up once: the next ordinary request is incremental again.
+    insertSection(ctx.db, 'news', { title: 'Edited again', order: 2 });
+    remote.schedule('another edit');
+    await primary.publisher.whenIdle();
+    expect(calls).toMatchObject({ full: 2, render: 2 });
   });
 });
 

@@ -16,6 +16,7 @@ const { $publishPhase, followPublish, FOLLOW_GIVE_UP_MS, FOLLOW_POLL_MS, publish
 const status = (state: PublishStatus['state'], extra: Partial<PublishStatus> = {}): PublishStatus => ({
   state,
   pending: false,
+  search: 'updated',
   current_build_id: 'b1',
   last_success: { at: '2026-01-01T10:00:00.000Z', duration_ms: 4000, build_id: 'b1' },
   last_failure: null,
@@ -38,10 +39,28 @@ describe('following the publish a write scheduled', () => {
     expect($publishPhase.get()).toEqual({ kind: 'publishing' });
     expect(publishStore.$store.value?.value?.state).toBe('building');
     await vi.advanceTimersByTimeAsync(FOLLOW_POLL_MS);
-    expect($publishPhase.get()).toEqual({ kind: 'live', at: '2026-01-01T10:00:00.000Z' });
+    expect($publishPhase.get()).toEqual({ kind: 'live', at: '2026-01-01T10:00:00.000Z', search: 'updated' });
     expect(publishStore.$store.value?.value?.state).toBe('idle');
     await vi.advanceTimersByTimeAsync(10 * FOLLOW_POLL_MS);
     expect(fetchPublishStatus).toHaveBeenCalledTimes(2);
+  });
+
+  it('says Live while the search index is still being made, then Search updated, and stops there', async () => {
+    fetchPublishStatus
+      .mockResolvedValueOnce(status('idle', { search: 'updating' }))
+      .mockResolvedValueOnce(status('idle', { search: 'updating' }))
+      .mockResolvedValueOnce(status('idle', { search: 'updated' }));
+    followPublish();
+    await vi.advanceTimersByTimeAsync(FOLLOW_POLL_MS / 4);
+    const live = $publishPhase.get();
+    expect(live).toEqual({ kind: 'live', at: '2026-01-01T10:00:00.000Z', search: 'updating' });
+    await vi.advanceTimersByTimeAsync(FOLLOW_POLL_MS);
+    // The same answer again leaves the phase as it was: nothing new to announce.
+    expect($publishPhase.get()).toBe(live);
+    await vi.advanceTimersByTimeAsync(FOLLOW_POLL_MS);
+    expect($publishPhase.get()).toEqual({ kind: 'live', at: '2026-01-01T10:00:00.000Z', search: 'updated' });
+    await vi.advanceTimersByTimeAsync(10 * FOLLOW_POLL_MS);
+    expect(fetchPublishStatus).toHaveBeenCalledTimes(3);
   });
 
   it('shows a failed build with its log', async () => {

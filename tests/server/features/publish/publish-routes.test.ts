@@ -35,6 +35,7 @@ describe('/api/admin/publish', () => {
     const status: PublishStatus = {
       state: 'failed',
       pending: false,
+      search: 'updating',
       currentBuildId: '20260101T000000000Z-000',
       lastSuccess: { at: '2026-01-01T00:00:03.000Z', durationMs: 3000, buildId: '20260101T000000000Z-000' },
       lastFailure: { at: '2026-01-02T00:00:01.000Z', durationMs: 1000, log: 'error: boom' },
@@ -46,18 +47,21 @@ describe('/api/admin/publish', () => {
     expect(await response.json()).toEqual({
       state: 'failed',
       pending: false,
+      search: 'updating',
       current_build_id: '20260101T000000000Z-000',
       last_success: { at: '2026-01-01T00:00:03.000Z', duration_ms: 3000, build_id: '20260101T000000000Z-000' },
       last_failure: { at: '2026-01-02T00:00:01.000Z', duration_ms: 1000, log: 'error: boom' },
     });
   });
 
-  it('lets an admin trigger a publish: 202 with the status', async () => {
+  it('lets an admin trigger a publish that builds every page: 202 with the status', async () => {
     const admin = await login(ctx.app, 'admin@example.test');
     const response = await admin.request('POST', '/api/admin/publish');
     expect(response.status).toBe(202);
-    expect(await response.json()).toEqual({ state: 'idle', pending: false, current_build_id: null, last_success: null, last_failure: null });
+    expect(await response.json()).toEqual({ state: 'idle', pending: false, search: null, current_build_id: null, last_success: null, last_failure: null });
     expect(publisher.reasons).toHaveLength(1);
+    // The admin's publish on demand is a full build, never an incremental one (docs/decisions/0044-incremental-publish.md).
+    expect(publisher.fullReasons).toEqual(publisher.reasons);
   });
 
   it('refuses a POST without the XSRF header (419) and schedules nothing', async () => {

@@ -11,6 +11,7 @@ import { publishOutcome } from '../../../../src/stores/publish-status.ts';
 const status = (state: PublishStatus['state'], extra: Partial<PublishStatus> = {}): PublishStatus => ({
   state,
   pending: false,
+  search: 'updated',
   current_build_id: 'b1',
   last_success: { at: '2026-01-01T10:00:00.000Z', duration_ms: 4000, build_id: 'b1' },
   last_failure: null,
@@ -20,7 +21,7 @@ const status = (state: PublishStatus['state'], extra: Partial<PublishStatus> = {
 describe('the publish status after a write', () => {
   it('keeps waiting while a build runs, then says Live or shows the failure with its log', () => {
     expect(publishOutcome(status('building'))).toBeNull();
-    expect(publishOutcome(status('idle'))).toEqual({ kind: 'live', at: '2026-01-01T10:00:00.000Z' });
+    expect(publishOutcome(status('idle'))).toEqual({ kind: 'live', at: '2026-01-01T10:00:00.000Z', search: 'updated' });
     expect(publishOutcome(status('failed', { last_failure: { at: '2026-01-01T10:01:00.000Z', duration_ms: 900, log: 'error: bad frontmatter' } }))).toEqual({
       kind: 'failed',
       log: 'error: bad frontmatter',
