@@ -86,6 +86,15 @@ function isTextField(name: string, fields: readonly TextField[]): name is TextFi
   return (fields as readonly string[]).includes(name);
 }
 
+/** `YYYY-MM-DD`, optionally with a time and zone, naming a day that exists (Date.parse takes 2026-02-31 for 3 March). */
+function isDateText(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
+  if (!match || Number.isNaN(Date.parse(value))) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** An empty text field of the form means "not given": the store's default, or unchanged by an update. */
 const emptyIsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const nullWhenEmpty = (value: string) => (value === '' ? null : value);
@@ -118,10 +127,7 @@ const releaseFields = {
     z
       .string({ error: 'The released at field must be a date.' })
       .trim()
-      .refine(
-        (value) => /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && !Number.isNaN(Date.parse(value)),
-        'The released at field must be a date.',
-      )
+      .refine(isDateText, 'The released at field must be a date.')
       .transform((value) => new Date(value).toISOString())
       .optional(),
   ),
