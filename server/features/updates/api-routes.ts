@@ -74,7 +74,7 @@ const YML_PLATFORM = { 'latest.yml': 'windows', 'latest-mac.yml': 'macos', 'late
 const counters = new WeakMap<object, CheckCounter>();
 
 export function flushUpdateChecks(ctx: Pick<AppContext, 'db'>): void {
-  counters.get(ctx.db)?.stop();
+  counters.get(ctx.db)?.flush();
 }
 
 export function updatesApiRoutes(ctx: AppContext) {

@@ -1,6 +1,8 @@
 // "My software" (issue 25 item 6, the server's part; GET /api/user/software): for each license of the
 // signed-in user, what it gives in words, the newest release it lets them download with the older ones,
-// and the newest release it does not (with the refusal in words, for a renewal note). The same decision as
+// and the newest release it does not (with the refusal in words, for a renewal note). Unlike the update
+// feeds, which speak of one product on one platform and name only a refused release newer than `latest`,
+// the page lists every release, so `blocked` is the newest refused one whatever else is allowed. The same decision as
 // every download (decideGate through the downloads face), so the buttons shown are the downloads allowed.
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
@@ -64,7 +66,9 @@ export function softwareOfUser(ctx: Pick<AppContext, 'db' | 'now'>, user: User):
       for (const release of mayDownload ? releasesFor(releases, grant) : []) {
         const gate = decideGate(release, [grant]);
         if (gate.ok) allowed.push(present(release));
-        else if (allowed.length === 0 && blocked === null) blocked = { version: release.version, code: gate.code, message: gate.message };
+        // The newest release it may not have, even below a newer one it may (another product's add-on):
+        // the note says what a renewal or an upgrade would add.
+        else if (blocked === null) blocked = { version: release.version, code: gate.code, message: gate.message };
       }
       return {
         id: license.id,

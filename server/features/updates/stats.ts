@@ -1,6 +1,7 @@
 // The numbers of the admins' downloads page (issue 25 item 5; GET /api/admin/downloads/stats?days=30):
 // downloads per version and platform (once per downloader, file and day), update checks per reported version,
-// and the share of checks (that reported a version) already on the newest release of their channel and platform.
+// and the share of checks (that reported a version) already on the newest release of their channel and platform,
+// gated or not: the counts do not say which license asked, so "newest" is the channel's, not the holder's.
 import { compareSemver, isSemver } from '../../../common/semver.ts';
 import type { Db } from '../../db/client.ts';
 import { listVersionedReleases } from '../downloads/index.ts';
@@ -44,7 +45,8 @@ export function downloadStats(db: Db, options: { days: number; now: number }): D
     downloads: countDownloadsByVersion(db, sinceDay),
     checks: [...byVersion.entries()]
       .map(([version, count]) => ({ version: version === '' ? null : version, count }))
-      .sort((a, b) => b.count - a.count || (a.version ?? '').localeCompare(b.version ?? '')),
+      // Most checked first; checks that reported no version last among equals.
+      .sort((a, b) => b.count - a.count || (a.version === null ? 1 : 0) - (b.version === null ? 1 : 0) || (a.version ?? '').localeCompare(b.version ?? '')),
     on_latest_pct: judged === 0 ? null : Math.round((onLatest / judged) * 1000) / 10,
   };
 }
