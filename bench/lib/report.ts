@@ -238,6 +238,7 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
     }
     if (size.licensing?.validate) row('POST licensing validate', size.licensing.validate.product, size.licensing.validate.bare, 'bare');
     if (size.licensing?.heartbeat) row('POST licensing heartbeat', size.licensing.heartbeat.product, size.licensing.heartbeat.bare, 'bare');
+    if (size.licensing?.latest) row('GET updates latest', size.licensing.latest.product, size.licensing.latest.bare, 'bare');
     if (size.licensing) {
       const signing = size.licensing.signing;
       throughput.push([

@@ -1,6 +1,5 @@
 // Who a browser request is, for the release-access decision (access.ts): a visitor, an unverified user, an
-// admin, or a verified user with the grants of their licenses (read only when a gate needs them would save
-// one indexed query; it is one prepared statement, run per download request, not per byte).
+// admin, or a verified user with the grants of their licenses (one prepared query per download request).
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
 import { isAdmin } from '../../auth/guards.ts';

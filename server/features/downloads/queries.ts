@@ -1,6 +1,7 @@
 // Named queries for download items (software releases), their files and their download counts.
 import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import { downloadItems, releaseDownloads, releaseFiles, type DownloadItem, type ReleaseFile } from '../../db/schema.ts';
 
 export type DownloadItemInput = Omit<typeof downloadItems.$inferInsert, 'id' | 'created_at' | 'updated_at'>;
@@ -39,15 +40,29 @@ export function listDownloadItems(db: Db): ReleaseWithFiles[] {
   return withFiles(db, items, true);
 }
 
-/** The releases that may reach customers through the update feeds and "My software": downloadable ones with a version, newest release first. */
-export function listVersionedReleases(db: Db): ReleaseWithFiles[] {
-  const items = db
+const versioned = and(eq(downloadItems.downloadable, 1), sql`${downloadItems.version} is not null`);
+// Every update check reads these two (GET /api/updates/v1/latest): prepared once per connection, as the
+// other hottest reads are (server/db/prepared.ts; bench: latest beside a bare handler).
+const versionedItemsStatement = (db: Db) =>
+  db.select().from(downloadItems).where(versioned).orderBy(desc(downloadItems.released_at), desc(downloadItems.id)).prepare();
+const versionedFilesStatement = (db: Db) =>
+  db
     .select()
-    .from(downloadItems)
-    .where(and(eq(downloadItems.downloadable, 1), sql`${downloadItems.version} is not null`))
-    .orderBy(desc(downloadItems.released_at), desc(downloadItems.id))
-    .all();
-  return withFiles(db, items);
+    .from(releaseFiles)
+    .where(inArray(releaseFiles.download_item_id, db.select({ id: downloadItems.id }).from(downloadItems).where(versioned)))
+    .orderBy(asc(releaseFiles.download_item_id), asc(releaseFiles.id))
+    .prepare();
+
+/** The releases that may reach customers through the update feeds: downloadable ones with a version, newest release first. */
+export function listVersionedReleases(db: Db): ReleaseWithFiles[] {
+  const items = preparedFor(db, versionedItemsStatement, versionedItemsStatement).all();
+  const files = new Map<number, ReleaseFile[]>();
+  for (const file of preparedFor(db, versionedFilesStatement, versionedFilesStatement).all()) {
+    const list = files.get(file.download_item_id);
+    if (list) list.push(file);
+    else files.set(file.download_item_id, [file]);
+  }
+  return items.map((item) => ({ ...item, files: files.get(item.id) ?? [] }));
 }
 
 export function getDownloadItemById(db: Db, id: number): DownloadItem | undefined {

@@ -5,8 +5,7 @@
 // cannot set headers) is read, then counted per key. No key is fine: then only ungated stable releases.
 // File links are signed (server/auth/signed-urls.ts, `expires` and `sig`), good for 15 minutes, and name the
 // license they were made for, so the download is decided again (decideReleaseAccess) and counted once.
-import { randomBytes } from 'node:crypto';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
@@ -15,11 +14,10 @@ import { normaliseLicenseKey } from '../../auth/license-keys.ts';
 import { signUrl, verifySignedUrl } from '../../auth/signed-urls.ts';
 import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
 import { fieldErrorsFromZod } from '../../http/errors.ts';
-import { isSemver, MAX_VERSION_LENGTH } from '../../../common/semver.ts';
+import { compareSemver, isSemver, MAX_VERSION_LENGTH } from '../../../common/semver.ts';
 import type { ReleaseFile } from '../../db/schema.ts';
 import { decideReleaseAccess, getReleaseFileById, getReleaseWithFiles, listVersionedReleases, sendReleaseFile, type Downloader } from '../downloads/index.ts';
 import { grantOfKey, grantOfLicenseId, type LicenseGrant } from '../licensing/index.ts';
-import { compareSemver } from '../../../common/semver.ts';
 import { createCheckCounter, type CheckCounter } from './check-counter.ts';
 import { chooseFromFeed, feedEntries, type FeedQuery } from './feeds.ts';
 import { presentAppcast, presentLatest, presentUpdateYaml } from './present.ts';
