@@ -19,8 +19,14 @@ export interface CheckCounter {
 
 export function createCheckCounter(db: Db, log: Pick<Logger, 'error'>, flushEveryMs = CHECK_FLUSH_MS): CheckCounter {
   let pending = new Map<string, { day: string; channel: string; platform: string; version: string; count: number }>();
+  let timer: NodeJS.Timeout | null = null;
   const flush = () => {
     if (pending.size === 0) return;
+    // A closed database (the process is stopping, or a test context was cleaned up) takes no more counts.
+    if (!db.$client.open) {
+      if (timer) clearInterval(timer);
+      return;
+    }
     const rows = [...pending.values()];
     pending = new Map();
     try {
@@ -35,7 +41,7 @@ export function createCheckCounter(db: Db, log: Pick<Logger, 'error'>, flushEver
       log.error('update checks could not be counted; kept for the next try', error);
     }
   };
-  const timer = flushEveryMs > 0 ? setInterval(flush, flushEveryMs).unref() : null;
+  timer = flushEveryMs > 0 ? setInterval(flush, flushEveryMs).unref() : null;
   return {
     count(check) {
       const key = `${check.day}\n${check.channel}\n${check.platform}\n${check.version}`;
