@@ -33,6 +33,8 @@ export interface SizeResult {
   licensing: {
     validate: { product: LoadResult; bare: LoadResult } | null;
     heartbeat?: { product: LoadResult; bare: LoadResult } | null;
+    /** GET /api/updates/v1/latest beside the bare handler (issue 25); absent from runs before it. */
+    latest?: { product: LoadResult; bare: LoadResult } | null;
     signing: { files: number; filesPerSec: number };
   } | null;
   /** null with `--only publish`. */
@@ -77,6 +79,8 @@ export const TARGETS = {
   validateVsBare: 0.6,
   /** Issue 24's goal for the floating seats' keep-alive. */
   heartbeatVsBare: 0.8,
+  /** Issue 25: the update API's latest, guard and check counting included, beside a bare handler. */
+  latestVsBare: 0.8,
   // Issue 31 (stricter than issue 15's 400 / 600 MB and issue 8's and 15's 5 s, 2.1 s and 4.3 s, which it replaces):
   // a publish peaks at ≤ 300 MB, save → live in ≤ 1 s / 1.5 s, and ≤ 1.5 s / 2 s right after another save.
   publishPeakBytes: { 1000: 300 * 1024 ** 2, 5000: 300 * 1024 ** 2 } as Record<number, number>,
@@ -152,6 +156,15 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
         met: value >= TARGETS.heartbeatVsBare,
       });
     } else missing(`licensing heartbeat vs bare handler (${at})`, `≥ ${TARGETS.heartbeatVsBare}×`, 'no wrk on this machine');
+    if (size.licensing?.latest) {
+      const value = ratio(size.licensing.latest.product, size.licensing.latest.bare);
+      checks.push({
+        name: `GET updates latest vs bare Hono + better-sqlite3 (${at})`,
+        goal: `≥ ${TARGETS.latestVsBare}×`,
+        actual: `${value.toFixed(2)}×`,
+        met: value >= TARGETS.latestVsBare,
+      });
+    } else missing(`updates latest vs bare handler (${at})`, `≥ ${TARGETS.latestVsBare}×`, 'no wrk on this machine');
     if (only !== null && only !== 'publish') continue;
     const atMost = (name: string, goal: number | undefined, value: number | null | undefined, show: (n: number) => string) => {
       if (goal === undefined) return;
@@ -245,6 +258,7 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
     }
     if (size.licensing?.validate) row('POST licensing validate', size.licensing.validate.product, size.licensing.validate.bare, 'bare');
     if (size.licensing?.heartbeat) row('POST licensing heartbeat', size.licensing.heartbeat.product, size.licensing.heartbeat.bare, 'bare');
+    if (size.licensing?.latest) row('GET updates latest', size.licensing.latest.product, size.licensing.latest.bare, 'bare');
     if (size.licensing) {
       const signing = size.licensing.signing;
       throughput.push([

@@ -1,14 +1,12 @@
 // A web ReadableStream over a byte range of an open file, read on demand. Compared with
 // Readable.toWeb(fs.createReadStream()), reading only when the consumer pulls (highWaterMark 0) keeps at
-// most one chunk in memory per download, and tells us exactly when the consumer took the last byte, which
-// is when a download counts as completed (the download log).
+// most one chunk in memory per download, and closes the file as soon as the range is sent or the consumer
+// goes away. (A download is counted when it starts, not here: issue 25, docs/updates.md#numbers.)
 import type { FileHandle } from 'node:fs/promises';
 
 const CHUNK_BYTES = 256 * 1024;
 
 export interface FileRangeStreamOptions {
-  /** Called once when the consumer has taken the range's last byte and asked for more. */
-  onComplete?: () => void;
   /** Called when reading fails (the stream is errored and the file closed). */
   onError?: (error: unknown) => void;
 }
@@ -30,7 +28,6 @@ export function fileRangeStream(handle: FileHandle, start: number, end: number, 
         if (position >= stop) {
           // Only reached when the consumer asks for more after the last chunk: the whole range went out.
           await close();
-          options.onComplete?.();
           controller.close();
           return;
         }
