@@ -1,11 +1,39 @@
-// The releases of the downloads page (docs/decisions/0008-downloads-api.md). Store and update send
-// multipart form data; with a file they go through uploadWithProgress so the loading modal shows it.
+// The releases of the downloads page (docs/decisions/0008-downloads-api.md) and, since issue 25, their
+// versions, channels, entitlement gates and files per platform, the admin's download statistics and the
+// signed-in user's "My software". Store and update send multipart form data; with a file they go through
+// uploadWithProgress so the loading modal shows it, as does adding a file to a release.
 import type { downloadsRoutes } from '../../../server/features/downloads/routes.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 import { downloadWithProgress, uploadWithProgress } from './transfer.ts';
 
-export type Release = Answer<typeof downloadsRoutes, '/getSections', '$get'>['sections'][number];
+export type ReleasePlatform = 'windows' | 'macos' | 'linux' | 'any';
+export type ReleaseArch = 'x64' | 'arm64' | 'universal';
+export type ReleaseChannel = 'stable' | 'beta';
+
+/** One file of a release (issue 25, item 2); `url` is the gated GET /api/downloads/file/{id}/{fileId}. */
+export interface ReleaseFile {
+  id: number;
+  name: string;
+  size: number;
+  sha256: string;
+  sha512: string | null;
+  platform: ReleasePlatform;
+  arch: ReleaseArch;
+  url: string;
+}
+
+/** What issue 25 adds to every release answer (docs/product/downloads.md, "Versions, channels and files"). */
+interface ReleaseAdditions {
+  version: string | null;
+  channel: ReleaseChannel;
+  released_at: string;
+  entitlement: string | null;
+  /** Oldest first: files[0] is the release's first file, the one today's fields describe. */
+  files: ReleaseFile[];
+}
+
+export type Release = Answer<typeof downloadsRoutes, '/getSections', '$get'>['sections'][number] & ReleaseAdditions;
 
 export interface ReleaseInput {
   title: string;
@@ -13,6 +41,13 @@ export interface ReleaseInput {
   release: string;
   is_current: boolean;
   downloadable: boolean;
+  /** Semver MAJOR.MINOR.PATCH[-pre]; '' for none. */
+  version: string;
+  channel: ReleaseChannel;
+  /** YYYY-MM-DD; '' lets a new release take today. */
+  released_at: string;
+  /** An entitlement code; '' for none. */
+  entitlement: string;
   /** null keeps the stored file on update. */
   file: File | null;
 }
@@ -20,7 +55,7 @@ export interface ReleaseInput {
 type SavedRelease = Answer<typeof downloadsRoutes, '/store', '$post'>;
 
 export async function fetchReleases(): Promise<Release[]> {
-  const answer = await api.get<Answer<typeof downloadsRoutes, '/getSections', '$get'>>('/api/downloads/getSections', { loading: false });
+  const answer = await api.get<{ sections: Release[] }>('/api/downloads/getSections', { loading: false });
   return answer.sections;
 }
 
@@ -31,6 +66,11 @@ export function saveRelease(id: number | null, input: ReleaseInput): Promise<Sav
   form.append('release', input.release);
   form.append('is_current', input.is_current ? '1' : '0');
   form.append('downloadable', input.downloadable ? '1' : '0');
+  // Empty means none: an edit that clears the version or the entitlement must say so.
+  form.append('version', input.version.trim());
+  form.append('channel', input.channel);
+  form.append('entitlement', input.entitlement.trim());
+  if (input.released_at) form.append('released_at', input.released_at);
   // Last: the server reads the text fields whatever their order, but they cost nothing up front.
   if (input.file) form.append('file', input.file, input.file.name);
   const path = id === null ? '/api/downloads/store' : `/api/downloads/update/${id}`;
@@ -41,7 +81,69 @@ export function deleteRelease(id: number) {
   return api.delete<Answer<typeof downloadsRoutes, '/delete', '$delete'>>('/api/downloads/delete', { id });
 }
 
+export interface ReleaseFileInput {
+  file: File;
+  platform: ReleasePlatform;
+  arch: ReleaseArch;
+}
+
+/** POST /api/downloads/{id}/files: one more file for a release, with the upload's progress. */
+export function addReleaseFile(releaseId: number, input: ReleaseFileInput): Promise<{ file: Omit<ReleaseFile, 'url'> }> {
+  const form = new FormData();
+  form.append('platform', input.platform);
+  form.append('arch', input.arch);
+  form.append('file', input.file, input.file.name);
+  return uploadWithProgress('POST', `/api/downloads/${releaseId}/files`, form, input.file.name);
+}
+
+export function deleteReleaseFile(releaseId: number, fileId: number) {
+  return api.delete<{ message: string; id: number }>(`/api/downloads/${releaseId}/files/${fileId}`);
+}
+
 /** A release's file through the verified-user check, saved under its offered name. */
-export function downloadReleaseFile(release: { id: number; filename: string | null }): Promise<void> {
-  return downloadWithProgress('/api/downloads/download', { id: release.id }, release.filename || `release-${release.id}`);
+export function downloadReleaseFile(release: { id: number; filename: string | null; fileUrl?: string | undefined }): Promise<void> {
+  const name = release.filename || `release-${release.id}`;
+  // One file of several: its own gated GET (same rules, issue 25 item 3); the release's first file keeps the POST.
+  if (release.fileUrl) return downloadWithProgress(release.fileUrl, undefined, name);
+  return downloadWithProgress('/api/downloads/download', { id: release.id }, name);
+}
+
+/** GET /api/admin/downloads/stats (issue 25, item 5): downloads by version and platform, update checks by version. */
+export interface DownloadStats {
+  downloads: { version: string | null; platform: string; count: number }[];
+  checks: { version: string | null; count: number }[];
+  /** Share of the checks that came from the newest version, 0..100; null without checks. */
+  on_latest_pct: number | null;
+}
+
+export const fetchDownloadStats = (days: number) => api.get<DownloadStats>(`/api/admin/downloads/stats?days=${days}`, { loading: false });
+
+/** A release as "My software" lists it: the release answer with its notes rendered by the site's markdown pipeline. */
+export type SoftwareRelease = Release & { notes_html: string };
+
+/** One license's software (GET /api/user/software, issue 25 item 6). */
+export interface SoftwareLicense {
+  id: number;
+  /** The license type's name, as stored ("perpetual", "Pro"). */
+  type: string;
+  status: { code: string; text: string };
+  entitlements: string[];
+  /** The entitlements in words, from the server. */
+  entitlements_text: string;
+  maintenance_until: string | null;
+  /** The newest release this license lets the user download; null when none. */
+  latest: SoftwareRelease | null;
+  /** The older ones it lets them download, newest first. */
+  older: SoftwareRelease[];
+  /** The newest release it may not have, with the refusal's code and message in words. */
+  blocked: { version: string | null; code: string; message: string } | null;
+}
+
+export const fetchOwnSoftware = () => api.get<{ licenses: SoftwareLicense[] }>('/api/user/software', { loading: false });
+
+/** The ids of the releases any of the user's licenses lets them download. */
+export function downloadableReleaseIds(licenses: readonly SoftwareLicense[]): Set<number> {
+  const ids = new Set<number>();
+  for (const license of licenses) for (const release of [...(license.latest ? [license.latest] : []), ...license.older]) ids.add(release.id);
+  return ids;
 }
