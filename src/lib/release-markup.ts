@@ -102,3 +102,14 @@ export function fileDownloadLabel(title: string, file: PlatformFile): string {
 
 /** A file's size as the cards show it ("12 MB"). */
 export const fileSizeText = (size: number): string => formatBytes(size);
+
+/** A release as a button names it: its title, with its version where the title does not already say it. */
+export function releaseName(release: { title: string; release: string; version?: string | null }): string {
+  const version = displayedVersion(release);
+  return version && !release.title.includes(version) ? `${release.title} ${version}` : release.title;
+}
+
+/** "Maintenance until 12 March 2027", or that updates come without an end. */
+export function maintenanceText(maintenanceUntil: string | null): string {
+  return maintenanceUntil ? `Maintenance until ${formatLongDate(maintenanceUntil)}` : 'Maintenance without end date';
+}

@@ -82,7 +82,8 @@ export function deleteRelease(id: number) {
 }
 
 export interface ReleaseFileInput {
-  file: File;
+  /** null sends none: the server then names the missing field. */
+  file: File | null;
   platform: ReleasePlatform;
   arch: ReleaseArch;
 }
@@ -92,8 +93,8 @@ export function addReleaseFile(releaseId: number, input: ReleaseFileInput): Prom
   const form = new FormData();
   form.append('platform', input.platform);
   form.append('arch', input.arch);
-  form.append('file', input.file, input.file.name);
-  return uploadWithProgress('POST', `/api/downloads/${releaseId}/files`, form, input.file.name);
+  if (input.file) form.append('file', input.file, input.file.name);
+  return uploadWithProgress('POST', `/api/downloads/${releaseId}/files`, form, input.file?.name ?? 'file');
 }
 
 export function deleteReleaseFile(releaseId: number, fileId: number) {
