@@ -45,7 +45,7 @@ export function DownloadControl({ target, label, className = 'button button--sma
           Download
         </button>
       )}
-      <span className="release-actions__error" role="alert">
+      <span className="download-action__error" role="alert">
         {error}
       </span>
     </span>

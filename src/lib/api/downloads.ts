@@ -3,6 +3,7 @@
 // signed-in user's "My software". Store and update send multipart form data; with a file they go through
 // uploadWithProgress so the loading modal shows it, as does adding a file to a release.
 import type { downloadsRoutes } from '../../../server/features/downloads/routes.ts';
+import type { LicenseView } from '../../stores/session.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 import { downloadWithProgress, uploadWithProgress } from './transfer.ts';
@@ -127,7 +128,8 @@ export interface SoftwareLicense {
   id: number;
   /** The license type's name, as stored ("perpetual", "Pro"). */
   type: string;
-  status: { code: string; text: string };
+  /** The license's state in words, as the session's license objects carry it. */
+  status: LicenseView['status'];
   entitlements: string[];
   /** The entitlements in words, from the server. */
   entitlements_text: string;
