@@ -31,7 +31,12 @@ const title = (version: string) => `Gauge Pro ${tag} ${version}`;
 
 let admin: BrowserContext;
 let customer: { context: BrowserContext; page: Page };
-const releases: Record<'old' | 'previous' | 'latest' | 'future', SeededRelease | undefined> = { old: undefined, previous: undefined, latest: undefined, future: undefined };
+const releases: Record<'old' | 'previous' | 'latest' | 'future', SeededRelease | undefined> = {
+  old: undefined,
+  previous: undefined,
+  latest: undefined,
+  future: undefined,
+};
 const release = (key: keyof typeof releases): SeededRelease => {
   const found = releases[key];
   if (!found) throw new Error(`release ${key} was not made`);
@@ -188,7 +193,12 @@ test('the public page gives previous releases their links only for whoever may d
   const readerRow = reader.locator('.previous-releases tr').filter({ hasText: title('2.0.0') });
   await expect(readerRow).toContainText('first');
   await expect(readerRow.getByRole('list', { name: `Files of ${title('2.0.0')}` })).toBeHidden();
-  await expect(reader.locator('.download-card').filter({ hasText: title('3.1.0') }).getByRole('button', { name: /^Download/ })).toHaveCount(0);
+  await expect(
+    reader
+      .locator('.download-card')
+      .filter({ hasText: title('3.1.0') })
+      .getByRole('button', { name: /^Download/ }),
+  ).toHaveCount(0);
   await expectNoSidewaysScroll(reader);
   await reader.screenshot({ path: test.info().outputPath('downloads-anonymous-390.png'), fullPage: true });
   await anonymous.close();
@@ -198,7 +208,13 @@ async function readRelease(request: APIRequestContext, id: number) {
   const response = await request.get(`/api/downloads/${id}`);
   expect(response.status()).toBe(200);
   const body = (await response.json()) as Record<string, unknown>;
-  return (body.release ?? body) as { version: string | null; channel: string; released_at: string; entitlement: string | null; files: { platform: string; arch: string }[] };
+  return (body.release ?? body) as {
+    version: string | null;
+    channel: string;
+    released_at: string;
+    entitlement: string | null;
+    files: { platform: string; arch: string }[];
+  };
 }
 
 for (const width of [1280, 390]) {

@@ -56,11 +56,7 @@ function SoftwareLicenseCard({ license }: { license: SoftwareLicense }) {
         <dd>{license.entitlements_text}</dd>
         <dt>Updates</dt>
         <dd>
-          {license.maintenance_until ? (
-            <time dateTime={license.maintenance_until}>{maintenanceText(license.maintenance_until)}</time>
-          ) : (
-            maintenanceText(null)
-          )}
+          {license.maintenance_until ? <time dateTime={license.maintenance_until}>{maintenanceText(license.maintenance_until)}</time> : maintenanceText(null)}
         </dd>
       </dl>
       {license.latest ? (

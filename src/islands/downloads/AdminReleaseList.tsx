@@ -33,7 +33,17 @@ interface ListProps {
 type ItemProps = Omit<ListProps, 'releases'> & { release: Release };
 
 /** A release's files with a Download each (admins may download every file). */
-function AdminFileList({ release, idPrefix, compact = false, onDownloaded }: { release: Release; idPrefix: string; compact?: boolean; onDownloaded: () => void }) {
+function AdminFileList({
+  release,
+  idPrefix,
+  compact = false,
+  onDownloaded,
+}: {
+  release: Release;
+  idPrefix: string;
+  compact?: boolean;
+  onDownloaded: () => void;
+}) {
   return (
     <ReleaseFileList
       files={release.files}
@@ -142,13 +152,7 @@ function AdminReleaseTable({ releases, staticBodies, onEdit, onDelete, onDownloa
                   {release.download_count ?? 0}
                 </td>
                 <td data-label="Actions">
-                  <ReleaseActions
-                    release={release}
-                    onEdit={onEdit}
-                    onDelete={onDelete}
-                    onDownloaded={onDownloaded}
-                    perFile={usesReleaseFeatures(release)}
-                  />
+                  <ReleaseActions release={release} onEdit={onEdit} onDelete={onDelete} onDownloaded={onDownloaded} perFile={usesReleaseFeatures(release)} />
                 </td>
               </tr>
             ))}

@@ -41,7 +41,13 @@ export function DownloadControl({ target, label, className = 'button button--sma
           Download
         </a>
       ) : (
-        <button type="button" className={className} onClick={(event) => void download(event.currentTarget)} aria-disabled={downloading || undefined} aria-label={label}>
+        <button
+          type="button"
+          className={className}
+          onClick={(event) => void download(event.currentTarget)}
+          aria-disabled={downloading || undefined}
+          aria-label={label}
+        >
           Download
         </button>
       )}

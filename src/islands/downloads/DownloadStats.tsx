@@ -17,7 +17,10 @@ function DownloadsTable({ stats, days }: { stats: ReturnType<typeof downloadsByV
   if (stats.rows.length === 0) return <p className="empty-note">No downloads in the last {days} days.</p>;
   return (
     <>
-      <BarChart name={`Bar chart of downloads by version in the last ${days} days; the table below gives the numbers.`} bars={stats.rows.map((row) => ({ label: row.version, value: row.total }))} />
+      <BarChart
+        name={`Bar chart of downloads by version in the last ${days} days; the table below gives the numbers.`}
+        bars={stats.rows.map((row) => ({ label: row.version, value: row.total }))}
+      />
       <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={captionId}>
         <table className="releases-table stats-table">
           <caption id={captionId}>Downloads by version and platform, last {days} days</caption>
@@ -69,7 +72,10 @@ function ChecksTable({ checks, days }: { checks: ReturnType<typeof checksByVersi
   if (checks.length === 0) return null;
   return (
     <>
-      <BarChart name={`Bar chart of update checks by version in the last ${days} days; the table below gives the numbers.`} bars={checks.map((row) => ({ label: row.version, value: row.count }))} />
+      <BarChart
+        name={`Bar chart of update checks by version in the last ${days} days; the table below gives the numbers.`}
+        bars={checks.map((row) => ({ label: row.version, value: row.count }))}
+      />
       <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={captionId}>
         <table className="releases-table stats-table">
           <caption id={captionId}>Update checks by reported version, last {days} days</caption>

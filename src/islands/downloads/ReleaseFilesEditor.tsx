@@ -59,7 +59,14 @@ function AddFileForm({ release, onAdded }: { release: Release; onAdded: (message
       </h4>
       <div className="form-grid">
         <div className="field--full">
-          <FileField key={inputKey} label="File to add" name="file" onChange={setFile} error={form.errors.file} hint="Uploaded at once; its SHA-256 is computed by the server." />
+          <FileField
+            key={inputKey}
+            label="File to add"
+            name="file"
+            onChange={setFile}
+            error={form.errors.file}
+            hint="Uploaded at once; its SHA-256 is computed by the server."
+          />
         </div>
         <SelectField
           label="Platform"
@@ -119,7 +126,12 @@ export function ReleaseFilesEditor({ release, confirm, onChanged }: ReleaseFiles
           title={release.title}
           idPrefix={`${headingId}-files`}
           renderAction={(file) => (
-            <button type="button" className="button button--small button--danger" onClick={() => void remove(file)} aria-label={`Delete ${file.name} (${platformLabel(file)})`}>
+            <button
+              type="button"
+              className="button button--small button--danger"
+              onClick={() => void remove(file)}
+              aria-label={`Delete ${file.name} (${platformLabel(file)})`}
+            >
               Delete
             </button>
           )}

@@ -148,7 +148,13 @@ export function ReleaseForm({ editing, notice, noticeId, focusOnMount, onNotice,
       <h2 id={headingId} className="release-form__title">
         {editing ? `Edit release: ${editing.title}` : 'Add a release'}
       </h2>
-      <ReleaseFields editing={editing} input={input} onChange={(change) => setInput((current) => ({ ...current, ...change }))} errors={form.errors} entitlements={entitlements} />
+      <ReleaseFields
+        editing={editing}
+        input={input}
+        onChange={(change) => setInput((current) => ({ ...current, ...change }))}
+        errors={form.errors}
+        entitlements={entitlements}
+      />
       <div className="release-form__notice" id={noticeId} tabIndex={-1}>
         <Message message={notice} />
       </div>

@@ -29,7 +29,14 @@ export function BarChart({ bars, name }: { bars: readonly Bar[]; name: string })
             <text className="bar-chart__label" x="0" y={middle} dominantBaseline="middle">
               {bar.label}
             </text>
-            <rect className="bar-chart__bar" x={`${BARS_FROM_PCT}%`} y={top + (ROW_HEIGHT - BAR_HEIGHT) / 2} width={`${widthPct}%`} height={BAR_HEIGHT} rx="3" />
+            <rect
+              className="bar-chart__bar"
+              x={`${BARS_FROM_PCT}%`}
+              y={top + (ROW_HEIGHT - BAR_HEIGHT) / 2}
+              width={`${widthPct}%`}
+              height={BAR_HEIGHT}
+              rx="3"
+            />
             <text className="bar-chart__value" x="100%" y={middle} dominantBaseline="middle" textAnchor="end">
               {bar.value}
             </text>

@@ -42,7 +42,20 @@ export function FieldNotes({ id, hint, error }: { id: string; hint?: string | un
   );
 }
 
-export function Field({ label, name, value, onChange, error, type = 'text', multiline = false, autoComplete, autoFocusOnOpen, inputMode, hint, list }: FieldProps) {
+export function Field({
+  label,
+  name,
+  value,
+  onChange,
+  error,
+  type = 'text',
+  multiline = false,
+  autoComplete,
+  autoFocusOnOpen,
+  inputMode,
+  hint,
+  list,
+}: FieldProps) {
   const id = useId();
   const describedBy = describedByOf(id, hint, error);
   const common = {
