@@ -9,7 +9,7 @@ import type { Release, ReleaseFile } from '../../lib/api/downloads.ts';
 
 type FactsOf = Pick<Release, 'channel' | 'released_at' | 'entitlement'>;
 
-export type ListedFile = Pick<ReleaseFile, 'id' | 'name' | 'size' | 'sha256' | 'platform' | 'arch'>;
+export type ListedFile = Pick<ReleaseFile, 'id' | 'name' | 'size' | 'sha256' | 'platform' | 'arch' | 'url'>;
 
 interface ReleaseFileListProps<File extends ListedFile> {
   files: readonly File[];
@@ -28,10 +28,8 @@ interface ReleaseFileListProps<File extends ListedFile> {
   staticSlots?: { releaseId: number; gated: boolean };
 }
 
-type SlotFile = ListedFile & { url: string };
-
 /** The empty slot the downloads page script fills with a Download button (or nothing) per reader. */
-function StaticDownloadSlot({ releaseId, gated, file }: { releaseId: number; gated: boolean; file: SlotFile }) {
+function StaticDownloadSlot({ releaseId, gated, file }: { releaseId: number; gated: boolean; file: ListedFile }) {
   return (
     <div
       className="download-card__action"
@@ -58,7 +56,7 @@ function StaticCopyButton({ targetId, label }: { targetId: string; label: string
 export function ReleaseFileList<File extends ListedFile>({ files, title, idPrefix, compact = false, staticSlots, ...render }: ReleaseFileListProps<File>) {
   if (files.length === 0) return null;
   const renderAction = staticSlots
-    ? (file: File) => ('url' in file ? <StaticDownloadSlot releaseId={staticSlots.releaseId} gated={staticSlots.gated} file={file as File & SlotFile} /> : null)
+    ? (file: File) => <StaticDownloadSlot releaseId={staticSlots.releaseId} gated={staticSlots.gated} file={file} />
     : render.renderAction;
   const renderCopy = staticSlots ? (targetId: string, label: string) => <StaticCopyButton targetId={targetId} label={label} /> : render.renderCopy;
   return (
