@@ -65,6 +65,18 @@ export const sectionEntrySchema = z.object({
   posts: z.array(postEntrySchema),
 });
 
+/** One file of a release (issue 25); `url` is the gated link, which the server checks at each request. */
+export const downloadFileEntrySchema = z.object({
+  id,
+  name: z.string(),
+  size: z.int().nonnegative(),
+  sha256: z.string(),
+  sha512: z.string().nullable(),
+  platform: z.enum(['windows', 'macos', 'linux', 'any']),
+  arch: z.enum(['x64', 'arm64', 'universal']),
+  url: z.string(),
+});
+
 export const downloadEntrySchema = z.object({
   id,
   title: z.string(),
@@ -72,9 +84,18 @@ export const downloadEntrySchema = z.object({
   release: z.string(),
   is_current: z.boolean(),
   downloadable: z.boolean(),
+  /** The first file's name, size and hash (null, 0 and '' without files). */
   filename: z.string().nullable(),
   size: z.int().nonnegative(),
   sha256: z.string(),
+  /** Issue 25: semver, or null (not in the update feeds). */
+  version: z.string().nullable(),
+  channel: z.enum(['stable', 'beta']),
+  released_at: timestamp,
+  /** The entitlement a license needs to download it, or null. */
+  entitlement: z.string().nullable(),
+  /** Oldest first; files[0] is the first file. */
+  files: z.array(downloadFileEntrySchema),
   created_at: timestamp,
   updated_at: timestamp,
 });
@@ -110,6 +131,7 @@ export type AttachedFileEntry = z.infer<typeof attachedFileEntrySchema>;
 export type PostEntry = z.infer<typeof postEntrySchema>;
 export type SectionEntry = z.infer<typeof sectionEntrySchema>;
 export type DownloadEntry = z.infer<typeof downloadEntrySchema>;
+export type DownloadFileEntry = z.infer<typeof downloadFileEntrySchema>;
 export type LegalPageEntry = z.infer<typeof legalPageEntrySchema>;
 export type ContactDetailsEntry = z.infer<typeof contactDetailsEntrySchema>;
 export type SiteSnapshot = z.infer<typeof siteSnapshotSchema>;

@@ -29,6 +29,8 @@ export interface AppContext {
    * a function, not a value, so `npm run license-keys -- rotate` takes effect without a restart.
    */
   keyring: () => Keyring;
+  /** The keys that sign release files for the update feeds (issue 25; docs/updates.md), read the same way. */
+  updateKeyring: () => Keyring;
 }
 
 /** Hono environment: what middleware puts on the request context for the handlers after it. */

@@ -87,6 +87,8 @@ const envSchema = z.object({
   SESSION_BROWSER_HOURS: z.coerce.number().int().min(1).max(8760).default(12),
   // The Ed25519 key that signs license files, as a PKCS#8 PEM; without it one is made in $DATA_DIR/secrets.
   LICENSE_SIGNING_KEY: optionalText,
+  // The Ed25519 key that signs release files for the update feeds (docs/updates.md), likewise.
+  UPDATE_SIGNING_KEY: optionalText,
   // The AES-256 key that encrypts authenticator secrets at rest: 32 bytes as 64 hex digits or base64; without
   // it one is made in $DATA_DIR/secrets/two-factor.key (docs/decisions/0023-two-factor-sign-in.md).
   TWO_FACTOR_ENCRYPTION_KEY: optionalText.pipe(
@@ -191,6 +193,8 @@ export interface Config {
   maxConnectionsPerClient: number;
   /** PEM of the key that signs license files; undefined: the newest key in $DATA_DIR/secrets/license-signing. */
   licenseSigningKey: string | undefined;
+  /** PEM of the key that signs release files for the update feeds; undefined: the newest in $DATA_DIR/secrets/update-signing. */
+  updateSigningKey: string | undefined;
   /** Key for authenticator secrets at rest; undefined: the key file in $DATA_DIR/secrets (server/auth/secret-box.ts). */
   twoFactorEncryptionKey: Buffer | undefined;
   /** Days a machine-bound license file is valid without a check-in. */
@@ -280,6 +284,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_S * 1000,
     maxConnectionsPerClient: env.MAX_CONNECTIONS_PER_CLIENT,
     licenseSigningKey: env.LICENSE_SIGNING_KEY?.replace(/\\n/g, '\n'),
+    updateSigningKey: env.UPDATE_SIGNING_KEY?.replace(/\\n/g, '\n'),
     licenseLeaseDays: env.LICENSE_LEASE_DAYS,
     twoFactorEncryptionKey: env.TWO_FACTOR_ENCRYPTION_KEY === undefined ? undefined : decodeKey(env.TWO_FACTOR_ENCRYPTION_KEY),
     sessionAbsoluteLifetimeMs: { persistent: env.SESSION_REMEMBER_DAYS * 24 * 60 * 60 * 1000, browser: env.SESSION_BROWSER_HOURS * 60 * 60 * 1000 },

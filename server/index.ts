@@ -15,9 +15,10 @@ import { createMailer, describeMailDelivery } from './mail/transport.ts';
 import { backfillLicenseKeys } from './auth/license-keys.ts';
 import { backfillLicenseRequests } from './features/licensing/index.ts';
 import { REMINDER_DEFAULTS, startReminderScheduler } from './features/license-reminders/index.ts';
-import { createKeyringSource } from './features/licensing/index.ts';
+import { createKeyringSource, UPDATE_SIGNING } from './features/licensing/index.ts';
 import { startMailingWorker } from './features/mailings/index.ts';
 import { startWebhookDelivery } from './features/webhooks/index.ts';
+import { RELEASE_DIGESTS_INTERVAL_MS, startReleaseDigests } from './features/downloads/index.ts';
 import { countPendingRecipients } from './features/mailings/index.ts';
 import { reportMailQueueDepth } from './ops/metrics.ts';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from './process/instance-lock.ts';
@@ -105,7 +106,9 @@ async function runPrimary(): Promise<void> {
   // Read (and on a fresh data directory made) here, before any worker is forked: two workers reading an
   // empty key directory at once would each make a first key, and a bad LICENSE_SIGNING_KEY stops the start.
   keyring();
-  const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring };
+  const updateKeyring = createKeyringSource(config, UPDATE_SIGNING);
+  updateKeyring();
+  const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring, updateKeyring };
   const app = createApp(ctx);
   const serving = await startServing({ config, app, db, log, workerEnv: process.env, onPublishRequest: takeUp });
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
@@ -116,6 +119,8 @@ async function runPrimary(): Promise<void> {
   const reminderScheduler = startReminderScheduler(ctx, { intervalMs: REMINDER_DEFAULTS.intervalMs });
   // Webhook deliveries (docs/integrations.md#delivery): the outbox rows written with each change are sent from here.
   const webhookDelivery = startWebhookDelivery(ctx, { intervalMs: WEBHOOK_INTERVAL_MS });
+  // Release files without their SHA-512 or update signature (files stored before issue 25 first), one at a time.
+  const releaseDigests = startReleaseDigests(ctx, { intervalMs: RELEASE_DIGESTS_INTERVAL_MS });
   const requestCheck = setInterval(() => takeUp(), PUBLISH_REQUEST_CHECK_MS);
   const workers = config.webWorkers > 0 ? ` with ${config.webWorkers} more serving process${config.webWorkers === 1 ? '' : 'es'}` : '';
   log.info(`Serving ${config.siteName} at ${config.siteUrl}${workers} (data in ${config.dataDir})`);
@@ -149,6 +154,8 @@ async function runPrimary(): Promise<void> {
     const remindersStopped = reminderScheduler.stop();
     // A webhook in flight is finished and marked; a delivery cut short is sent again after the next start.
     const webhooksStopped = webhookDelivery.stop();
+    // The file being hashed or signed is finished (its result stored); the rest waits for the next start.
+    const digestsStopped = releaseDigests.stop();
     const publishStopped = stopPublishing(deadline);
     const untilDeadline = (work: Promise<unknown>) =>
       new Promise<boolean>((resolve) => {
@@ -163,7 +170,7 @@ async function runPrimary(): Promise<void> {
         await serving.close(deadline);
         log.info('no longer serving: every connection is closed');
         await publishStopped;
-        if (!(await untilDeadline(Promise.all([mailingStopped, remindersStopped, webhooksStopped])))) {
+        if (!(await untilDeadline(Promise.all([mailingStopped, remindersStopped, webhooksStopped, digestsStopped])))) {
           mailingWorker.abandon();
           log.warn('the mail in flight did not finish by the deadline');
         }

@@ -412,26 +412,21 @@ export const downloadItems = sqliteTable('download_items', {
   release: text('release').notNull().default('0'),
   is_current: integer('is_current').notNull().default(0),
   downloadable: integer('downloadable').notNull().default(0),
-  // The file name offered to the downloader (docs/product/data-model.md: download_url is used as the file name).
-  download_url: text('download_url'),
-  stored_name: text('stored_name'),
-  size: integer('size').notNull().default(0),
-  sha256: text('sha256').notNull().default(''),
+  // Issue 25 (docs/updates.md): `MAJOR.MINOR.PATCH[-pre]`; only a release with one appears in update feeds.
+  version: text('version'),
+  channel: text('channel', { enum: ['stable', 'beta'] })
+    .notNull()
+    .default('stable'),
+  // When the release counts as published for maintenance windows. Filled by the app (SQLite cannot add a
+  // column whose default is an expression); the migration copied created_at into the rows before it.
+  released_at: text('released_at')
+    .notNull()
+    .$defaultFn(() => new Date().toISOString()),
+  // An entitlement code a license must carry to download it; null: every verified user may.
+  entitlement: text('entitlement'),
+  // The files of a release are rows of release_files (server/db/schema-releases.ts).
   ...timestamps,
 });
-
-export const downloadLog = sqliteTable(
-  'download_log',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    download_item_id: integer('download_item_id')
-      .notNull()
-      .references(() => downloadItems.id, { onDelete: 'cascade' }),
-    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-    created_at: text('created_at').notNull().default(nowIso),
-  },
-  (table) => [index('download_log_item_idx').on(table.download_item_id)],
-);
 
 export const mailings = sqliteTable('mailings', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -606,3 +601,5 @@ export const rateLimitHits = sqliteTable(
 
 // The integrations' tables (webhooks, API tokens, idempotency): server/db/schema-integrations.ts.
 export * from './schema-integrations.ts';
+// The files of releases and the update and download counts (issue 25): server/db/schema-releases.ts.
+export * from './schema-releases.ts';

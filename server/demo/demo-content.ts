@@ -200,7 +200,23 @@ for part in batch:
   ],
 };
 
-export const DEMO_DOWNLOADS = [
+/**
+ * The demo releases (issue 25: versions, a beta, an entitled add-on, files per platform), so the downloads
+ * page, "My software" and the update feeds have something to show. `daysAgo` dates each release; the first
+ * file of each is its `any`/`universal` file as the release form uploads it.
+ */
+export const DEMO_DOWNLOADS: ReadonlyArray<{
+  title: string;
+  release: string;
+  is_current: 0 | 1;
+  downloadable: 0 | 1;
+  body: string;
+  version: string;
+  channel: 'stable' | 'beta';
+  entitlement: string | null;
+  daysAgo: number;
+  files: ReadonlyArray<{ name: string; platform: 'windows' | 'macos' | 'linux' | 'any'; arch: 'x64' | 'arm64' | 'universal' }>;
+}> = [
   {
     title: 'Dimensional Inspector 3.2',
     release: '3.2.0',
@@ -211,7 +227,47 @@ export const DEMO_DOWNLOADS = [
 - ==New== report designer
 - Faster best-fit: $O(n \\log n)$ nearest-neighbour search
 - Release notes: https://example.com/releases/3.2`,
-    fileName: 'dimensional-inspector-3.2.0.txt',
+    version: '3.2.0',
+    channel: 'stable',
+    entitlement: null,
+    daysAgo: 20,
+    files: [
+      { name: 'dimensional-inspector-3.2.0.txt', platform: 'any', arch: 'universal' },
+      { name: 'dimensional-inspector-3.2.0-windows-x64.txt', platform: 'windows', arch: 'x64' },
+      { name: 'dimensional-inspector-3.2.0-windows-arm64.txt', platform: 'windows', arch: 'arm64' },
+      { name: 'dimensional-inspector-3.2.0-macos-universal.txt', platform: 'macos', arch: 'universal' },
+      { name: 'dimensional-inspector-3.2.0-linux-x64.txt', platform: 'linux', arch: 'x64' },
+    ],
+  },
+  {
+    title: 'Dimensional Inspector 3.3 beta',
+    release: '3.3.0-beta.1',
+    is_current: 0,
+    downloadable: 1,
+    body: 'A preview of the next release for licenses with **BETA**: point-cloud streaming and a dark theme.',
+    version: '3.3.0-beta.1',
+    channel: 'beta',
+    entitlement: null,
+    daysAgo: 3,
+    files: [
+      { name: 'dimensional-inspector-3.3.0-beta.1-windows-x64.txt', platform: 'windows', arch: 'x64' },
+      { name: 'dimensional-inspector-3.3.0-beta.1-macos-universal.txt', platform: 'macos', arch: 'universal' },
+    ],
+  },
+  {
+    title: 'Inspector Reports add-on 1.4',
+    release: '1.4.0',
+    is_current: 0,
+    downloadable: 1,
+    body: 'Report templates and PDF export, for licenses with the **REPORTS** entitlement.',
+    version: '1.4.0',
+    channel: 'stable',
+    entitlement: 'REPORTS',
+    daysAgo: 10,
+    files: [
+      { name: 'inspector-reports-1.4.0-windows-x64.txt', platform: 'windows', arch: 'x64' },
+      { name: 'inspector-reports-1.4.0-macos-universal.txt', platform: 'macos', arch: 'universal' },
+    ],
   },
   {
     title: 'Dimensional Inspector 3.1',
@@ -219,6 +275,10 @@ export const DEMO_DOWNLOADS = [
     is_current: 0,
     downloadable: 0,
     body: 'The previous release -- kept for customers who need it "as it was".',
-    fileName: 'dimensional-inspector-3.1.4.txt',
+    version: '3.1.4',
+    channel: 'stable',
+    entitlement: null,
+    daysAgo: 120,
+    files: [{ name: 'dimensional-inspector-3.1.4.txt', platform: 'any', arch: 'universal' }],
   },
-] as const;
+];

@@ -10,7 +10,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { writeTransaction, type Db } from '../db/client.ts';
 import { DEMO_DOWNLOADS, DEMO_HOME_SECTIONS, DEMO_SECTIONS } from './demo-content.ts';
 import { generateDemoHomeImage, type GeneratedImage } from './demo-images.ts';
-import { insertDownloadItem } from '../features/downloads/index.ts';
+import { insertDownloadItem, insertReleaseFile } from '../features/downloads/index.ts';
 import { insertHomeImage, insertHomeSection } from '../features/home/index.ts';
 import { ensureLicenseTypes } from '../features/license-types/index.ts';
 import { ensureLegalPages } from '../features/legal-pages/index.ts';
@@ -30,9 +30,13 @@ export interface SeedResult {
 }
 
 interface DemoFile {
+  name: string;
+  platform: 'windows' | 'macos' | 'linux' | 'any';
+  arch: 'x64' | 'arm64' | 'universal';
   storedName: string;
   size: number;
   sha256: string;
+  sha512: string;
 }
 
 export async function seedDatabase(deps: { config: Config; db: Db; log: Logger }): Promise<SeedResult> {
@@ -66,7 +70,10 @@ export async function seedDatabase(deps: { config: Config; db: Db; log: Logger }
     });
   } catch (error) {
     // Nothing half-seeded: the transaction rolled back, so remove the files drawn for it too.
-    for (const file of [...images.flat().flatMap((image) => image.files), ...files.map((f) => path.join(config.privateFilesDir, 'downloads', f.storedName))]) {
+    for (const file of [
+      ...images.flat().flatMap((image) => image.files),
+      ...files.flat().map((f) => path.join(config.privateFilesDir, 'downloads', f.storedName)),
+    ]) {
       fs.rmSync(file, { force: true });
     }
     throw error;
@@ -98,18 +105,24 @@ async function drawDemoImages(config: Config): Promise<GeneratedImage[][]> {
   return drawn;
 }
 
-function writeDemoDownloadFiles(config: Config): DemoFile[] {
+/** The files of each demo release, written where release files live; their signatures follow in the background (downloads job). */
+function writeDemoDownloadFiles(config: Config): DemoFile[][] {
   const dir = path.join(config.privateFilesDir, 'downloads');
   fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  return DEMO_DOWNLOADS.map((item) => {
-    const content = Buffer.from(`${item.title}\nRelease ${item.release}\n\nThis demo file stands in for the installer.\n`);
-    const storedName = crypto.randomBytes(16).toString('hex');
-    fs.writeFileSync(path.join(dir, storedName), content, { mode: PRIVATE_FILE_MODE });
-    return { storedName, size: content.length, sha256: crypto.createHash('sha256').update(content).digest('hex') };
-  });
+  return DEMO_DOWNLOADS.map((item) =>
+    item.files.map((file) => {
+      const content = Buffer.from(
+        `${item.title}\nRelease ${item.release} for ${file.platform} (${file.arch})\n\nThis demo file stands in for the installer.\n`,
+      );
+      const storedName = crypto.randomBytes(16).toString('hex');
+      fs.writeFileSync(path.join(dir, storedName), content, { mode: PRIVATE_FILE_MODE });
+      const digest = (algorithm: string) => crypto.createHash(algorithm).update(content).digest('hex');
+      return { ...file, storedName, size: content.length, sha256: digest('sha256'), sha512: digest('sha512') };
+    }),
+  );
 }
 
-function insertDemoContent(db: Db, authorId: number | null, images: GeneratedImage[][], files: DemoFile[]): void {
+function insertDemoContent(db: Db, authorId: number | null, images: GeneratedImage[][], files: DemoFile[][]): void {
   DEMO_HOME_SECTIONS.forEach((demo, sectionIndex) => {
     const section = insertHomeSection(db, { title: demo.title, body: demo.body, order: demo.order });
     (images[sectionIndex] ?? []).forEach((image, imageIndex) => {
@@ -132,18 +145,31 @@ function insertDemoContent(db: Db, authorId: number | null, images: GeneratedIma
     }
   }
 
+  const now = Date.now();
   DEMO_DOWNLOADS.forEach((item, index) => {
-    const file = files[index];
-    insertDownloadItem(db, {
+    const releasedAt = new Date(now - item.daysAgo * 24 * 60 * 60 * 1000).toISOString();
+    const release = insertDownloadItem(db, {
       title: item.title,
       body: item.body,
       release: item.release,
       is_current: item.is_current,
       downloadable: item.downloadable,
-      download_url: file ? item.fileName : null,
-      stored_name: file?.storedName ?? null,
-      size: file?.size ?? 0,
-      sha256: file?.sha256 ?? '',
+      version: item.version,
+      channel: item.channel,
+      entitlement: item.entitlement,
+      released_at: releasedAt,
     });
+    for (const file of files[index] ?? []) {
+      insertReleaseFile(db, {
+        download_item_id: release.id,
+        name: file.name,
+        stored_name: file.storedName,
+        size: file.size,
+        sha256: file.sha256,
+        sha512: file.sha512,
+        platform: file.platform,
+        arch: file.arch,
+      });
+    }
   });
 }

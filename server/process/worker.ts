@@ -20,7 +20,7 @@ import { createOpsEndpoints } from '../ops/endpoints.ts';
 import { createReadinessCheck } from '../ops/health.ts';
 import { processMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
-import { createKeyringSource } from '../features/licensing/index.ts';
+import { createKeyringSource, UPDATE_SIGNING } from '../features/licensing/index.ts';
 
 /** Past SHUTDOWN_TIMEOUT_S the busy connections are cut; this much later the process exits whatever still runs. */
 const EXIT_MARGIN_MS = 2_000;
@@ -43,6 +43,7 @@ export function runWorker(): void {
     mailer: createMailer({ config, log, db, now: () => Date.now() }),
     now: () => Date.now(),
     keyring: createKeyringSource(config),
+    updateKeyring: createKeyringSource(config, UPDATE_SIGNING),
   };
   const app = createApp(ctx);
 

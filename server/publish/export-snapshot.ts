@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ZodType } from 'zod';
 import type { Db } from '../db/client.ts';
-import type { DownloadItem } from '../db/schema.ts';
+import type { DownloadItem, ReleaseFile } from '../db/schema.ts';
+import { releaseFileUrl } from '../../common/release-urls.ts';
 import { listDownloadsForSnapshot, listPublishedPostsForSnapshot } from '../db/queries/content-snapshot.ts';
 import type { Config } from '../env.ts';
 import { parseJsonObject } from '../http/json.ts';
@@ -79,7 +80,8 @@ function toHomeSectionEntry(section: HomeSectionWithImages): HomeSectionEntry {
   };
 }
 
-function toDownloadEntry(item: DownloadItem): DownloadEntry {
+function toDownloadEntry(item: DownloadItem & { files: ReleaseFile[] }): DownloadEntry {
+  const first = item.files[0];
   return {
     id: item.id,
     title: item.title,
@@ -87,9 +89,24 @@ function toDownloadEntry(item: DownloadItem): DownloadEntry {
     release: item.release,
     is_current: item.is_current === 1,
     downloadable: item.downloadable === 1,
-    filename: item.download_url,
-    size: item.size,
-    sha256: item.sha256,
+    filename: first?.name ?? null,
+    size: first?.size ?? 0,
+    sha256: first?.sha256 ?? '',
+    version: item.version,
+    channel: item.channel,
+    released_at: item.released_at,
+    entitlement: item.entitlement,
+    // The stored names stay on the server; the links are gated there (issue 25, the snapshot's files).
+    files: item.files.map((file) => ({
+      id: file.id,
+      name: file.name,
+      size: file.size,
+      sha256: file.sha256,
+      sha512: file.sha512,
+      platform: file.platform,
+      arch: file.arch,
+      url: releaseFileUrl(item.id, file.id),
+    })),
     created_at: item.created_at,
     updated_at: item.updated_at,
   };

@@ -1,5 +1,5 @@
 // Writes an uploaded file's bytes to a temporary file as they arrive, hashing them on the way, so a
-// release of gigabytes never sits in memory and its SHA-256 costs no second pass over the disk.
+// release of gigabytes never sits in memory and its SHA-256 and SHA-512 cost no second pass over the disk.
 // A temp file that does not end up moved into place is always removed: over the limit, a client that
 // went away, a full disk.
 import { createHash, randomBytes } from 'node:crypto';
@@ -19,6 +19,8 @@ export interface ReceivedFile {
   size: number;
   /** Lower-case hex. */
   sha256: string;
+  /** Lower-case hex (electron-updater's latest.yml checks it; issue 25). */
+  sha512: string;
 }
 
 const TEMP_SUFFIX = '.part';
@@ -29,6 +31,7 @@ export async function receiveToTempFile(chunks: AsyncIterable<Uint8Array>, optio
   const tempPath = path.join(options.tmpDir, `${randomBytes(16).toString('hex')}${TEMP_SUFFIX}`);
   const handle = await fs.promises.open(tempPath, 'wx', 0o600);
   const hash = createHash('sha256');
+  const hash512 = createHash('sha512');
   let size = 0;
   let closed = false;
   try {
@@ -37,6 +40,7 @@ export async function receiveToTempFile(chunks: AsyncIterable<Uint8Array>, optio
       // Checked before writing, so the partial file never exceeds the limit either.
       if (size > options.maxBytes) throw new UploadTooLargeError(options.maxBytes);
       hash.update(chunk);
+      hash512.update(chunk);
       // Awaiting each write is the back-pressure: the next chunk is read from the network only once
       // this one is on its way to disk.
       let offset = 0;
@@ -46,7 +50,7 @@ export async function receiveToTempFile(chunks: AsyncIterable<Uint8Array>, optio
     await handle.datasync();
     closed = true;
     await handle.close();
-    return { tempPath, size, sha256: hash.digest('hex') };
+    return { tempPath, size, sha256: hash.digest('hex'), sha512: hash512.digest('hex') };
   } catch (error) {
     if (!closed) await handle.close().catch(() => {});
     await fs.promises.rm(tempPath, { force: true });

@@ -1,7 +1,7 @@
 // A small, known set of content for publish tests: a home section with an image, two sections of news
 // with published and unpublished posts, an attached file, and two download releases.
 import type { Db } from '../../server/db/client.ts';
-import { insertDownloadItem } from '../../server/features/downloads/queries.ts';
+import { insertDownloadItem, insertReleaseFile } from '../../server/features/downloads/queries.ts';
 import { insertHomeImage, insertHomeSection } from '../../server/features/home/queries.ts';
 import { insertPost } from '../../server/features/content/queries.ts';
 import { insertSection } from '../../server/features/content/queries.ts';
@@ -64,15 +64,16 @@ export function insertContentFixture(db: Db) {
     user_id: author.id,
   });
   insertDownloadItem(db, { title: FIXTURE.previousRelease, body: 'Old.', release: '8.0', is_current: 0, downloadable: 0 });
-  insertDownloadItem(db, {
-    title: FIXTURE.currentRelease,
-    body: 'New.',
-    release: '9.0',
-    is_current: 1,
-    downloadable: 1,
-    download_url: 'cmm-9.zip',
+  const current = insertDownloadItem(db, { title: FIXTURE.currentRelease, body: 'New.', release: '9.0', is_current: 1, downloadable: 1 });
+  // A row only (no bytes on disk): the pages show its name, size and hash.
+  insertReleaseFile(db, {
+    download_item_id: current.id,
+    name: 'cmm-9.zip',
+    stored_name: '0'.repeat(32),
     size: 42,
     sha256: 'abc',
+    platform: 'any',
+    arch: 'universal',
   });
   return { author, home, sections: { releases, later }, posts: { first, second, draft }, file };
 }

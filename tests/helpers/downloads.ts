@@ -4,12 +4,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../server/context.ts';
-import { insertDownloadItem } from '../../server/features/downloads/queries.ts';
-import type { DownloadItem } from '../../server/db/schema.ts';
+import { insertDownloadItem, insertReleaseFile, type ReleaseWithFiles } from '../../server/features/downloads/queries.ts';
+import type { ReleaseFile } from '../../server/db/schema.ts';
 import { newStoredName, releaseFilePath, uploadTempDir } from '../../server/storage/release-files.ts';
 import type { ReleaseView } from '../../server/features/downloads/present.ts';
 
-export type ReleaseFields = Partial<Record<'title' | 'body' | 'release' | 'is_current' | 'downloadable', string>>;
+export type ReleaseFields = Partial<
+  Record<'title' | 'body' | 'release' | 'is_current' | 'downloadable' | 'version' | 'channel' | 'released_at' | 'entitlement', string>
+>;
 
 /** The multipart form the downloads page sends: the text fields, then the file when there is one. */
 export function releaseForm(fields: ReleaseFields, file?: { name: string; content: Buffer | string }): FormData {
@@ -30,30 +32,66 @@ export function sha256Hex(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** A release row with its file written where the server keeps release files. */
+export function sha512Hex(bytes: Buffer | string): string {
+  return createHash('sha512').update(bytes).digest('hex');
+}
+
+export interface DirectFile {
+  name: string;
+  content: Buffer;
+  platform?: ReleaseFile['platform'];
+  arch?: ReleaseFile['arch'];
+}
+
+/** A file row of a release with its bytes written where the server keeps release files. */
+export function addFileDirect(ctx: Pick<AppContext, 'db' | 'config'>, releaseId: number, file: DirectFile, options: { sha512?: boolean } = {}): ReleaseFile {
+  const stored = newStoredName();
+  const target = releaseFilePath(ctx.config, stored);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.writeFileSync(target, file.content);
+  return insertReleaseFile(ctx.db, {
+    download_item_id: releaseId,
+    name: file.name,
+    stored_name: stored,
+    size: file.content.length,
+    sha256: sha256Hex(file.content),
+    sha512: options.sha512 === false ? null : sha512Hex(file.content),
+    platform: file.platform ?? 'any',
+    arch: file.arch ?? 'universal',
+  });
+}
+
+/** A release row with its files (by default one `setup.bin`) written where the server keeps release files. */
 export function createReleaseDirect(
   ctx: Pick<AppContext, 'db' | 'config'>,
-  options: { title?: string; release?: string; downloadable?: boolean; isCurrent?: boolean; file?: { name: string; content: Buffer } | null },
-): DownloadItem {
+  options: {
+    title?: string;
+    release?: string;
+    downloadable?: boolean;
+    isCurrent?: boolean;
+    file?: DirectFile | null;
+    /** Instead of `file`: several files, oldest first. */
+    files?: DirectFile[];
+    version?: string | null;
+    channel?: 'stable' | 'beta';
+    releasedAt?: string;
+    entitlement?: string | null;
+  },
+): ReleaseWithFiles {
   const file = options.file === undefined ? { name: 'setup.bin', content: patternBytes(1000) } : options.file;
-  let stored: string | null = null;
-  if (file) {
-    stored = newStoredName();
-    const target = releaseFilePath(ctx.config, stored);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, file.content);
-  }
-  return insertDownloadItem(ctx.db, {
+  const item = insertDownloadItem(ctx.db, {
     title: options.title ?? 'A release',
     body: 'Notes',
     release: options.release ?? '1.0',
     is_current: options.isCurrent ? 1 : 0,
     downloadable: options.downloadable === false ? 0 : 1,
-    download_url: file?.name ?? null,
-    stored_name: stored,
-    size: file?.content.length ?? 0,
-    sha256: file ? sha256Hex(file.content) : '',
+    version: options.version ?? null,
+    channel: options.channel ?? 'stable',
+    entitlement: options.entitlement ?? null,
+    ...(options.releasedAt ? { released_at: options.releasedAt } : {}),
   });
+  const files = (options.files ?? (file ? [file] : [])).map((each) => addFileDirect(ctx, item.id, each));
+  return { ...item, files };
 }
 
 /** Every file under the release directory and the upload temp directory (to prove nothing is left). */

@@ -10,7 +10,7 @@ import { loadConfig, type RawEnv } from '../../server/env.ts';
 import { createLogger } from '../../server/log.ts';
 import { createMailer } from '../../server/mail/transport.ts';
 import type { Publisher, PublishStatus } from '../../server/publish/types.ts';
-import { createKeyringSource } from '../../server/features/licensing/signing-keys.ts';
+import { createKeyringSource, UPDATE_SIGNING } from '../../server/features/licensing/signing-keys.ts';
 
 export interface RecordingPublisher extends Publisher {
   reasons: string[];
@@ -69,6 +69,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     publisher: options.publisher ?? createRecordingPublisher(),
     now,
     keyring: createKeyringSource(config),
+    updateKeyring: createKeyringSource(config, UPDATE_SIGNING),
   };
   const app = createApp(ctx);
   return {

@@ -8,6 +8,7 @@ import {
   homeImages,
   homeSections,
   posts,
+  releaseFiles,
   sections,
   uploadedFiles,
   users,
@@ -15,6 +16,7 @@ import {
   type HomeImage,
   type HomeSection,
   type Namespace,
+  type ReleaseFile,
   type Section,
 } from '../schema.ts';
 import type { PostEntry } from '../../../common/snapshot-schema.ts';
@@ -45,9 +47,11 @@ export function listPublishedPostsForSnapshot(db: Db, namespace: Namespace): Pub
     .all();
 }
 
-/** Download items, the current release first, then newest first (docs/product/downloads.md#downloads-page cards, then the table). */
-export function listDownloadsForSnapshot(db: Db): DownloadItem[] {
-  return db.select().from(downloadItems).orderBy(desc(downloadItems.is_current), desc(downloadItems.created_at), desc(downloadItems.id)).all();
+/** Download items with their files (oldest first), the current release first, then newest first (docs/product/downloads.md#downloads-page cards, then the table). */
+export function listDownloadsForSnapshot(db: Db): Array<DownloadItem & { files: ReleaseFile[] }> {
+  const items = db.select().from(downloadItems).orderBy(desc(downloadItems.is_current), desc(downloadItems.created_at), desc(downloadItems.id)).all();
+  const files = db.select().from(releaseFiles).orderBy(asc(releaseFiles.id)).all();
+  return items.map((item) => ({ ...item, files: files.filter((file) => file.download_item_id === item.id) }));
 }
 
 export type HomeSectionWithImages = HomeSection & { images: HomeImage[] };

@@ -6,6 +6,9 @@ export { licenseKind } from './license-dates.ts';
 // What a license gives: the one computation of its effective entitlements and maintenance window (issue 24, item 2),
 // for every answer, every file, and the release and update feeds to come.
 export { coveredByMaintenance, licenseTerms, missingEntitlements, type LicenseTerms } from './license-terms.ts';
+// What a license lets its holder download (issue 25): the release-access decision of the downloads feature reads it.
+export { grantOfKey, grantOfLicense, grantsOfUser, type LicenseGrant } from './license-grants.ts';
+export { licenseStatus } from './license-status.ts';
 export { answerLicenseWrite, storeLicenseAsAdmin, updateLicenseAsAdmin } from './license-writes.ts';
 export { sendLicenseGrantedMail } from './mails.ts';
 export { describeLicensingApi } from './openapi.ts';
@@ -21,6 +24,6 @@ export {
   listLicensesOfUsers,
 } from './queries.ts';
 export { MAX_EXPIRE_DAYS, licensingFeature } from './routes.ts';
-export { createKeyringSource } from './signing-keys.ts';
+export { createKeyringSource, LICENSE_SIGNING, UPDATE_SIGNING } from './signing-keys.ts';
 export type { Keyring } from './signing-keys.ts';
 export { announceExpiredLicenses } from './webhooks.ts';

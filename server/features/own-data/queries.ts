@@ -2,7 +2,7 @@
 // per part. Each selects the columns the export shows and nothing else: never a session id or token.
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { downloadItems, downloadLog, mailingRecipients, mailings, sessions } from '../../db/schema.ts';
+import { downloadItems, mailingRecipients, mailings, releaseDownloads, releaseFiles, sessions } from '../../db/schema.ts';
 
 export interface OwnSessionRow {
   /** Only to tell which row is the asking browser's; the export never carries it. */
@@ -41,14 +41,15 @@ export interface OwnDownloadRow {
   downloaded_at: string;
 }
 
-/** The user's completed downloads (the download log), oldest first. */
+/** The user's downloads (once per file and day, issue 25), oldest first; a file removed since has no name. */
 export function listOwnDownloads(db: Db, userId: number): OwnDownloadRow[] {
   return db
-    .select({ title: downloadItems.title, release: downloadItems.release, file_name: downloadItems.download_url, downloaded_at: downloadLog.created_at })
-    .from(downloadLog)
-    .innerJoin(downloadItems, eq(downloadLog.download_item_id, downloadItems.id))
-    .where(eq(downloadLog.user_id, userId))
-    .orderBy(asc(downloadLog.created_at), asc(downloadLog.id))
+    .select({ title: downloadItems.title, release: downloadItems.release, file_name: releaseFiles.name, downloaded_at: releaseDownloads.created_at })
+    .from(releaseDownloads)
+    .innerJoin(downloadItems, eq(releaseDownloads.download_item_id, downloadItems.id))
+    .leftJoin(releaseFiles, eq(releaseDownloads.release_file_id, releaseFiles.id))
+    .where(eq(releaseDownloads.user_id, userId))
+    .orderBy(asc(releaseDownloads.created_at), asc(releaseDownloads.id))
     .all();
 }
 

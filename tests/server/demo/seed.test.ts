@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../../server/auth/passwords.ts';
 import { DEMO_ADMIN_EMAIL, seedDatabase } from '../../../server/demo/seed.ts';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { downloadItems, homeImages, homeSections, licenseTypes, posts, users } from '../../../server/db/schema.ts';
+import { downloadItems, homeImages, homeSections, licenseTypes, posts, releaseFiles, users } from '../../../server/db/schema.ts';
 import { getUserByEmail } from '../../../server/db/queries/users.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 
@@ -86,7 +86,14 @@ describe('seedDatabase', () => {
       expect(bodies, `${namespace} shows embedded HTML`).toMatch(/<div[^>]*>/);
     }
     const releases = ctx.db.select().from(downloadItems).all();
-    expect(releases).toHaveLength(2);
-    for (const release of releases) expect(fs.existsSync(path.join(ctx.config.privateFilesDir, 'downloads', release.stored_name ?? ''))).toBe(true);
+    expect(releases.length).toBeGreaterThanOrEqual(3);
+    // Issue 25: versions, a beta and an entitled release, files per platform, every file on disk.
+    expect(releases.some((release) => release.channel === 'beta')).toBe(true);
+    expect(releases.some((release) => release.entitlement !== null)).toBe(true);
+    expect(releases.every((release) => release.version !== null)).toBe(true);
+    const files = ctx.db.select().from(releaseFiles).all();
+    expect(new Set(files.map((file) => file.platform))).toEqual(new Set(['any', 'windows', 'macos', 'linux']));
+    for (const release of releases) expect(files.some((file) => file.download_item_id === release.id)).toBe(true);
+    for (const file of files) expect(fs.existsSync(path.join(ctx.config.privateFilesDir, 'downloads', file.stored_name))).toBe(true);
   });
 });

@@ -8,8 +8,10 @@ import { createClient, createUser, login, type TestClient } from '../../helpers/
 import { FIXTURE, insertContentFixture } from '../../helpers/content-fixture.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import { listDownloadItems, updateDownloadItem } from '../../../server/features/downloads/queries.ts';
+import { insertReleaseFile, listDownloadItems } from '../../../server/features/downloads/queries.ts';
 import { newStoredName, releaseFilePath } from '../../../server/storage/release-files.ts';
+import { eq } from 'drizzle-orm';
+import { releaseFiles } from '../../../server/db/schema.ts';
 import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE } from '../../../server/auth/guards.ts';
 import { saveSecuritySettings } from '../../../server/auth/two-factor-policy.ts';
 import { insertContactMessage } from '../../../server/features/contact/queries.ts';
@@ -165,6 +167,9 @@ const EXPECTED: Record<string, Row> = {
   'DELETE /api/downloads/delete': ADMIN,
   'POST /api/downloads/download': DOWNLOAD,
   'GET /api/downloads/file/:id{[0-9]+}': DOWNLOAD,
+  'GET /api/downloads/file/:id{[0-9]+}/:fileId{[0-9]+}': DOWNLOAD,
+  'POST /api/downloads/:id{[0-9]+}/files': ADMIN,
+  'DELETE /api/downloads/:id{[0-9]+}/files/:fileId{[0-9]+}': ADMIN,
   'GET /api/downloads/:id{[0-9]+}': PUBLIC,
 
   // Admin screen.
@@ -283,6 +288,7 @@ describe('access matrix', () => {
   let sectionId: number;
   /** A release flagged downloadable (a verified user may fetch it) and one that is not (admin only). */
   let downloadableId: number;
+  let downloadableFileId: number;
   let restrictedId: number;
   const clients = {} as Record<Role, TestClient>;
   const accounts = {
@@ -299,6 +305,7 @@ describe('access matrix', () => {
       if (name === 'userId' || (name === 'id' && (path.startsWith('/api/user/') || path.startsWith('/api/admin/users/')))) return String(victimId);
       if (name === 'sectionId') return String(sectionId);
       if (name === 'id' && path.startsWith('/api/downloads/')) return String(downloadableId);
+      if (name === 'fileId' && path.startsWith('/api/downloads/')) return String(downloadableFileId);
       if (name === 'slug') return path.startsWith('/api/legal-pages/') ? 'privacy' : 'releases';
       if (name === 'hash') return 'not-a-real-hash';
       if (name === 'kind') return 'contact';
@@ -329,7 +336,18 @@ describe('access matrix', () => {
       const filePath = releaseFilePath(t.config, storedName);
       fs.mkdirSync(path.dirname(filePath), { recursive: true });
       fs.writeFileSync(filePath, 'release bytes');
-      updateDownloadItem(t.db, id, { stored_name: storedName, download_url: `release-${id}.zip`, size: 13, sha256: '' });
+      // In place of any file row the fixture gave it (a name for the pages, no bytes behind it).
+      t.db.delete(releaseFiles).where(eq(releaseFiles.download_item_id, id)).run();
+      const file = insertReleaseFile(t.db, {
+        download_item_id: id,
+        name: `release-${id}.zip`,
+        stored_name: storedName,
+        size: 13,
+        sha256: '',
+        platform: 'any',
+        arch: 'universal',
+      });
+      if (id === downloadableId) downloadableFileId = file.id;
     }
     for (const [, account] of Object.entries(accounts)) await createUser(t, account);
     victimId = (await createUser(t, { email: 'victim@example.test' })).id;

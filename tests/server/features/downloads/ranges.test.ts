@@ -1,8 +1,8 @@
-// Resumable downloads (issue 6 item 3) and the download log (item 5): the right bytes for each range
-// form, 416 outside the file, If-Range against a changed file, the naming headers, and which answers
-// count as a completed download.
+// Resumable downloads (issue 6 item 3) and the download count (issue 25 item 5): the right bytes for each
+// range form, 416 outside the file, If-Range against a changed file, the naming headers, and which answers
+// count: a download counts when it starts, once per user, file and day, so its resumption is the same one.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { downloadLog } from '../../../../server/db/schema.ts';
+import { releaseDownloads } from '../../../../server/db/schema.ts';
 import { createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
 import { createReleaseDirect, patternBytes, sha256Hex } from '../../../helpers/downloads.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
@@ -21,11 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.cleanup());
 beforeEach(() => {
-  ctx.db.delete(downloadLog).run();
+  ctx.db.delete(releaseDownloads).run();
 });
 
 const fileUrl = () => `/api/downloads/file/${id}`;
-const logged = () => ctx.db.select().from(downloadLog).all();
+const logged = () => ctx.db.select().from(releaseDownloads).all();
 
 async function get(headers: Record<string, string> = {}) {
   const response = await user.request('GET', fileUrl(), undefined, { headers });
@@ -117,27 +117,42 @@ describe('ranges', () => {
   });
 });
 
-describe('download log', () => {
-  it('records a completed download with user, release and time', async () => {
-    await get();
-    const rows = logged();
-    expect(rows).toEqual([{ id: expect.any(Number), download_item_id: id, user_id: user.user.id, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
-  });
-
-  it('does not record a download cut short', async () => {
+describe('download count', () => {
+  it('counts a download when it starts, with user, file, platform and day', async () => {
     const response = await user.request('GET', fileUrl());
     const reader = response.body?.getReader();
     await reader?.read();
     await reader?.cancel();
-    expect(logged()).toEqual([]);
+    const fileId = ctx.db.select().from(releaseDownloads).all()[0]?.release_file_id;
+    expect(logged()).toEqual([
+      {
+        id: expect.any(Number),
+        download_item_id: id,
+        release_file_id: fileId,
+        platform: 'any',
+        downloader: `user:${user.user.id}`,
+        user_id: user.user.id,
+        license_id: null,
+        day: new Date().toISOString().slice(0, 10),
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
+    expect(fileId).toEqual(expect.any(Number));
   });
 
-  it('records a range only when it delivers the last byte (a resumed download counts once, its first part not)', async () => {
+  it('counts a download cut short and then resumed once (the same user, file and day)', async () => {
     await get({ Range: 'bytes=0-99' });
-    expect(logged()).toHaveLength(0);
-    await get({ Range: 'bytes=100-' });
     expect(logged()).toHaveLength(1);
-    await get({ Range: `bytes=0-${content.length + 100}` });
-    expect(logged()).toHaveLength(2);
+    await get({ Range: 'bytes=100-' });
+    await get();
+    expect(logged()).toHaveLength(1);
+  });
+
+  it('counts another user separately', async () => {
+    await get();
+    await createUser(ctx, { email: 'other@example.com' });
+    const other = await login(ctx.app, 'other@example.com');
+    await (await other.request('GET', fileUrl())).arrayBuffer();
+    expect(logged().map((row) => row.user_id)).toEqual([user.user.id, other.user.id]);
   });
 });

@@ -2,7 +2,7 @@
 // store/update, per-field validation, is_current exclusivity, delete, the public list and detail.
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getDownloadItemById, listDownloadItems } from '../../../../server/features/downloads/queries.ts';
+import { getReleaseWithFiles, listDownloadItems } from '../../../../server/features/downloads/queries.ts';
 import { exportSnapshot } from '../../../../server/publish/export-snapshot.ts';
 import { releaseFilePath } from '../../../../server/storage/release-files.ts';
 import { createClient, createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
@@ -69,7 +69,7 @@ describe('store', () => {
     });
     expect(answer.release).not.toHaveProperty('stored_name');
 
-    const row = getDownloadItemById(ctx.db, answer.release.id);
+    const row = getReleaseWithFiles(ctx.db, answer.release.id)?.files[0];
     const onDisk = fs.readFileSync(releaseFilePath(ctx.config, row?.stored_name ?? ''));
     expect(onDisk.equals(content)).toBe(true);
     expect(sha256Hex(onDisk)).toBe(row?.sha256);
@@ -206,7 +206,7 @@ describe('update', () => {
 
   it('replaces the file: new bytes and hash, the old file removed', async () => {
     const created = (await store({ title: 'R', downloadable: '1' }, { name: 'one.bin', content: 'one' })).answer.release;
-    const oldPath = releaseFilePath(ctx.config, getDownloadItemById(ctx.db, created.id)?.stored_name ?? '');
+    const oldPath = releaseFilePath(ctx.config, getReleaseWithFiles(ctx.db, created.id)?.files[0]?.stored_name ?? '');
     const { answer } = await update(created.id, { title: 'R' }, { name: 'two.bin', content: 'two!' });
     expect(answer.release).toMatchObject({ filename: 'two.bin', size: 4, sha256: sha256Hex('two!') });
     expect(fs.existsSync(oldPath)).toBe(false);
@@ -220,7 +220,7 @@ describe('update', () => {
     const refused = await update(created.id, { downloadable: '1' });
     expect(refused.status).toBe(422);
     expect(refused.answer.errors).toEqual({ file: ['The file field is required when the release is downloadable.'] });
-    expect(getDownloadItemById(ctx.db, created.id)?.downloadable).toBe(0);
+    expect(getReleaseWithFiles(ctx.db, created.id)?.downloadable).toBe(0);
 
     const withFile = await update(created.id, { downloadable: '1' }, { name: 'late.bin', content: 'late' });
     expect(withFile.answer.release).toMatchObject({ downloadable: 1, has_file: true });
@@ -259,11 +259,11 @@ describe('is_current', () => {
 describe('delete', () => {
   it('removes the row and then its file, and schedules a publish', async () => {
     const created = (await store({ title: 'Gone soon', downloadable: '1' }, { name: 'g.bin', content: 'gone' })).answer.release;
-    const file = releaseFilePath(ctx.config, getDownloadItemById(ctx.db, created.id)?.stored_name ?? '');
+    const file = releaseFilePath(ctx.config, getReleaseWithFiles(ctx.db, created.id)?.files[0]?.stored_name ?? '');
     const response = await admin.request('DELETE', '/api/downloads/delete', { id: created.id });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ message: 'Release deleted.', id: created.id });
-    expect(getDownloadItemById(ctx.db, created.id)).toBeUndefined();
+    expect(getReleaseWithFiles(ctx.db, created.id)).toBeUndefined();
     expect(fs.existsSync(file)).toBe(false);
     expect(publisher.reasons.at(-1)).toBe(`download ${created.id} deleted`);
 
@@ -285,14 +285,16 @@ describe('reading releases', () => {
       expect(release).not.toHaveProperty('stored_name');
       expect(release).not.toHaveProperty('download_count');
     }
-    expect(list[0]).toMatchObject({ title: 'Current', filename: 'setup.bin', size: 1000, sha256: current.sha256, downloadable: 1 });
+    expect(list[0]).toMatchObject({ title: 'Current', filename: 'setup.bin', size: 1000, sha256: current.files[0]?.sha256, downloadable: 1 });
   });
 
-  it('shows admins the completed downloads of each release', async () => {
+  it('shows admins the downloads of each release, once per user, file and day', async () => {
     const release = createReleaseDirect(ctx, { title: 'Counted' });
     const other = createReleaseDirect(ctx, { title: 'Not downloaded' });
     const user = await login(ctx.app, 'user@example.com');
+    // The same user twice on one day is one download (issue 25 item 5); the admin's own download counts too.
     for (let i = 0; i < 2; i++) await (await user.request('GET', `/api/downloads/file/${release.id}`)).arrayBuffer();
+    await (await admin.request('GET', `/api/downloads/file/${release.id}`)).arrayBuffer();
     const counts = Object.fromEntries((await sections(admin)).map((r) => [r.id, r.download_count]));
     expect(counts).toEqual({ [release.id]: 2, [other.id]: 0 });
     const single = (await (await admin.request('GET', `/api/downloads/${release.id}`)).json()) as { release: ReleaseView };
@@ -328,6 +330,6 @@ describe('reading releases', () => {
         sha256: sha256Hex('feed'),
       }),
     ]);
-    expect(JSON.stringify(snapshot)).not.toContain(getDownloadItemById(ctx.db, created.id)?.stored_name ?? 'missing');
+    expect(JSON.stringify(snapshot)).not.toContain(getReleaseWithFiles(ctx.db, created.id)?.files[0]?.stored_name ?? 'missing');
   });
 });

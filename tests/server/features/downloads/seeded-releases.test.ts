@@ -1,5 +1,6 @@
 // The demo releases a first start seeds are real releases for the API: listed current first, and their
-// files download with the size and SHA-256 the rows promise.
+// files download with the size and SHA-256 the rows promise; a verified user without a license gets the
+// ungated ones and is refused the beta and the entitled one with their codes (issue 25).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDatabase } from '../../../../server/demo/seed.ts';
 import { createClient, createUser, login } from '../../../helpers/auth.ts';
@@ -29,8 +30,14 @@ describe('seeded demo releases', () => {
       expect(bytes.length).toBe(release.size);
       expect(sha256Hex(bytes)).toBe(release.sha256);
       const asUser = await user.request('GET', `/api/downloads/file/${release.id}`);
-      expect(asUser.status).toBe(release.downloadable === 1 ? 200 : 403);
-      await asUser.arrayBuffer();
+      const gated = release.entitlement !== null || release.channel === 'beta';
+      expect(asUser.status).toBe(release.downloadable === 1 && !gated ? 200 : 403);
+      if (release.downloadable === 1 && gated) expect(((await asUser.json()) as { code: string }).code).toBe('NO_LICENSE');
+      else await asUser.arrayBuffer();
+      for (const file of release.files) {
+        const bytes = Buffer.from(await (await admin.request('GET', file.url)).arrayBuffer());
+        expect({ size: bytes.length, sha256: sha256Hex(bytes) }).toEqual({ size: file.size, sha256: file.sha256 });
+      }
     }
   });
 });

@@ -26,8 +26,8 @@ function annState(f: OwnDataFixture) {
     events: f.count('license_events', `license_id = ${f.annLicenseId}`),
     mailingRows: f.count('mailing_recipients', `user_id = ${ann}`),
     contactMessages: f.count('contact_messages', "email = 'ANN@example.test'"),
-    downloadsLinked: f.count('download_log', `user_id = ${ann}`),
-    downloadsTotal: f.count('download_log'),
+    downloadsLinked: f.count('release_downloads', `user_id = ${ann}`),
+    downloadsTotal: f.count('release_downloads'),
   };
 }
 
@@ -40,7 +40,7 @@ function othersState(f: OwnDataFixture) {
     events: f.count('license_events', `license_id = ${f.bobLicenseId}`),
     mailingRows: f.count('mailing_recipients', `user_id = ${f.bobId}`),
     contactMessages: f.count('contact_messages', "email = 'bob@example.test'"),
-    downloads: f.count('download_log', `user_id = ${f.bobId}`),
+    downloads: f.count('release_downloads', `user_id = ${f.bobId}`),
     mailings: f.count('mailings'),
   };
 }

@@ -2,7 +2,7 @@
 // user (Ann, verified, signed in), plus one of each thing the export lists for Ann, and the same kinds of
 // things for someone else (Bob), which must neither appear in Ann's export nor go with her account.
 import { insertContactMessage } from '../../../../server/features/contact/queries.ts';
-import { insertDownloadItem, insertDownloadLog } from '../../../../server/features/downloads/queries.ts';
+import { insertDownloadItem, insertReleaseFile, recordDownload } from '../../../../server/features/downloads/queries.ts';
 import { insertMachine } from '../../../../server/features/licensing/queries.ts';
 import { insertMailing, insertRecipients, markRecipientSent } from '../../../../server/features/mailings/queries.ts';
 import { setLicenseRequest } from '../../../../server/db/queries/users.ts';
@@ -44,9 +44,28 @@ export async function createOwnDataFixture(options: { fakeClock?: boolean } = {}
   insertMachine(ctx.db, { ...machine, license_id: bobLicenseId, fingerprint: 'bob-fp', name: 'Bob desktop' });
   setLicenseRequest(ctx.db, ann.user.id, true, nowIso);
 
-  const release = insertDownloadItem(ctx.db, { title: 'Suite 2', release: '2.0', downloadable: 1, download_url: 'suite-2.0.zip' });
-  insertDownloadLog(ctx.db, { download_item_id: release.id, user_id: ann.user.id, created_at: nowIso });
-  insertDownloadLog(ctx.db, { download_item_id: release.id, user_id: bob.id, created_at: nowIso });
+  const release = insertDownloadItem(ctx.db, { title: 'Suite 2', release: '2.0', downloadable: 1 });
+  const file = insertReleaseFile(ctx.db, {
+    download_item_id: release.id,
+    name: 'suite-2.0.zip',
+    stored_name: '1'.repeat(32),
+    size: 1,
+    sha256: '',
+    platform: 'any',
+    arch: 'universal',
+  });
+  const day = nowIso.slice(0, 10);
+  for (const userId of [ann.user.id, bob.id]) {
+    recordDownload(ctx.db, {
+      download_item_id: release.id,
+      release_file_id: file.id,
+      platform: 'any',
+      downloader: `user:${userId}`,
+      user_id: userId,
+      license_id: null,
+      day,
+    });
+  }
 
   const sent = insertMailing(ctx.db, { title: 'Autumn news', body: 'Hello', created_by: admin.user.id, atIso: nowIso });
   const pending = insertMailing(ctx.db, { title: 'Not yet sent', body: 'Later', created_by: admin.user.id, atIso: nowIso });
