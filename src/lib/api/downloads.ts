@@ -2,39 +2,19 @@
 // versions, channels, entitlement gates and files per platform, the admin's download statistics and the
 // signed-in user's "My software". Store and update send multipart form data; with a file they go through
 // uploadWithProgress so the loading modal shows it, as does adding a file to a release.
+import type { ReleaseArch, ReleasePlatform } from '../../../server/db/schema.ts';
 import type { downloadsRoutes } from '../../../server/features/downloads/routes.ts';
 import type { LicenseView } from '../../stores/session.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 import { downloadWithProgress, uploadWithProgress } from './transfer.ts';
 
-export type ReleasePlatform = 'windows' | 'macos' | 'linux' | 'any';
-export type ReleaseArch = 'x64' | 'arm64' | 'universal';
-export type ReleaseChannel = 'stable' | 'beta';
-
-/** One file of a release (issue 25, item 2); `url` is the gated GET /api/downloads/file/{id}/{fileId}. */
-export interface ReleaseFile {
-  id: number;
-  name: string;
-  size: number;
-  sha256: string;
-  sha512: string | null;
-  platform: ReleasePlatform;
-  arch: ReleaseArch;
-  url: string;
-}
-
-/** What issue 25 adds to every release answer (docs/product/downloads.md, "Versions, channels and files"). */
-interface ReleaseAdditions {
-  version: string | null;
-  channel: ReleaseChannel;
-  released_at: string;
-  entitlement: string | null;
-  /** Oldest first: files[0] is the release's first file, the one today's fields describe. */
-  files: ReleaseFile[];
-}
-
-export type Release = Answer<typeof downloadsRoutes, '/getSections', '$get'>['sections'][number] & ReleaseAdditions;
+/** A release as getSections, the release's own answer and store/update carry it, files included (issue 25). */
+export type Release = Answer<typeof downloadsRoutes, '/getSections', '$get'>['sections'][number];
+/** One file of a release; `url` is its gated GET /api/downloads/file/{id}/{fileId}. Oldest first: files[0] is the first file. */
+export type ReleaseFile = Release['files'][number];
+export type ReleaseChannel = Release['channel'];
+export type { ReleaseArch, ReleasePlatform };
 
 export interface ReleaseInput {
   title: string;
@@ -56,7 +36,7 @@ export interface ReleaseInput {
 type SavedRelease = Answer<typeof downloadsRoutes, '/store', '$post'>;
 
 export async function fetchReleases(): Promise<Release[]> {
-  const answer = await api.get<{ sections: Release[] }>('/api/downloads/getSections', { loading: false });
+  const answer = await api.get<Answer<typeof downloadsRoutes, '/getSections', '$get'>>('/api/downloads/getSections', { loading: false });
   return answer.sections;
 }
 
@@ -90,7 +70,7 @@ export interface ReleaseFileInput {
 }
 
 /** POST /api/downloads/{id}/files: one more file for a release, with the upload's progress. */
-export function addReleaseFile(releaseId: number, input: ReleaseFileInput): Promise<{ file: Omit<ReleaseFile, 'url'> }> {
+export function addReleaseFile(releaseId: number, input: ReleaseFileInput): Promise<Answer<typeof downloadsRoutes, '/:id{[0-9]+}/files', '$post'>> {
   const form = new FormData();
   form.append('platform', input.platform);
   form.append('arch', input.arch);
@@ -99,7 +79,7 @@ export function addReleaseFile(releaseId: number, input: ReleaseFileInput): Prom
 }
 
 export function deleteReleaseFile(releaseId: number, fileId: number) {
-  return api.delete<{ message: string; id: number }>(`/api/downloads/${releaseId}/files/${fileId}`);
+  return api.delete<Answer<typeof downloadsRoutes, '/:id{[0-9]+}/files/:fileId{[0-9]+}', '$delete'>>(`/api/downloads/${releaseId}/files/${fileId}`);
 }
 
 /** A release's file through the verified-user check, saved under its offered name. */
