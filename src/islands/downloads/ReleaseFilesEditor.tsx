@@ -30,7 +30,8 @@ interface ReleaseFilesEditorProps {
   onChanged: () => Promise<void>;
 }
 
-function AddFileForm({ release, onAdded }: { release: Release; onAdded: (message: FormMessage) => Promise<void> }) {
+/** The success message is the form's own, beside its button; the list above is read again first. */
+function AddFileForm({ release, onAdded }: { release: Release; onAdded: () => Promise<void> }) {
   const headingId = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -51,7 +52,8 @@ function AddFileForm({ release, onAdded }: { release: Release; onAdded: (message
         const answer = await addReleaseFile(release.id, { file, platform, arch });
         setFile(null);
         setInputKey((key) => key + 1);
-        await onAdded({ text: `${answer.file.name} added for ${platformLabel(answer.file)}.`, tone: 'success' });
+        await onAdded();
+        return { text: `${answer.file.name} added for ${platformLabel(answer.file)}.`, tone: 'success' };
       })}
     >
       <h4 id={headingId} className="release-files-editor__subheading">
@@ -140,10 +142,9 @@ export function ReleaseFilesEditor({ release, confirm, onChanged }: ReleaseFiles
       <Message message={message} />
       <AddFileForm
         release={release}
-        onAdded={async (added) => {
+        onAdded={async () => {
           setMessage(null);
           await onChanged();
-          setMessage(added);
         }}
       />
     </section>
