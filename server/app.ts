@@ -39,6 +39,7 @@ import { publicApiFeature } from './features/public-api/index.ts';
 import { apiReferenceFeature } from './features/api-reference/index.ts';
 import { supportFeature } from './features/support/index.ts';
 import { legalPagesFeature } from './features/legal-pages/index.ts';
+import { updatesFeature } from './features/updates/index.ts';
 
 export type App = Hono<AppEnv>;
 
@@ -71,6 +72,7 @@ export const FEATURES = [
   apiReferenceFeature,
   supportFeature,
   legalPagesFeature,
+  updatesFeature,
 ] as const satisfies readonly ((ctx: AppContext) => Hono<AppEnv>)[];
 
 export function createApp(ctx: AppContext): App {

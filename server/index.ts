@@ -19,6 +19,7 @@ import { createKeyringSource, UPDATE_SIGNING } from './features/licensing/index.
 import { startMailingWorker } from './features/mailings/index.ts';
 import { startWebhookDelivery } from './features/webhooks/index.ts';
 import { RELEASE_DIGESTS_INTERVAL_MS, startReleaseDigests } from './features/downloads/index.ts';
+import { flushUpdateChecks } from './features/updates/index.ts';
 import { countPendingRecipients } from './features/mailings/index.ts';
 import { reportMailQueueDepth } from './ops/metrics.ts';
 import { acquireInstanceLock, InstanceLockedError, type InstanceLock } from './process/instance-lock.ts';
@@ -178,6 +179,7 @@ async function runPrimary(): Promise<void> {
         log.error('the stop failed half way; closing the database anyway', error);
       } finally {
         mailer.close();
+        flushUpdateChecks(ctx);
         db.$client.close();
         lock.release();
         log.info(`stopped in ${Date.now() - started} ms; database closed`);

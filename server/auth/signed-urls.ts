@@ -1,6 +1,7 @@
 // Laravel-style signed URLs: `?expires={unix seconds}&signature={HMAC-SHA-256 hex}` appended to a path,
-// so a link sent by mail proves that we made it and when it stops working. Generic: e-mail verification
-// uses it now; unsubscribe or download links can use it too.
+// so a link sent by mail proves that we made it and when it stops working. Generic: e-mail verification,
+// unsubscribe links, and the update feeds' file links (issue 25), which name the signature `sig` as the
+// issue asks (`signatureParam`); the scheme is the same.
 //
 // The signature covers the path and every query parameter (sorted), not the scheme and host: the server
 // sees the same path whether it is reached directly or behind a proxy, and links made for SITE_URL stay
@@ -13,8 +14,11 @@ const SECRET_SETTING = 'url_signing_secret';
 
 export type SignedUrlCheck = 'valid' | 'invalid' | 'expired';
 
-function canonical(pathname: string, params: URLSearchParams): string {
-  const sorted = new URLSearchParams([...params].filter(([key]) => key !== 'signature').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+/** The query parameter that carries the signature. */
+export type SignatureParam = 'signature' | 'sig';
+
+function canonical(pathname: string, params: URLSearchParams, signatureParam: SignatureParam): string {
+  const sorted = new URLSearchParams([...params].filter(([key]) => key !== signatureParam).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return `${pathname}?${sorted.toString()}`;
 }
 
@@ -26,11 +30,16 @@ function signature(secret: string, text: string): string {
  * Signs `path` (absolute path, e.g. `/api/auth/email/verify/3/ab…`) with optional extra parameters and an
  * expiry. Returns the path with its query; prefix SITE_URL to make a link.
  */
-export function signUrl(ctx: Pick<AppContext, 'db'>, path: string, options: { expiresAt: number; params?: Record<string, string> }): string {
+export function signUrl(
+  ctx: Pick<AppContext, 'db'>,
+  path: string,
+  options: { expiresAt: number; params?: Record<string, string>; signatureParam?: SignatureParam },
+): string {
+  const signatureParam = options.signatureParam ?? 'signature';
   const params = new URLSearchParams(options.params);
   params.set('expires', String(Math.floor(options.expiresAt / 1000)));
-  const text = canonical(path, params);
-  params.set('signature', signature(getServerSecret(ctx.db, SECRET_SETTING), text));
+  const text = canonical(path, params, signatureParam);
+  params.set(signatureParam, signature(getServerSecret(ctx.db, SECRET_SETTING), text));
   return `${path}?${params.toString()}`;
 }
 
@@ -38,12 +47,12 @@ export function signUrl(ctx: Pick<AppContext, 'db'>, path: string, options: { ex
  * Checks a request URL made by signUrl: 'invalid' when the signature does not match what we would sign
  * (or is missing), 'expired' when it matches but the expiry has passed on our clock (ctx.now), else 'valid'.
  */
-export function verifySignedUrl(ctx: Pick<AppContext, 'db' | 'now'>, url: string | URL): SignedUrlCheck {
+export function verifySignedUrl(ctx: Pick<AppContext, 'db' | 'now'>, url: string | URL, signatureParam: SignatureParam = 'signature'): SignedUrlCheck {
   const parsed = typeof url === 'string' ? new URL(url, 'http://localhost') : url;
-  const given = parsed.searchParams.get('signature') ?? '';
+  const given = parsed.searchParams.get(signatureParam) ?? '';
   const expires = Number(parsed.searchParams.get('expires'));
   if (!/^[0-9a-f]{64}$/.test(given) || !Number.isSafeInteger(expires)) return 'invalid';
-  const expected = signature(getServerSecret(ctx.db, SECRET_SETTING), canonical(parsed.pathname, parsed.searchParams));
+  const expected = signature(getServerSecret(ctx.db, SECRET_SETTING), canonical(parsed.pathname, parsed.searchParams, signatureParam));
   if (!timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(expected, 'hex'))) return 'invalid';
   return ctx.now() >= expires * 1000 ? 'expired' : 'valid';
 }

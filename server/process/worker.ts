@@ -21,6 +21,7 @@ import { createReadinessCheck } from '../ops/health.ts';
 import { processMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
 import { createKeyringSource, UPDATE_SIGNING } from '../features/licensing/index.ts';
+import { flushUpdateChecks } from '../features/updates/index.ts';
 
 /** Past SHUTDOWN_TIMEOUT_S the busy connections are cut; this much later the process exits whatever still runs. */
 const EXIT_MARGIN_MS = 2_000;
@@ -142,6 +143,8 @@ export function runWorker(): void {
     // A handler whose connection was just cut may still be unwinding (an upload removing its temp file).
     await new Promise((resolve) => setImmediate(resolve));
     ctx.mailer.close();
+    // The update checks this process counted since its last flush (docs/updates.md#numbers).
+    flushUpdateChecks(ctx);
     db.$client.close();
     log.info('stopped');
     process.exit(0);

@@ -7,7 +7,7 @@
 import type { DownloadItem, ReleaseFile } from '../../db/schema.ts';
 import { coveredByMaintenance, missingEntitlements, type LicenseGrant } from '../licensing/index.ts';
 
-export const BETA_ENTITLEMENT = 'BETA';
+export const BETA_ENTITLEMENT_CODE = 'BETA';
 
 export const DOWNLOAD_MESSAGES = {
   /** docs/product/roles.md, exact text. */
@@ -35,7 +35,7 @@ export type ReleaseAccess =
 /** What the release asks of a license: its entitlement, and BETA on the beta channel. */
 export function requiredEntitlements(release: Pick<DownloadItem, 'entitlement' | 'channel'>): string[] {
   const codes = release.entitlement ? [release.entitlement] : [];
-  if (release.channel === 'beta' && !codes.includes(BETA_ENTITLEMENT)) codes.push(BETA_ENTITLEMENT);
+  if (release.channel === 'beta' && !codes.includes(BETA_ENTITLEMENT_CODE)) codes.push(BETA_ENTITLEMENT_CODE);
   return codes;
 }
 

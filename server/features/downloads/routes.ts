@@ -85,7 +85,7 @@ export function downloadsRoutes(ctx: AppContext) {
     const access = decideReleaseAccess(holderOfUser(ctx, user), findRelease(id), fileId);
     if (!access.ok) return c.json(access.code ? { message: access.message, code: access.code } : { message: access.message }, access.status);
     // decideReleaseAccess allows nobody without a user here.
-    return sendReleaseFile(c, ctx, access.file, { userId: user!.id, licenseId: null });
+    return sendReleaseFile(c, ctx, access.file, { kind: 'user', userId: user!.id });
   };
 
   return (

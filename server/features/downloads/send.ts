@@ -12,8 +12,11 @@ import { errorResponse } from '../../http/errors.ts';
 import { fileRangeStream } from '../../storage/file-range-stream.ts';
 import { releaseFilePath } from '../../storage/release-files.ts';
 
-/** Who downloads, for the once-a-day count: a user, or a license by its key (the update API). */
-export type Downloader = { userId: number; licenseId: null } | { userId: number | null; licenseId: number };
+/**
+ * Who downloads, for the once-a-day count: a signed-in user, a license (the update API with its key), or a
+ * signed update link made without a key, known only by the random nonce in it.
+ */
+export type Downloader = { kind: 'user'; userId: number } | { kind: 'license'; licenseId: number } | { kind: 'link'; nonce: string };
 
 /**
  * Answers a file of an allowed release: 200 with the whole file, 206 for a satisfiable single range
@@ -80,9 +83,14 @@ function countDownload(ctx: AppContext, file: ReleaseFile, downloader: Downloade
       download_item_id: file.download_item_id,
       release_file_id: file.id,
       platform: file.platform,
-      downloader: downloader.licenseId !== null ? `license:${downloader.licenseId}` : `user:${downloader.userId}`,
-      user_id: downloader.userId,
-      license_id: downloader.licenseId,
+      downloader:
+        downloader.kind === 'user'
+          ? `user:${downloader.userId}`
+          : downloader.kind === 'license'
+            ? `license:${downloader.licenseId}`
+            : `link:${downloader.nonce}`,
+      user_id: downloader.kind === 'user' ? downloader.userId : null,
+      license_id: downloader.kind === 'license' ? downloader.licenseId : null,
       day: new Date(ctx.now()).toISOString().slice(0, 10),
     });
   } catch (error) {

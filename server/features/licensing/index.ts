@@ -7,7 +7,7 @@ export { licenseKind } from './license-dates.ts';
 // for every answer, every file, and the release and update feeds to come.
 export { coveredByMaintenance, licenseTerms, missingEntitlements, type LicenseTerms } from './license-terms.ts';
 // What a license lets its holder download (issue 25): the release-access decision of the downloads feature reads it.
-export { grantOfKey, grantOfLicense, grantsOfUser, type LicenseGrant } from './license-grants.ts';
+export { grantOfKey, grantOfLicense, grantOfLicenseId, grantsOfUser, type LicenseGrant } from './license-grants.ts';
 export { licenseStatus } from './license-status.ts';
 export { answerLicenseWrite, storeLicenseAsAdmin, updateLicenseAsAdmin } from './license-writes.ts';
 export { sendLicenseGrantedMail } from './mails.ts';

@@ -6,7 +6,7 @@ import { normaliseLicenseKey } from '../../auth/license-keys.ts';
 import type { Db } from '../../db/client.ts';
 import { licenseStatusCode } from './license-status.ts';
 import { licenseTerms } from './license-terms.ts';
-import { findLicenseByKey, getLicensesOfUser, type LicenseForSoftware, type LicenseWithType } from './queries.ts';
+import { findLicenseByKey, getLicenseForSoftware, getLicensesOfUser, type LicenseForSoftware, type LicenseWithType } from './queries.ts';
 
 export interface LicenseGrant {
   license_id: number;
@@ -49,5 +49,11 @@ export function grantsOfUser(db: Db, userId: number, now: number): LicenseGrant[
  */
 export function grantOfKey(db: Db, key: string, now: number): LicenseGrant | undefined {
   const license = findLicenseByKey(db, normaliseLicenseKey(key) ?? key);
+  return license ? grantOfSoftwareLicense(license, now) : undefined;
+}
+
+/** The grant of a license by id (a signed update link names the license it was made for), or undefined. */
+export function grantOfLicenseId(db: Db, id: number, now: number): LicenseGrant | undefined {
+  const license = getLicenseForSoftware(db, id);
   return license ? grantOfSoftwareLicense(license, now) : undefined;
 }

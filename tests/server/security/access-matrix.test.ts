@@ -38,6 +38,8 @@ const DOWNLOAD: Row = { anon: 401, unverified: 403, verified: 200, banned: 401, 
 const ADMIN: Row = { anon: 401, unverified: 403, verified: 403, banned: 401, admin: 'pass' };
 /** /api/v1/: no session counts, whoever's cookie it is. */
 const TOKEN_ONLY: Row = { anon: 401, unverified: 401, verified: 401, banned: 401, admin: 401 };
+/** The update API's signed file links (issue 25): no session counts, without the signature 403. */
+const SIGNED_LINK_ONLY: Row = { anon: 403, unverified: 403, verified: 403, banned: 403, admin: 403 };
 
 const NAMESPACES = ['news', 'documentation', 'tutorials'] as const;
 
@@ -223,6 +225,17 @@ const EXPECTED: Record<string, Row> = {
 
   // The company's software (docs/licensing.md): no session, authenticated by the license key in the body.
   'GET /api/licensing/v1/keys': PUBLIC,
+  // Issue 25: the update API reads no session; without a key it answers for ungated stable releases.
+  'GET /api/updates/v1/keys': PUBLIC,
+  'GET /api/updates/v1/latest': PUBLIC,
+  'GET /api/updates/v1/:channel{stable|beta}/latest.yml': PUBLIC,
+  'GET /api/updates/v1/:channel{stable|beta}/latest-mac.yml': PUBLIC,
+  'GET /api/updates/v1/:channel{stable|beta}/latest-linux.yml': PUBLIC,
+  'GET /api/updates/v1/:channel{stable|beta}/appcast.xml': PUBLIC,
+  /** Only a signed link opens it, whoever's cookie comes along. */
+  'GET /api/updates/v1/files/:fileId{[0-9]+}': SIGNED_LINK_ONLY,
+  'GET /api/user/software': SIGNED_IN,
+  'GET /api/admin/downloads/stats': ADMIN,
   'POST /api/licensing/v1/activate': PUBLIC,
   'POST /api/licensing/v1/validate': PUBLIC,
   'POST /api/licensing/v1/deactivate': PUBLIC,
@@ -309,6 +322,7 @@ describe('access matrix', () => {
       if (name === 'slug') return path.startsWith('/api/legal-pages/') ? 'privacy' : 'releases';
       if (name === 'hash') return 'not-a-real-hash';
       if (name === 'kind') return 'contact';
+      if (name === 'channel') return 'stable';
       return '1';
     });
   }
