@@ -76,7 +76,8 @@ test.beforeAll(async ({ browser }) => {
     title: title('3.1.0'),
     body: 'Adds **probe calibration**.',
     version: '3.1.0',
-    released_at: '2026-11-01',
+    // Ahead of every release other tests make "now" (a license gives the ungated ones too), before the maintenance ends.
+    released_at: '2027-01-15',
     downloadable: true,
     files: [
       { platform: 'any', arch: 'universal', label: `latest-any-${tag}` },
@@ -125,7 +126,7 @@ for (const width of [1280, 390]) {
     // The newest release the license gives: its notes, and one Download per platform.
     const latest = card.getByRole('article', { name: `Latest: ${title('3.1.0')}` });
     await expect(latest.locator('.prose strong')).toHaveText('probe calibration');
-    await expect(latest).toContainText('Released 1 November 2026');
+    await expect(latest).toContainText('Released 15 January 2027');
     for (const platform of ['All platforms', 'Windows x64', 'macOS ARM64', 'Linux x64'])
       await expect(latest.getByRole('button', { name: `Download ${title('3.1.0')} for ${platform}` })).toBeVisible();
 
@@ -135,10 +136,10 @@ for (const width of [1280, 390]) {
     await expect(blocked.getByRole('link', { name: 'the contact page' })).toHaveAttribute('href', '/contact');
     await expect(card.getByRole('article', { name: new RegExp(title('4.0.0')) })).toHaveCount(0);
 
-    // The older ones it gives, downloadable release or not.
+    // The older ones it gives; a release no longer downloadable is not among them (docs/product/downloads.md).
     const older = card.getByRole('region', { name: 'Older releases' });
     await expect(older.getByRole('article', { name: title('3.0.0') })).toBeVisible();
-    await expect(older.getByRole('article', { name: title('2.0.0') })).toBeVisible();
+    await expect(card.getByRole('article', { name: title('2.0.0') })).toHaveCount(0);
     await expect(older.getByRole('button', { name: `Download ${title('3.0.0')} for Windows x64` })).toBeVisible();
 
     await expectNoSidewaysScroll(page);
@@ -169,30 +170,54 @@ test('a user without a license is told how to get one', async ({ browser }) => {
   await context.close();
 });
 
-test('the public page gives previous releases their links only for whoever may download them', async ({ browser }) => {
+test('the public page gives releases their per-platform links only for whoever may download them', async ({ browser }) => {
   await waitForPublish(admin.request);
   const { page } = customer;
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/downloads');
+  // The previous version the license gives, on its card: a Download per platform, the bytes of that file.
+  const previous = page.locator('.download-card').filter({ hasText: title('3.0.0') });
+  const windows = previous.getByRole('button', { name: `Download ${title('3.0.0')} for Windows x64` });
+  await expect(windows).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), windows.click()]);
+  expect(await sha256Of(download)).toBe(release('previous').files.find((file) => file.platform === 'windows')?.sha256);
+  await expect(
+    page
+      .locator('.download-card')
+      .filter({ hasText: title('3.1.0') })
+      .getByRole('button', { name: `Download ${title('3.1.0')} for macOS ARM64` }),
+  ).toBeVisible();
+  // Released after the maintenance ended: no buttons, and why, in words.
+  const future = page.locator('.download-card').filter({ hasText: title('4.0.0') });
+  await expect(future.getByRole('button', { name: /^Download/ })).toHaveCount(0);
+  await expect(future.getByRole('note')).toContainText('None of your licenses includes this release.');
+  // No longer downloadable: its notes for everyone, its files for nobody but admins.
   const row = page.locator('.previous-releases tr').filter({ hasText: title('2.0.0') });
   await expect(row).toContainText('first');
-  const link = row.getByRole('button', { name: `Download ${title('2.0.0')} for All platforms` });
-  await expect(link).toBeVisible();
-  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-  expect(await sha256Of(download)).toBe(release('old').files[0]?.sha256);
-  // The gated card of the latest release: one button per platform for this customer.
-  const card = page.locator('.download-card').filter({ hasText: title('3.1.0') });
-  await expect(card.getByRole('button', { name: `Download ${title('3.1.0')} for macOS ARM64` })).toBeVisible();
+  await expect(row.getByRole('list', { name: `Files of ${title('2.0.0')}` })).toBeHidden();
   await expectNoSidewaysScroll(page);
   await page.screenshot({ path: test.info().outputPath('downloads-customer-1280.png'), fullPage: true });
 
-  // Anonymous readers see the notes but no files and no buttons.
+  // The admin's list gives that previous release its per-platform Download.
+  const adminPage = await admin.newPage();
+  await adminPage.goto('/downloads');
+  const adminRow = adminPage.locator('.previous-releases tr[data-admin-release-id]').filter({ hasText: title('2.0.0') });
+  await expect(adminRow.getByRole('button', { name: `Download ${title('2.0.0')} for All platforms` })).toBeVisible();
+  await adminPage.close();
+
+  // Anonymous readers see the notes and the files, but no buttons and no files of previous releases.
   const anonymous = await browser.newContext({ viewport: { width: 390, height: 900 } });
   const reader = await anonymous.newPage();
   await reader.goto('/downloads');
   const readerRow = reader.locator('.previous-releases tr').filter({ hasText: title('2.0.0') });
   await expect(readerRow).toContainText('first');
   await expect(readerRow.getByRole('list', { name: `Files of ${title('2.0.0')}` })).toBeHidden();
+  await expect(
+    reader
+      .locator('.download-card')
+      .filter({ hasText: title('3.1.0') })
+      .getByText('macOS ARM64'),
+  ).toBeVisible();
   await expect(
     reader
       .locator('.download-card')
@@ -302,7 +327,7 @@ test('the admin reads the download statistics as a table and a chart', async () 
   await page.goto('/downloads');
   const stats = page.getByRole('region', { name: 'Download statistics' });
   await expect(stats.getByLabel('Period')).toHaveValue('30');
-  // The customer downloaded 3.1.0 for Windows and 2.0.0 above (once each, counted once per day).
+  // The customer downloaded 3.1.0 and 3.0.0 for Windows above (each counted once per day).
   const table = stats.getByRole('table', { name: /^Downloads by version and platform/ });
   await expect(table.getByRole('row', { name: /^3\.1\.0/ })).toBeVisible();
   const header = await table.locator('thead th').allTextContents();

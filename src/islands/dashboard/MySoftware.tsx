@@ -4,7 +4,6 @@
 // reach, the server's reason with what to do about it (renew or upgrade through the contact page). Read
 // from GET /api/user/software; without a license it points to the Request License flow above it.
 import { useId } from 'react';
-import { licenseTypeLabel } from '../../../common/license-type-label.ts';
 import { fetchOwnSoftware, type SoftwareLicense } from '../../lib/api/downloads.ts';
 import { maintenanceText } from '../../lib/release-markup.ts';
 import { LoadFailed } from '../ui/LoadFailed.tsx';
@@ -42,17 +41,16 @@ function BlockedNote({ blocked }: { blocked: NonNullable<SoftwareLicense['blocke
 
 function SoftwareLicenseCard({ license }: { license: SoftwareLicense }) {
   const id = useId();
-  const typeName = licenseTypeLabel(license.type);
   return (
     <article className="card software-card" aria-labelledby={`${id}-title`}>
       <header className="software-card__header">
         <h3 id={`${id}-title`} className="software-card__title">
-          {typeName} license
+          {license.type} license
         </h3>
         <LicenseStatus status={license.status} />
       </header>
       <dl className="details-list">
-        <dt>Includes</dt>
+        <dt>Features</dt>
         <dd>{license.entitlements_text}</dd>
         <dt>Updates</dt>
         <dd>

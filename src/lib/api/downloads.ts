@@ -4,7 +4,7 @@
 // uploadWithProgress so the loading modal shows it, as does adding a file to a release.
 import type { ReleaseArch, ReleasePlatform } from '../../../server/db/schema.ts';
 import type { downloadsRoutes } from '../../../server/features/downloads/routes.ts';
-import type { LicenseView } from '../../stores/session.ts';
+import type { updatesFeature } from '../../../server/features/updates/routes.ts';
 import { api } from './request.ts';
 import type { Answer } from './route-types.ts';
 import { downloadWithProgress, uploadWithProgress } from './transfer.ts';
@@ -90,39 +90,25 @@ export function downloadReleaseFile(release: { id: number; filename: string | nu
   return downloadWithProgress('/api/downloads/download', { id: release.id }, name);
 }
 
-/** GET /api/admin/downloads/stats (issue 25, item 5): downloads by version and platform, update checks by version. */
-export interface DownloadStats {
-  downloads: { version: string | null; platform: string; count: number }[];
-  checks: { version: string | null; count: number }[];
-  /** Share of the checks that came from the newest version, 0..100; null without checks. */
-  on_latest_pct: number | null;
-}
+/**
+ * GET /api/admin/downloads/stats (issue 25, item 5): downloads by version and platform, update checks by
+ * version, and the share of checks on the newest version (0..100, null without checks).
+ */
+export type DownloadStats = Answer<typeof updatesFeature, '/api/admin/downloads/stats', '$get'>;
 
 export const fetchDownloadStats = (days: number) => api.get<DownloadStats>(`/api/admin/downloads/stats?days=${days}`, { loading: false });
 
-/** A release as "My software" lists it: the release answer with its notes rendered by the site's markdown pipeline. */
-export type SoftwareRelease = Release & { notes_html: string };
+type SoftwareAnswer = Answer<typeof updatesFeature, '/api/user/software', '$get'>;
+/**
+ * One license's software (GET /api/user/software, issue 25 item 6): its type and status, its entitlements
+ * and those in words, its maintenance end, the newest release it lets the user download (`latest`, with
+ * `notes_html` rendered by the site's markdown pipeline), the older ones, and the newest it may not have
+ * (`blocked`, with the refusal's code and message in words).
+ */
+export type SoftwareLicense = SoftwareAnswer['licenses'][number];
+export type SoftwareRelease = NonNullable<SoftwareLicense['latest']>;
 
-/** One license's software (GET /api/user/software, issue 25 item 6). */
-export interface SoftwareLicense {
-  id: number;
-  /** The license type's name, as stored ("perpetual", "Pro"). */
-  type: string;
-  /** The license's state in words, as the session's license objects carry it. */
-  status: LicenseView['status'];
-  entitlements: string[];
-  /** The entitlements in words, from the server. */
-  entitlements_text: string;
-  maintenance_until: string | null;
-  /** The newest release this license lets the user download; null when none. */
-  latest: SoftwareRelease | null;
-  /** The older ones it lets them download, newest first. */
-  older: SoftwareRelease[];
-  /** The newest release it may not have, with the refusal's code and message in words. */
-  blocked: { version: string | null; code: string; message: string } | null;
-}
-
-export const fetchOwnSoftware = () => api.get<{ licenses: SoftwareLicense[] }>('/api/user/software', { loading: false });
+export const fetchOwnSoftware = () => api.get<SoftwareAnswer>('/api/user/software', { loading: false });
 
 /** The ids of the releases any of the user's licenses lets them download. */
 export function downloadableReleaseIds(licenses: readonly SoftwareLicense[]): Set<number> {
