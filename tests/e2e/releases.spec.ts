@@ -143,8 +143,7 @@ for (const width of [1280, 390]) {
     await expect(older.getByRole('button', { name: `Download ${title('3.0.0')} for Windows x64` })).toBeVisible();
 
     await expectNoSidewaysScroll(page);
-    await software.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: test.info().outputPath(`my-software-${width}.png`), fullPage: true });
+    await software.screenshot({ path: test.info().outputPath(`my-software-${width}.png`) });
 
     if (width === 1280) {
       // One platform's file, byte for byte, through its own gated link.
@@ -299,8 +298,7 @@ for (const width of [1280, 390]) {
     await expect(fileRow).toContainText(`beta-${tag}-linux.bin`);
     await expect(fileRow.locator('code')).toHaveText(crypto.createHash('sha256').update(bigger).digest('hex'));
     await expectNoSidewaysScroll(page);
-    await files.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: test.info().outputPath(`release-form-${width}.png`), fullPage: true });
+    await page.getByRole('region', { name: 'Manage releases' }).screenshot({ path: test.info().outputPath(`release-form-${width}.png`) });
 
     const deleteButton = files.getByRole('button', { name: `Delete beta-${tag}-linux.bin (Linux ARM64)` });
     await deleteButton.click();
@@ -339,10 +337,9 @@ test('the admin reads the download statistics as a table and a chart', async () 
   await expect(stats.getByText(/update checks in the last 30 days/)).toBeVisible();
   await stats.getByLabel('Period').selectOption('7');
   await expect(stats.getByRole('table', { name: 'Downloads by version and platform, last 7 days' })).toBeVisible();
-  await stats.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: test.info().outputPath('download-stats-1280.png'), fullPage: true });
+  await stats.screenshot({ path: test.info().outputPath('download-stats-1280.png') });
   await page.setViewportSize({ width: 390, height: 900 });
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: test.info().outputPath('download-stats-390.png'), fullPage: true });
+  await stats.screenshot({ path: test.info().outputPath('download-stats-390.png') });
   await page.close();
 });
