@@ -249,7 +249,9 @@ describe('the built site', () => {
     expect(suite).not.toContain('data-gated');
     // A previous release's files are in the page but hidden until the script finds the reader may download them.
     const table = html.slice(html.indexOf('<table class="releases-table">'));
-    expect(table).toMatch(/<div class="previous-releases__files" data-release-files hidden>\s*<ul class="release-files release-files--compact" aria-label="Files of CMM Suite 8">/);
+    expect(table).toMatch(
+      /<div class="previous-releases__files" data-release-files hidden>\s*<ul class="release-files release-files--compact" aria-label="Files of CMM Suite 8">/,
+    );
     expect(table).toContain('data-file-url="/api/downloads/file/603/6031"');
     // Rendered at build time only: no island, no React for readers of this page.
     expect(html).not.toContain('<astro-island');
