@@ -55,7 +55,8 @@ test.beforeAll(async ({ browser }) => {
     title: title('2.0.0'),
     body: 'The **first** Pro line.',
     version: '2.0.0',
-    released_at: '2026-01-15',
+    // With a time of day: an edit that leaves the date alone must keep it (the form's date input holds days).
+    released_at: '2026-01-15T10:30:00.000Z',
     downloadable: false,
     files: [{ platform: 'any', arch: 'universal', label: `old-${tag}` }],
   });
@@ -316,6 +317,18 @@ for (const width of [1280, 390]) {
     expect(stored).toMatchObject({ version: '5.0.0-beta.1', channel: 'beta', entitlement: ENTITLEMENT, files: [] });
     expect(stored.released_at.slice(0, 10)).toBe('2026-12-24');
     await admin.request.delete('/api/downloads/delete', { headers: await xsrfHeaders(admin.request), data: { id } });
+
+    if (width === 1280) {
+      // Editing another field of a release leaves its release date, time of day included, as it was.
+      const old = page.locator('[data-admin-release-id]').filter({ hasText: title('2.0.0') });
+      await old.getByRole('button', { name: `Edit ${title('2.0.0')}` }).click();
+      const editOld = page.getByRole('form', { name: `Edit release: ${title('2.0.0')}` });
+      await expect(editOld.getByLabel('Release date', { exact: true })).toHaveValue('2026-01-15');
+      await editOld.getByLabel('Release', { exact: true }).fill('2.0');
+      await editOld.getByRole('button', { name: 'Update Release' }).click();
+      await expect(page.locator('.release-form .form-message__text--success')).toHaveText('Release updated.');
+      expect((await readRelease(admin.request, release('old').id)).released_at).toBe('2026-01-15T10:30:00.000Z');
+    }
     await page.close();
   });
 }

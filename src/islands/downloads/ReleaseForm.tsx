@@ -48,6 +48,15 @@ function inputOf(editing: Release | null): ReleaseInput {
   };
 }
 
+/**
+ * The date input holds only the day: sending an unchanged day would move the stored instant to midnight on
+ * every edit (and with it the order of releases), so an edit sends the date only when it was changed; an
+ * empty field leaves it as it is.
+ */
+function withDateIfChanged(input: ReleaseInput, editing: Release | null): ReleaseInput {
+  return editing && input.released_at === inputOf(editing).released_at ? { ...input, released_at: '' } : input;
+}
+
 /** Only when this form (mode) first appears: the title after Edit, the notice after a save. */
 function useFocusOnMount(form: RefObject<HTMLFormElement | null>, focus: FormFocus, noticeId: string): void {
   useEffect(() => {
@@ -130,7 +139,7 @@ export function ReleaseForm({ editing, notice, noticeId, focusOnMount, onNotice,
   const save = async () => {
     if (form.busy) return;
     onNotice(null);
-    const failure = await form.run(() => onSave(editing?.id ?? null, input));
+    const failure = await form.run(() => onSave(editing?.id ?? null, withDateIfChanged(input, editing)));
     if (failure) onNotice(failure.message);
   };
 
