@@ -19,6 +19,7 @@ import { loadConfig } from '../server/env.ts';
 import { createLogger } from '../server/log.ts';
 import { captureQueries } from './lib/captured-queries.ts';
 import { HEARTBEAT_PATH, measureSigningRate, seedBenchLicense, VALIDATE_PATH, type BenchLicense } from './lib/licensing.ts';
+import { LATEST_PATH, seedBenchReleases } from './lib/updates.ts';
 import { createApiClient, freePort, login, solvedBotToken, type ApiClient } from '../tests/helpers/fetch-client.ts';
 import { runCannon, runWrk, type LoadResult } from './lib/load.ts';
 import { launchChromium, measurePage, SIGNED_OUT_GUARDED_PAGES, type PageWeight } from './lib/page-weight.ts';
@@ -93,7 +94,13 @@ async function compare(contenders: Record<string, (seconds: number) => Promise<L
   );
 }
 
-async function seedDataDir(dataDir: string, posts: number, smtpUrl: string): Promise<{ env: Record<string, string>; seed: ScaledSeed; license: BenchLicense }> {
+type BenchLicenses = BenchLicense & { updates: ReturnType<typeof seedBenchReleases> };
+
+async function seedDataDir(
+  dataDir: string,
+  posts: number,
+  smtpUrl: string,
+): Promise<{ env: Record<string, string>; seed: ScaledSeed; license: BenchLicenses }> {
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
@@ -125,7 +132,9 @@ async function seedDataDir(dataDir: string, posts: number, smtpUrl: string): Pro
     await seedDatabase({ config, db, log: createLogger('warn') });
     const admin = db.$client.prepare('select id from users where email = ?').get(ADMIN_EMAIL) as { id: number } | undefined;
     const seed = seedScaled(db, { posts, users: userCount, passwordHash: await hashPassword(BENCH_USER_PASSWORD), authorId: admin?.id ?? null });
-    const license = seedBenchLicense(db, seed.verifiedUserIds[0] ?? admin?.id ?? 1);
+    const owner = seed.verifiedUserIds[0] ?? admin?.id ?? 1;
+    // Issue 25: versioned releases with files and a PRO license for the update API's latest.
+    const license = { ...seedBenchLicense(db, owner), updates: seedBenchReleases(db, config, owner) };
     // Production requires two-factor for admins by default; the bench's admin has no authenticator app and
     // measures admin calls, so the requirement is off here (docs/product/accounts.md#two-factor-sign-in).
     saveSecuritySettings(db, { require_two_factor_for_admins: 0 });
@@ -213,7 +222,7 @@ async function measureMailing(product: ProductProcess, admin: ApiClient, sink: S
 async function measureServing(
   product: ProductProcess,
   seed: ScaledSeed,
-  license: BenchLicense,
+  license: BenchLicenses,
   dataDir: string,
   tools: Tools,
   env: Record<string, string>,
@@ -289,7 +298,7 @@ async function measureServing(
     };
   }
 
-  say('  licensing (validate, heartbeat, signing)…');
+  say('  licensing (validate, heartbeat, signing) and the update API (latest)…');
   const validateBody = JSON.stringify({ key: license.key, fingerprint: license.fingerprint });
   const jsonHeaders = { 'Content-Type': 'application/json', Accept: 'application/json' };
   for (const base of [product.base, bare.base]) {
@@ -312,9 +321,22 @@ async function measureServing(
   const heartbeat = tools.wrk
     ? await compare({ product: wrkPost(`${product.base}${HEARTBEAT_PATH}`, heartbeatBody), bare: wrkPost(`${bare.base}${HEARTBEAT_PATH}`, heartbeatBody) })
     : null;
+  // The update API's latest (issue 25) beside a bare handler doing the same reads, choice and signed link.
+  const latestHeaders = { Authorization: `License ${license.updates.key}`, Accept: 'application/json' };
+  for (const base of [product.base, bare.base]) {
+    const check = await fetch(`${base}${LATEST_PATH}`, { headers: latestHeaders });
+    const answer = (await check.json()) as { latest?: { version?: string } | null };
+    if (check.status !== 200 || answer.latest?.version !== license.updates.newest) {
+      throw new Error(`${base}${LATEST_PATH} answered ${check.status} ${JSON.stringify(answer).slice(0, 200)} before the load`);
+    }
+  }
+  const latest = tools.wrk
+    ? await compare({ product: wrkGet(`${product.base}${LATEST_PATH}`, latestHeaders), bare: wrkGet(`${bare.base}${LATEST_PATH}`, latestHeaders) })
+    : null;
   const licensing: SizeResult['licensing'] = {
     validate: validate ? { product: validate.product as LoadResult, bare: validate.bare as LoadResult } : null,
     heartbeat: heartbeat ? { product: heartbeat.product as LoadResult, bare: heartbeat.bare as LoadResult } : null,
+    latest: latest ? { product: latest.product as LoadResult, bare: latest.bare as LoadResult } : null,
     signing: await measureSigningRate(loadConfig(env), seconds),
   };
 

@@ -2,7 +2,8 @@
 // online backup API (never a file copy, so it is safe while the server runs and writes in WAL mode), plus
 // $DATA_DIR/uploads and $DATA_DIR/private without upload temp files, and $DATA_DIR/secrets (the license
 // signing keys, docs/licensing.md#signing-keys-and-rotation: without them no license file issued so far would verify
-// against a restored site) kept private: directories 0700, files 0600. Everything is written into a sibling
+// against a restored site; and the update-signing keys, docs/updates.md#signing-keys, which the installed
+// software trusts) kept private: directories 0700, files 0600. Everything is written into a sibling
 // temp directory and renamed into place at the end, so a failed backup leaves nothing half-written.
 // Site builds are not copied: the server rebuilds the site at start when no build exists.
 //
@@ -13,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { loadConfig, type Config } from '../server/env.ts';
-import { loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
+import { LICENSE_SIGNING, loadKeyring, signingKeysDir, UPDATE_SIGNING, type KeyringKind } from '../server/features/licensing/signing-keys.ts';
 import { ensurePrivateFile, PRIVATE_DIR_MODE } from '../server/storage/data-dir.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -38,9 +39,21 @@ export interface BackupSecrets {
   files: number;
   /** Kids of the license signing keys carried (public, as GET /api/licensing/v1/keys shows them). */
   licenseSigningKeys: string[];
+  /** Kids of the update-signing keys carried (GET /api/updates/v1/keys); absent from backups made before issue 25. */
+  updateSigningKeys?: string[];
   /** LICENSE_SIGNING_KEY was set: the key that signs lives in the environment and is not in the backup. */
   signingKeyFromEnvironment: boolean;
   note: string;
+}
+
+/**
+ * The kids of a keyring in the staged copy, read back from the copy (never loadKeyring on the live folder,
+ * which would make a key where none is). Keys given by the environment are not in it.
+ */
+export function stagedKids(staging: string, secretFiles: number, kind: KeyringKind): string[] {
+  const dir = signingKeysDir({ dataDir: staging }, kind);
+  if (secretFiles === 0 || !fs.existsSync(dir) || !fs.readdirSync(dir).some((name) => name.endsWith('.pem'))) return [];
+  return loadKeyring({ dataDir: staging }, { ...kind, fromEnvironment: () => undefined }).published.map((key) => key.kid);
 }
 
 /** Upload temp files (`*.part`, `*.tmp`, `.tmp-*`) and the `.tmp` staging folder are never worth keeping. */
@@ -141,11 +154,8 @@ export async function backupData(config: Config, targetDir: string = defaultBack
     const uploads = await copyTree(config.uploadsDir, path.join(staging, 'uploads'));
     const privateFiles = await copyTree(config.privateFilesDir, path.join(staging, 'private'));
     const secrets = await copySecretTree(path.join(config.dataDir, SECRETS_DIR), path.join(staging, SECRETS_DIR));
-    // Read back from the copy (never loadKeyring on the live folder, which would make a key where none is).
-    const licenseSigningKeys =
-      secrets > 0 && fs.existsSync(signingKeysDir({ dataDir: staging })) && fs.readdirSync(signingKeysDir({ dataDir: staging })).some((n) => n.endsWith('.pem'))
-        ? loadKeyring({ dataDir: staging, licenseSigningKey: undefined }).published.map((key) => key.kid)
-        : [];
+    const licenseSigningKeys = stagedKids(staging, secrets, LICENSE_SIGNING);
+    const updateSigningKeys = stagedKids(staging, secrets, UPDATE_SIGNING);
     const manifest: BackupManifest = {
       format: 1,
       createdAt: new Date().toISOString(),
@@ -156,8 +166,9 @@ export async function backupData(config: Config, targetDir: string = defaultBack
         dir: SECRETS_DIR,
         files: secrets,
         licenseSigningKeys,
+        updateSigningKeys,
         signingKeyFromEnvironment: Boolean(config.licenseSigningKey),
-        note: `${SECRETS_DIR}/ holds private keys (license signing): keep this backup private${
+        note: `${SECRETS_DIR}/ holds private keys (license signing, update signing): keep this backup private${
           config.licenseSigningKey ? '; the signing key set in LICENSE_SIGNING_KEY is not in it' : ''
         }`,
       },

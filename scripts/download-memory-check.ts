@@ -2,7 +2,10 @@
 // cut download resumes. This starts a server (or uses a running one), uploads a generated file through
 // POST /api/downloads/store, downloads it whole and in two resumed halves, checks the SHA-256 each time,
 // and prints the server's resident memory: before, the peak during each phase, and the kernel's
-// high-water mark.
+// high-water mark. Issue 25: the release then gets a version, and the file is fetched again through the
+// update API's signed link (GET /api/updates/v1/latest, then its file.url, no session), whole and resumed.
+// The file's Ed25519 signature is made meanwhile in a child process of its own (docs/updates.md), whose
+// peak is printed apart: it holds the whole file once, by design; the server does not.
 //
 //   node scripts/download-memory-check.ts [--size-mib 1024]
 //   node scripts/download-memory-check.ts --url http://host:port --email admin@… --password … --pid <server pid>
@@ -192,16 +195,17 @@ async function upload(base: string, headers: Record<string, string>): Promise<{ 
   return release;
 }
 
-/** Streams a GET into a hash; `range` resumes like `curl -C -`. */
+/** Streams a GET into a hash; `range` resumes like `curl -C -`. `id` is a release id, or a whole URL (a signed link). */
 function download(
   base: string,
   headers: Record<string, string>,
-  id: number,
+  id: number | string,
   hash: ReturnType<typeof createHash>,
   range?: string,
 ): Promise<{ status: number; bytes: number }> {
+  const url = typeof id === 'string' ? id : `${base}/api/downloads/file/${id}`;
   return new Promise((resolve, reject) => {
-    const request = http.get(`${base}/api/downloads/file/${id}`, { headers: range ? { ...headers, Range: range } : headers, agent: false }, (response) => {
+    const request = http.get(url, { headers: range ? { ...headers, Range: range } : headers, agent: false }, (response) => {
       let bytes = 0;
       response.on('data', (chunk: Buffer) => {
         hash.update(chunk);
@@ -212,6 +216,58 @@ function download(
     });
     request.on('error', reject);
   });
+}
+
+/** The children of a process (the signing child of digests.ts among them), from /proc. */
+function childPids(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Gives the release a version, asks `latest` without a key, and downloads its signed link whole and resumed. */
+async function throughSignedLink(
+  server: { base: string; pid: number },
+  headers: Record<string, string>,
+  release: { id: number; sha256: string },
+): Promise<boolean> {
+  const form = new FormData();
+  form.append('version', '9.9.9');
+  const updated = await fetch(`${server.base}/api/downloads/update/${release.id}`, { method: 'POST', headers, body: form });
+  if (updated.status !== 200) throw new Error(`setting the version answered ${updated.status}: ${await updated.text()}`);
+  const latest = (await (await fetch(`${server.base}/api/updates/v1/latest?platform=windows`)).json()) as {
+    latest: { version: string; file: { url: string } } | null;
+  };
+  if (latest.latest?.version !== '9.9.9') throw new Error(`latest answered ${JSON.stringify(latest)}`);
+  const link = latest.latest.file.url;
+  let signingPeak = 0;
+  const signingWatch = setInterval(() => {
+    for (const child of childPids(server.pid)) signingPeak = Math.max(signingPeak, statusField(child, 'VmHWM'));
+  }, 20);
+  signingWatch.unref();
+  try {
+    const stopWatch = watchRss(server.pid);
+    const started = Date.now();
+    const whole = createHash('sha256');
+    const full = await download(server.base, {}, link, whole);
+    const cut = Math.floor(size / 2);
+    const resumed = createHash('sha256');
+    const first = await download(server.base, {}, link, resumed, `bytes=0-${cut - 1}`);
+    const rest = await download(server.base, {}, link, resumed, `bytes=${cut}-`);
+    const ok =
+      full.status === 200 && whole.digest('hex') === release.sha256 && first.status === 206 && rest.status === 206 && resumed.digest('hex') === release.sha256;
+    console.log(
+      `signed link (update API, no session): whole and resumed in ${Date.now() - started} ms, ${ok ? 'bytes match' : 'MISMATCH'}, peak RSS ${mib(stopWatch())}`,
+    );
+    return ok;
+  } finally {
+    clearInterval(signingWatch);
+    console.log(
+      `signing child (Ed25519 over the whole file, outside the server): ${signingPeak > 0 ? `peak ${mib(signingPeak)}` : 'finished before it was sampled'}`,
+    );
+  }
 }
 
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -248,8 +304,11 @@ async function main(): Promise<void> {
     const resumeOk = first.status === 206 && rest.status === 206 && first.bytes + rest.bytes === size && resumed.digest('hex') === release.sha256;
     console.log(`resume:   cut at ${mib(cut)}, ${resumeOk ? 'bytes match' : 'MISMATCH'}, peak RSS ${mib(stopWatch())}`);
 
+    // Issue 25: the same bytes through the update API's signed link, no session.
+    const signedOk = await throughSignedLink(server, headers, release);
+
     console.log(`server peak RSS over its life (VmHWM): ${mib(statusField(server.pid, 'VmHWM'))}`);
-    if (!wholeOk || !resumeOk) process.exitCode = 1;
+    if (!wholeOk || !resumeOk || !signedOk) process.exitCode = 1;
   } finally {
     server.stop();
   }

@@ -1,5 +1,7 @@
 // `npm run license-keys -- rotate|list` (docs/licensing.md#signing-keys-and-rotation): the keys that sign license files,
-// kept in $DATA_DIR/secrets/license-signing (server/features/licensing/signing-keys.ts).
+// kept in $DATA_DIR/secrets/license-signing (server/features/licensing/signing-keys.ts). The same commands for the
+// update-signing keys (docs/updates.md#signing-keys): `npm run update-keys -- rotate|list` (scripts/update-keys.ts),
+// this code with the other keyring kind.
 //
 //   list    every key: kid, when it was made, which one signs new files; all of them are published
 //   rotate  makes a new key that signs every file from now on; the earlier public keys stay published at
@@ -14,15 +16,21 @@ import path from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
 import { loadConfig, type Config } from '../server/env.ts';
 import { terminalText } from '../server/ops/terminal-text.ts';
-import { addSigningKey, loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
+import { addSigningKey, LICENSE_SIGNING, loadKeyring, signingKeysDir, type KeyringKind } from '../server/features/licensing/signing-keys.ts';
 
-export const USAGE = `usage: npm run license-keys -- <command>
+export function usage(kind: KeyringKind = LICENSE_SIGNING): string {
+  const script = kind === LICENSE_SIGNING ? 'license-keys' : 'update-keys';
+  const what = kind === LICENSE_SIGNING ? 'license files' : 'release files (the update feeds)';
+  return `usage: npm run ${script} -- <command>
 
-  list     the license signing keys: kid, created, which one signs new files
-  rotate   add a new signing key; new license files use it, every earlier public key
-           stays published so files issued before still verify
+  list     the ${kind.label} keys: kid, created, which one signs new ${what}
+  rotate   add a new signing key; new ${what} use it, every earlier public key
+           stays published so what was signed before still verifies
 
-The keys live in $DATA_DIR/secrets/license-signing; npm run backup carries them.`;
+The keys live in $DATA_DIR/secrets/${kind.dirName}; npm run backup carries them.`;
+}
+
+export const USAGE = usage();
 
 export interface KeyFileInfo {
   kid: string;
@@ -43,8 +51,8 @@ async function kidOf(pem: string): Promise<string> {
 }
 
 /** The key files in the order loadKeyring reads them: oldest first, the newest signs (unless LICENSE_SIGNING_KEY). */
-export async function listKeyFiles(config: Pick<Config, 'dataDir'>): Promise<KeyFileInfo[]> {
-  const dir = signingKeysDir(config);
+export async function listKeyFiles(config: Pick<Config, 'dataDir'>, kind: KeyringKind = LICENSE_SIGNING): Promise<KeyFileInfo[]> {
+  const dir = signingKeysDir(config, kind);
   if (!fs.existsSync(dir)) return [];
   const names = fs
     .readdirSync(dir)
@@ -58,52 +66,59 @@ export async function listKeyFiles(config: Pick<Config, 'dataDir'>): Promise<Key
   return out;
 }
 
-async function list(config: Config, out: (line: string) => void): Promise<number> {
-  const files = await listKeyFiles(config);
-  const dir = signingKeysDir(config);
-  if (files.length === 0 && !config.licenseSigningKey) {
-    out(`No license signing key in ${dir} yet.`);
-    out('The server makes one at its first start; npm run license-keys -- rotate makes one now.');
+async function list(config: Config, out: (line: string) => void, kind: KeyringKind): Promise<number> {
+  const files = await listKeyFiles(config, kind);
+  const dir = signingKeysDir(config, kind);
+  const fromEnvironment = kind.fromEnvironment(config);
+  if (files.length === 0 && !fromEnvironment) {
+    out(`No ${kind.label} key in ${dir} yet.`);
+    out(`The server makes one at its first start; npm run ${kind === LICENSE_SIGNING ? 'license-keys' : 'update-keys'} -- rotate makes one now.`);
     return 0;
   }
-  const keyring = loadKeyring(config);
+  const keyring = loadKeyring(config, kind);
   const rows = files.map((file) => ({ kid: file.kid, created: file.created, source: path.basename(file.file) }));
-  if (config.licenseSigningKey && !rows.some((row) => row.kid === keyring.current.kid)) {
-    rows.push({ kid: keyring.current.kid, created: '—', source: 'LICENSE_SIGNING_KEY' });
+  if (fromEnvironment && !rows.some((row) => row.kid === keyring.current.kid)) {
+    rows.push({ kid: keyring.current.kid, created: '—', source: kind.envName });
   }
-  out(`License signing keys of ${config.dataDir} (oldest first; every one is published at /api/licensing/v1/keys):`);
+  const label = kind.label.charAt(0).toUpperCase() + kind.label.slice(1);
+  out(`${label} keys of ${config.dataDir} (oldest first; every one is published at ${kind.publishedAt}):`);
   const kidWidth = Math.max(3, ...rows.map((row) => row.kid.length));
   out(`  ${'KID'.padEnd(kidWidth)}  ${'CREATED'.padEnd(24)}  SIGNS`);
   for (const row of rows) {
-    const signs = row.kid === keyring.current.kid ? `yes${config.licenseSigningKey ? ' (LICENSE_SIGNING_KEY)' : ''}` : 'no';
+    const signs = row.kid === keyring.current.kid ? `yes${fromEnvironment ? ` (${kind.envName})` : ''}` : 'no';
     out(`  ${row.kid.padEnd(kidWidth)}  ${row.created.padEnd(24)}  ${signs}`);
   }
-  out(`${rows.length} key${rows.length === 1 ? '' : 's'} published; new license files are signed with ${keyring.current.kid}.`);
+  out(
+    `${rows.length} key${rows.length === 1 ? '' : 's'} published; new ${kind === LICENSE_SIGNING ? 'license' : 'release'} files are signed with ${keyring.current.kid}.`,
+  );
   return 0;
 }
 
-async function rotate(config: Config, out: (line: string) => void, err: (line: string) => void): Promise<number> {
-  if (config.licenseSigningKey) {
-    err('license-keys: refusing to rotate while LICENSE_SIGNING_KEY is set.');
-    err('The key in LICENSE_SIGNING_KEY signs every new license file, so a key added here would be published but');
-    err('never sign. To rotate, replace LICENSE_SIGNING_KEY with a new Ed25519 key (or unset it and run rotate),');
-    err('and first keep the old key so files it signed still verify: save its PEM as');
-    err(`${path.join(signingKeysDir(config), '00000000T000000000Z-previous.pem')} (sorted first, it is published but never signs).`);
+async function rotate(config: Config, out: (line: string) => void, err: (line: string) => void, kind: KeyringKind): Promise<number> {
+  const script = kind === LICENSE_SIGNING ? 'license-keys' : 'update-keys';
+  const file = kind === LICENSE_SIGNING ? 'license file' : 'release file';
+  const files = `${file}s`;
+  if (kind.fromEnvironment(config)) {
+    err(`${script}: refusing to rotate while ${kind.envName} is set.`);
+    err(`The key in ${kind.envName} signs every new ${file}, so a key added here would be published but`);
+    err(`never sign. To rotate, replace ${kind.envName} with a new Ed25519 key (or unset it and run rotate),`);
+    err('and first keep the old key so what it signed still verifies: save its PEM as');
+    err(`${path.join(signingKeysDir(config, kind), '00000000T000000000Z-previous.pem')} (sorted first, it is published but never signs).`);
     return 1;
   }
-  const before = (await listKeyFiles(config)).length;
-  const kid = addSigningKey(config);
-  const keyring = loadKeyring(config);
-  out(`New license signing key: ${kid}`);
+  const before = (await listKeyFiles(config, kind)).length;
+  const kid = addSigningKey(config, new Date(), kind);
+  const keyring = loadKeyring(config, kind);
+  out(`New ${kind.label} key: ${kid}`);
   if (keyring.current.kid !== kid) {
     // addSigningKey names files by time; a key dated in the future (a clock set back) would still sort last.
-    err(`Warning: ${keyring.current.kid} still signs: its file in ${signingKeysDir(config)} is dated later than now.`);
+    err(`Warning: ${keyring.current.kid} still signs: its file in ${signingKeysDir(config, kind)} is dated later than now.`);
     return 1;
   }
-  out('New license files are signed with it from now on; a running server picks it up at once.');
+  out(`New ${files} are signed with it from now on; a running server picks it up at once.`);
   if (before > 0) {
-    out(`The ${before} earlier public key${before === 1 ? '' : 's'} stay${before === 1 ? 's' : ''} published at /api/licensing/v1/keys,`);
-    out('so every license file issued before still verifies.');
+    out(`The ${before} earlier public key${before === 1 ? '' : 's'} stay${before === 1 ? 's' : ''} published at ${kind.publishedAt},`);
+    out(`so every ${file} ${kind === LICENSE_SIGNING ? 'issued' : 'signed'} before still verifies.`);
   }
   out(`Keys published now: ${keyring.published.length}. Back them up: npm run backup carries $DATA_DIR/secrets.`);
   return 0;
@@ -114,27 +129,28 @@ async function rotate(config: Config, out: (line: string) => void, err: (line: s
  * key file names, paths and the command line itself are printed as visible text, never as raw control or
  * bidi characters (issue 29, item 2).
  */
-export async function main(argv: string[], rawOut = console.log, rawErr = console.error): Promise<number> {
+export async function main(argv: string[], rawOut = console.log, rawErr = console.error, kind: KeyringKind = LICENSE_SIGNING): Promise<number> {
+  const script = kind === LICENSE_SIGNING ? 'license-keys' : 'update-keys';
   const out = (line: string) => rawOut(terminalText(line));
   const err = (line: string) => rawErr(terminalText(line));
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
-    rawOut(USAGE);
+    rawOut(usage(kind));
     return 0;
   }
   if ((command !== 'rotate' && command !== 'list') || rest.length > 0) {
-    err(command === undefined ? 'license-keys: no command given' : `license-keys: unknown command ${[command, ...rest].join(' ')}`);
-    rawErr(USAGE);
+    err(command === undefined ? `${script}: no command given` : `${script}: unknown command ${[command, ...rest].join(' ')}`);
+    rawErr(usage(kind));
     return 2;
   }
   let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
-    err(`license-keys: ${(error as Error).message}`);
+    err(`${script}: ${(error as Error).message}`);
     return 2;
   }
-  return command === 'rotate' ? rotate(config, out, err) : list(config, out);
+  return command === 'rotate' ? rotate(config, out, err, kind) : list(config, out, kind);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {

@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../server/env.ts';
-import { loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
-import { copySecretTree, copyTree, DB_FILE, integrityCheck, MANIFEST_FILE, SECRETS_DIR, sha256File, type BackupManifest } from './backup.ts';
+import { LICENSE_SIGNING, UPDATE_SIGNING } from '../server/features/licensing/signing-keys.ts';
+import { copySecretTree, copyTree, DB_FILE, integrityCheck, MANIFEST_FILE, SECRETS_DIR, sha256File, stagedKids, type BackupManifest } from './backup.ts';
 import { prepareDataDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../server/storage/data-dir.ts';
 import { terminalText } from '../server/ops/terminal-text.ts';
 
@@ -95,13 +95,17 @@ export async function restoreData(config: Config, backupDir: string, options: { 
         `The backup's files do not match the manifest (${uploads}/${privateFiles}/${secrets} found, ${manifest.files.uploads}/${manifest.files.private}/${manifest.files.secrets ?? 0} listed)`,
       );
     }
-    // Every signing key must read as the key the manifest names, before any is put in place.
-    const stagedKeys = signingKeysDir({ dataDir: staging });
-    if (fs.existsSync(stagedKeys) && fs.readdirSync(stagedKeys).some((name) => name.endsWith('.pem'))) {
-      const kids = loadKeyring({ dataDir: staging, licenseSigningKey: undefined }).published.map((key) => key.kid);
-      const listed = manifest.secrets?.licenseSigningKeys ?? [];
+    // Every signing key must read as the key the manifest names, before any is put in place (the update keys
+    // only when the manifest lists them: backups made before issue 25 do not).
+    const checks = [
+      { kind: LICENSE_SIGNING, listed: manifest.secrets?.licenseSigningKeys ?? [] },
+      ...(manifest.secrets?.updateSigningKeys ? [{ kind: UPDATE_SIGNING, listed: manifest.secrets.updateSigningKeys }] : []),
+    ];
+    for (const { kind, listed } of checks) {
+      const kids = stagedKids(staging, 1, kind);
+      if (kids.length === 0) continue;
       if (kids.length !== listed.length || kids.some((kid) => !listed.includes(kid))) {
-        throw new Error(`The backup's license signing keys do not match the manifest (${kids.join(', ')} found, ${listed.join(', ')} listed)`);
+        throw new Error(`The backup's ${kind.label} keys do not match the manifest (${kids.join(', ')} found, ${listed.join(', ')} listed)`);
       }
     }
 

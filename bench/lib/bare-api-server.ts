@@ -1,13 +1,15 @@
 // The framework-overhead reference (issue 8): the least code that answers the two benchmarked API requests
 // with Hono and better-sqlite3 — the same SQL as the product (captured-queries.ts), rows grouped by table,
-// JSON out — and none of the product's middleware (sessions, XSRF, security headers, logging).
+// JSON out — and none of the product's middleware (sessions, XSRF, security headers, logging). Issue 25
+// adds the update API's latest: the same reads, choice, signed link and answer, without the guard, the
+// rate limits, the check counting and the query validation.
 // Usage: node bench/lib/bare-api-server.ts <database file> <port> <captured queries JSON file> [processes]
 //
 // Like with like (issue 31, item 7): with `processes` > 1 it forks that many minus one more processes, and
 // each binds the port itself (SO_REUSEPORT), as the product's primary and web workers do
 // (server/process/worker.ts); the first answers /ready once every one listens.
 import cluster from 'node:cluster';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createAdaptorServer } from '@hono/node-server';
 import Database from 'better-sqlite3';
@@ -15,6 +17,8 @@ import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { generateKeyPair, SignJWT } from 'jose';
 import type { CapturedQueries } from './captured-queries.ts';
+import { compareSemver } from '../../common/semver.ts';
+import { renderMarkdown } from '../../common/markdown/index.ts';
 
 const [databaseFile, port, queriesFile, processesArgument = '1'] = process.argv.slice(2);
 if (!databaseFile || !port || !queriesFile) throw new Error('usage: bare-api-server.ts <database file> <port> <queries JSON> [processes]');
@@ -65,7 +69,71 @@ const heartbeatWrite = writer.transaction((machineId: number, at: string, lease:
 const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
 const LEASE_MS = 15 * 60_000;
 
+// The update API's latest (issue 25): every downloadable versioned release with its files, read per request
+// as the product reads them; notes rendered once per release, as the product caches them.
+const versionedReleases = sqlite.prepare('select * from download_items where downloadable = 1 and version is not null order by released_at desc, id desc');
+const versionedFiles = sqlite.prepare(
+  'select * from release_files where download_item_id in (select id from download_items where downloadable = 1 and version is not null) order by download_item_id, id',
+);
+type Row = Record<string, string | number | null>;
+const notes = new Map<string, string>();
+const linkSecret = randomBytes(32).toString('hex');
+const PLATFORM_RANK: Record<string, number> = { windows: 0, any: 3 };
+
 const app = new Hono()
+  .get('/api/updates/v1/latest', (c) => {
+    const key = /^License\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const found = key ? licenseByKey.get(key.trim().toUpperCase()) : undefined;
+    const license = found?.licenses;
+    const entitlements = new Set<string>([
+      ...(JSON.parse(String(found?.license_types?.entitlements ?? '[]')) as string[]),
+      ...(JSON.parse(String(license?.extra_entitlements ?? '[]')) as string[]),
+    ]);
+    const current = c.req.query('current') ?? '0.0.0';
+    const files = new Map<number, Row[]>();
+    for (const file of versionedFiles.all() as Row[]) files.set(Number(file.download_item_id), [...(files.get(Number(file.download_item_id)) ?? []), file]);
+    const candidates = (versionedReleases.all() as Row[])
+      .filter((release) => release.channel === 'stable')
+      .map((release) => ({
+        release,
+        file: (files.get(Number(release.id)) ?? [])
+          .filter(
+            (file) => file.sha512 !== null && (file.platform === 'windows' || file.platform === 'any') && (file.arch === 'x64' || file.arch === 'universal'),
+          )
+          .sort((a, b) => (PLATFORM_RANK[String(a.platform)] ?? 9) - (PLATFORM_RANK[String(b.platform)] ?? 9))[0],
+      }))
+      .filter((entry) => entry.file !== undefined)
+      .sort((a, b) => compareSemver(String(b.release.version), String(a.release.version)));
+    const allowed = (release: Row) =>
+      release.entitlement === null ||
+      (license !== undefined &&
+        entitlements.has(String(release.entitlement)) &&
+        (license.maintenance_until === null || String(release.released_at) <= String(license.maintenance_until)));
+    const latestIndex = candidates.findIndex((entry) => allowed(entry.release));
+    const latest = candidates[latestIndex];
+    const blocked = latestIndex > 0 ? candidates[0] : undefined;
+    if (!latest?.file) return c.json({ update: false, latest: null, blocked: null });
+    const { release, file } = latest;
+    const expires = Math.floor(Date.now() / 1000) + 900;
+    const query = `expires=${expires}&license=${license?.id ?? ''}`;
+    const path = `/api/updates/v1/files/${file.id}`;
+    const sig = createHmac('sha256', linkSecret).update(`${path}?${query}`).digest('hex');
+    const cacheKey = `${release.id}\n${release.updated_at}`;
+    let html = notes.get(cacheKey);
+    if (html === undefined) notes.set(cacheKey, (html = renderMarkdown(String(release.body))));
+    return c.json({
+      update: compareSemver(String(release.version), current) > 0,
+      latest: {
+        version: release.version,
+        channel: release.channel,
+        released_at: release.released_at,
+        notes_markdown: release.body,
+        notes_html: html,
+        file: { name: file.name, size: file.size, sha256: file.sha256, sha512: file.sha512, url: `http://127.0.0.1${path}?${query}&sig=${sig}` },
+      },
+      blocked: blocked ? { version: blocked.release.version, code: 'ENTITLEMENTS_MISSING' } : null,
+    });
+  })
   .get('/api/news/getPosts/byslug/:slug', (c) => {
     const section = sectionBySlug.get('news', c.req.param('slug'))?.sections;
     if (!section) return c.json({ message: 'no such section' }, 404);

@@ -21,6 +21,8 @@ export interface SizeResult {
   licensing: {
     validate: { product: LoadResult; bare: LoadResult } | null;
     heartbeat?: { product: LoadResult; bare: LoadResult } | null;
+    /** GET /api/updates/v1/latest beside the bare handler (issue 25); absent from runs before it. */
+    latest?: { product: LoadResult; bare: LoadResult } | null;
     signing: { files: number; filesPerSec: number };
   } | null;
   /** null with `--only publish`. */
@@ -66,6 +68,8 @@ export const TARGETS = {
   validateVsBare: 0.6,
   /** Issue 24's goal for the floating seats' keep-alive. */
   heartbeatVsBare: 0.8,
+  /** Issue 25: the update API's latest, guard and check counting included, beside a bare handler. */
+  latestVsBare: 0.8,
   // Issue 15: a small server (1–2 GB) must be able to publish (docs/decisions/0034-lean-publishing.md).
   publishPeakBytes: { 1000: 400 * 1024 ** 2, 5000: 600 * 1024 ** 2 } as Record<number, number>,
   // Issue 15: ...with save → live no slower than before the change (measured on the 2-core bench machine).
@@ -135,6 +139,15 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
         met: value >= TARGETS.heartbeatVsBare,
       });
     } else missing(`licensing heartbeat vs bare handler (${at})`, `≥ ${TARGETS.heartbeatVsBare}×`, 'no wrk on this machine');
+    if (size.licensing?.latest) {
+      const value = ratio(size.licensing.latest.product, size.licensing.latest.bare);
+      checks.push({
+        name: `GET updates latest vs bare Hono + better-sqlite3 (${at})`,
+        goal: `≥ ${TARGETS.latestVsBare}×`,
+        actual: `${value.toFixed(2)}×`,
+        met: value >= TARGETS.latestVsBare,
+      });
+    } else missing(`updates latest vs bare handler (${at})`, `≥ ${TARGETS.latestVsBare}×`, 'no wrk on this machine');
     if (only !== null && only !== 'publish') continue;
     if (size.posts === 1000) {
       const seconds = size.publish?.seconds;

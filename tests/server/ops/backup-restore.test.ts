@@ -13,7 +13,7 @@ import { downloadItems, homeSections, posts, users } from '../../../server/db/sc
 import { seedDatabase } from '../../../server/demo/seed.ts';
 import { loadConfig } from '../../../server/env.ts';
 import { signLicenseFile } from '../../../server/features/licensing/license-file.ts';
-import { addSigningKey, loadKeyring, signingKeysDir, type Keyring } from '../../../server/features/licensing/signing-keys.ts';
+import { addSigningKey, loadKeyring, signingKeysDir, UPDATE_SIGNING, type Keyring } from '../../../server/features/licensing/signing-keys.ts';
 import { verifyLicenseFile } from '../../../server/features/licensing/verify-file.ts';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
 
@@ -305,5 +305,33 @@ describe('backup and restore of the license signing keys', () => {
     const result = await restoreData(target, backupDir);
     expect(result.secrets).toEqual({ restored: 0, kept: [] });
     expect(fs.existsSync(target.databaseFile)).toBe(true);
+  });
+});
+
+describe('backup and restore of the update-signing keys (issue 25)', () => {
+  it('carry them beside the license keys, named in the manifest, and a restore refuses a key that does not match', async () => {
+    const source = context();
+    const licenseKid = loadKeyring(source.config).current.kid;
+    const updateKid = loadKeyring(source.config, UPDATE_SIGNING).current.kid;
+    const backupDir = path.join(tempDir('site-backup-'), 'update-keys');
+    const { manifest } = await backupData(source.config, backupDir);
+    expect(manifest.secrets?.licenseSigningKeys).toEqual([licenseKid]);
+    expect(manifest.secrets?.updateSigningKeys).toEqual([updateKid]);
+    expect(modesUnder(path.join(backupDir, 'secrets')).files).toEqual([0o600, 0o600]);
+
+    const restoredDir = tempDir('site-restored-');
+    const restoredConfig = loadConfig({ NODE_ENV: 'test', DATA_DIR: restoredDir, LOG_LEVEL: 'silent' });
+    await restoreData(restoredConfig, backupDir);
+    expect(loadKeyring(restoredConfig, UPDATE_SIGNING).current.kid).toBe(updateKid);
+
+    // A manifest that names another update key: the restore stops before putting anything in place.
+    const manifestFile = path.join(backupDir, 'manifest.json');
+    const edited = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { secrets: { updateSigningKeys: string[] } };
+    edited.secrets.updateSigningKeys = ['not-the-kid'];
+    fs.writeFileSync(manifestFile, JSON.stringify(edited));
+    const otherDir = tempDir('site-restored-');
+    await expect(restoreData(loadConfig({ NODE_ENV: 'test', DATA_DIR: otherDir, LOG_LEVEL: 'silent' }), backupDir)).rejects.toThrow(
+      /update signing keys do not match/,
+    );
   });
 });

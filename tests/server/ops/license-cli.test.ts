@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signLicenseFile, type LicenseFileInput } from '../../../server/features/licensing/license-file.ts';
-import { loadKeyring, signingKeysDir, type Keyring } from '../../../server/features/licensing/signing-keys.ts';
+import { loadKeyring, signingKeysDir, UPDATE_SIGNING, type Keyring } from '../../../server/features/licensing/signing-keys.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -344,5 +344,38 @@ describe('npm run backup', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/secrets: 1 file\(s\) from .*secrets, with 1 license signing key \(private keys: keep this backup private\)/);
     expect(fs.readdirSync(path.join(target, 'secrets', 'license-signing'))).toHaveLength(1);
+  });
+});
+
+describe('npm run update-keys (issue 25)', () => {
+  const updateKeys = (dataDir: string, args: string[], env: Record<string, string> = {}) => run('update-keys.ts', args, { DATA_DIR: dataDir, ...env });
+
+  it('rotates the update-signing keys, apart from the license keys, keeping earlier ones published', async () => {
+    const { dataDir, keyring } = await fixture();
+    const licenseKeysBefore = fs.readdirSync(signingKeysDir({ dataDir }));
+    const first = await updateKeys(dataDir, ['rotate']);
+    expect(first.code).toBe(0);
+    const second = await updateKeys(dataDir, ['rotate']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/The 1 earlier public key stays published at \/api\/updates\/v1\/keys,\nso every release file signed before still verifies/);
+    const kids = [first, second].map((result) => /New update signing key: (\S+)/.exec(result.stdout)?.[1]);
+    const updates = loadKeyring({ dataDir }, UPDATE_SIGNING);
+    expect(updates.current.kid).toBe(kids[1]);
+    expect(updates.published.map((key) => key.kid)).toEqual([kids[1], kids[0]]);
+    expect(updates.published.map((key) => key.kid)).not.toContain(keyring.current.kid);
+    expect(fs.readdirSync(signingKeysDir({ dataDir }))).toEqual(licenseKeysBefore);
+    const listed = await updateKeys(dataDir, ['list']);
+    expect(listed.stdout).toContain('Update signing keys of');
+    expect(listed.stdout).toContain('2 keys published; new release files are signed with');
+    expect(listed.stdout + first.stdout + second.stdout).not.toMatch(/PRIVATE KEY/);
+  });
+
+  it('refuses to rotate while UPDATE_SIGNING_KEY signs', async () => {
+    const dataDir = tempDir('site-update-keys-');
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const refused = await updateKeys(dataDir, ['rotate'], { UPDATE_SIGNING_KEY: pem });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/refusing to rotate while UPDATE_SIGNING_KEY is set/);
+    expect((await updateKeys(dataDir, [])).stderr).toContain('usage: npm run update-keys -- <command>');
   });
 });
