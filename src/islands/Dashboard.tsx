@@ -185,7 +185,7 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
 
       <LicenseList user={user} licenses={licenses} confirm={confirm} requestButton={requestButton} />
       {/* Read again whenever the licenses change (a request granted, an admin's change seen on reload). */}
-      <MySoftware key={softwareKey(licenses)} pendingRequest={Boolean(user.license_request)} />
+      <MySoftware key={softwareKey(licenses)} pendingRequest={Boolean(user.license_request)} verified={Boolean(user.email_verified_at)} />
 
       <SupportCard />
 

@@ -39,7 +39,7 @@ function BlockedNote({ blocked }: { blocked: NonNullable<SoftwareLicense['blocke
   );
 }
 
-function SoftwareLicenseCard({ license }: { license: SoftwareLicense }) {
+function SoftwareLicenseCard({ license, verified }: { license: SoftwareLicense; verified: boolean }) {
   const id = useId();
   return (
     <article className="card software-card" aria-labelledby={`${id}-title`}>
@@ -60,7 +60,7 @@ function SoftwareLicenseCard({ license }: { license: SoftwareLicense }) {
       {license.latest ? (
         <SoftwareRelease release={license.latest} latest />
       ) : (
-        !license.blocked && <p className="empty-note">No release is available for this license yet.</p>
+        !license.blocked && verified && <p className="empty-note">No release is available for this license yet.</p>
       )}
       {license.blocked && <BlockedNote blocked={license.blocked} />}
       {license.older.length > 0 && (
@@ -81,7 +81,8 @@ function SoftwareLicenseCard({ license }: { license: SoftwareLicense }) {
   );
 }
 
-export function MySoftware({ pendingRequest }: { pendingRequest: boolean }) {
+/** `verified`: the user's e-mail is verified; until it is, nobody downloads (docs/product/roles.md) and the server lists no release. */
+export function MySoftware({ pendingRequest, verified }: { pendingRequest: boolean; verified: boolean }) {
   const { value: licenses, failed, reload } = useLoaded(loadSoftware, 'your software');
   return (
     <section className="my-software" aria-labelledby="software-heading">
@@ -89,6 +90,9 @@ export function MySoftware({ pendingRequest }: { pendingRequest: boolean }) {
         My software
       </h2>
       {failed && <LoadFailed what="your software" onRetry={() => void reload()} />}
+      {!verified && licenses && licenses.length > 0 && (
+        <p className="notice notice--warning">Verify your e-mail address to download your software: follow the link we sent you.</p>
+      )}
       {licenses === null && !failed && (
         <p className="empty-note" role="status">
           Loading your software…
@@ -109,7 +113,7 @@ export function MySoftware({ pendingRequest }: { pendingRequest: boolean }) {
         <ul className="software-cards">
           {licenses.map((license) => (
             <li key={license.id}>
-              <SoftwareLicenseCard license={license} />
+              <SoftwareLicenseCard license={license} verified={verified} />
             </li>
           ))}
         </ul>
