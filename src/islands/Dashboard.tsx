@@ -1,7 +1,7 @@
 // /dashboard (docs/product/accounts.md#dashboard): the user card with Edit; under Licenses the Request License button (only
 // while nothing is requested and no license is active, beside the sentence that offers it: issue 28, 2.7), the license
 // cards (key, status, machines, license file; issue 12, item 6), 'License requested – awaiting approval' while a request waits, and the 'Request Sent' /
-// 'Request Failed!' alerts. Below, the account's security (issue 13): the two-factor sign-in card
+// 'Request Failed!' alerts; then "My software", the releases each license gives (issue 25, item 6). Below, the account's security (issue 13): the two-factor sign-in card
 // (users/TwoFactorCard.tsx), where the user is signed in, change password, change e-mail
 // (src/islands/account/), and last the "Your data" card (download it, delete the account). The nav bar's
 // script loads the user into $user; this island reads it and reloads it after a machine changed. It is
@@ -20,6 +20,7 @@ import { ChangePasswordForm } from './account/ChangePasswordForm.tsx';
 import { Alert } from './ui/Alert.tsx';
 import { useConfirm, type Confirm } from './ui/use-confirm.tsx';
 import { LicenseCard } from './dashboard/LicenseCard.tsx';
+import { MySoftware } from './dashboard/MySoftware.tsx';
 import { OwnDataCard } from './dashboard/OwnDataCard.tsx';
 import { SupportCard } from './dashboard/SupportCard.tsx';
 import { TwoFactorCard } from './dashboard/TwoFactorCard.tsx';
@@ -69,6 +70,9 @@ function RequestAlert({ result, supportEmail, onDismiss }: { result: RequestResu
     </Alert>
   );
 }
+
+/** What "My software" depends on of the licenses: which there are and whether each is valid. */
+const softwareKey = (licenses: readonly LicenseView[]) => licenses.map((license) => `${license.id}:${license.status.code}`).join(',');
 
 /** Re-reads the user and their licenses (the machines changed); a failure leaves what is shown. */
 async function reloadLicenses(): Promise<void> {
@@ -180,6 +184,8 @@ function LoggedInDashboard({ user }: { user: CurrentUser }) {
       <PasskeysCard confirm={confirm} />
 
       <LicenseList user={user} licenses={licenses} confirm={confirm} requestButton={requestButton} />
+      {/* Read again whenever the licenses change (a request granted, an admin's change seen on reload). */}
+      <MySoftware key={softwareKey(licenses)} pendingRequest={Boolean(user.license_request)} verified={Boolean(user.email_verified_at)} />
 
       <SupportCard />
 

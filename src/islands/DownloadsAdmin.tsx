@@ -3,7 +3,9 @@
 // for admins by src/scripts/downloads-page.ts (its own chunk: readers never download it). The static list
 // stays visible until the API's list is here, then the island's list takes its place; after each write
 // the list is read again from the API and the publish that brings readers the change is followed.
-import { StrictMode, useEffect, useId, useState } from 'react';
+// Issue 25: while a release is edited its files can be added and deleted under the form, the entitlement
+// field suggests the codes the license types give, and the download statistics follow the list.
+import { StrictMode, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from '../lib/api/request.ts';
 import { ensureAccountRoot } from '../scripts/account-root.ts';
@@ -13,6 +15,10 @@ import { PublishState } from './ui/PublishState.tsx';
 import { collectStaticBodies, type StaticBodies } from './downloads/ReleaseBody.tsx';
 import { ReleaseForm, type FormFocus } from './downloads/ReleaseForm.tsx';
 import { deleteRelease, fetchReleases, saveRelease, type Release, type ReleaseInput } from '../lib/api/downloads.ts';
+import { listLicenseTypeViews } from '../lib/api/admin.ts';
+import { DownloadStats } from './downloads/DownloadStats.tsx';
+import { ReleaseFilesEditor } from './downloads/ReleaseFilesEditor.tsx';
+import { knownEntitlements } from './downloads/ReleaseGateFields.tsx';
 import { followPublish } from '../stores/publish-status.ts';
 import { CONNECTION_ERROR, type FormMessage } from './ui/form-errors.ts';
 import { HARD_DELETE_WARNING, useConfirm } from './ui/use-confirm.tsx';
@@ -33,6 +39,13 @@ interface DownloadsAdminProps {
   onListShown: () => void;
 }
 
+/** The license types' entitlement codes with the names of the types giving each; none if they cannot be read. */
+function useKnownEntitlements() {
+  const load = useCallback(() => listLicenseTypeViews().then((answer) => knownEntitlements(answer.license_types)), []);
+  const { value } = useLoaded(load, 'the license types');
+  return useMemo(() => value ?? [], [value]);
+}
+
 /** The releases from the API (null until they are in); once shown, the static list is hidden. */
 function useReleases(onListShown: () => void) {
   const { value: releases, failed: loadFailed, reload } = useLoaded(fetchReleases, 'the releases');
@@ -51,6 +64,10 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
   const [form, setForm] = useState<{ key: number; focus: FormFocus }>({ key: 0, focus: null });
   const [notice, setNotice] = useState<FormMessage | null>(null);
   const noticeId = useId();
+  const entitlements = useKnownEntitlements();
+  const gateTypeNames = useCallback((code: string) => entitlements.find((entry) => entry.code === code)?.typeNames ?? [], [entitlements]);
+  // The release being edited as the latest list has it: its files change without the form remounting.
+  const editedNow = editing ? (releases?.find((release) => release.id === editing.id) ?? editing) : null;
 
   const switchForm = (release: Release | null, focus: FormFocus) => {
     setEditing(release);
@@ -62,6 +79,12 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
     followPublish();
     setNotice({ text: answer.message, tone: 'success' });
     switchForm(null, 'notice');
+    await reload();
+  };
+
+  // A file added or deleted changes the published page too.
+  const filesChanged = async () => {
+    followPublish();
     await reload();
   };
 
@@ -93,7 +116,9 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
           onNotice={setNotice}
           onSave={save}
           onCancelEdit={() => switchForm(null, 'title')}
+          entitlements={entitlements}
         />
+        {editedNow && <ReleaseFilesEditor key={editedNow.id} release={editedNow} confirm={confirm} onChanged={filesChanged} />}
       </section>
       {loadFailed && (
         <p className="notice notice--warning" role="alert">
@@ -108,8 +133,10 @@ export function DownloadsAdmin({ staticBodies, onListShown }: DownloadsAdminProp
           onEdit={(release) => switchForm(release, 'title')}
           onDelete={(release) => void remove(release)}
           onDownloaded={() => void reload()}
+          gateTypeNames={gateTypeNames}
         />
       )}
+      {releases && <DownloadStats />}
     </>
   );
 }

@@ -4,13 +4,18 @@
 // - the warning says where the visitor stands (issue 14): anonymous visitors keep the static text with its
 //   Login and Register buttons, unverified users read 'Only verified user can use download!' with the
 //   resend link, verified ones see none;
-// - verified users get a Download button (or, for very large files, a native link) on each card;
+// - verified users get a Download button (or, for very large files, a native link) on each card, one per
+//   file where a release has several (issue 25). A gated release (an entitlement, or the beta channel) and
+//   the files of previous releases get theirs only when a license of the user gives that release: the page
+//   then asks GET /api/user/software once, and only when it has such a release;
 // - admins get the admin island (its own chunk, loaded only for them), which takes over the list.
 // The copy buttons of the SHA-256 values work for everyone.
 import { $user, isAdminUser, type CurrentUser } from '../stores/session.ts';
 import { bindAccountDialogButton } from './account-root.ts';
 import { enableCopyButtons } from './copy-buttons.ts';
 import { downloadRelease, fileUrl, prefersNativeDownload, type DownloadTarget } from './release-download.ts';
+import { downloadableReleaseIds, fetchOwnSoftware } from '../lib/api/downloads.ts';
+import { fileDownloadLabel, type PlatformFile } from '../lib/release-markup.ts';
 import { downloadButton, downloadErrorElement } from './download-button.ts';
 import { verificationResendButton } from './verification-resend.ts';
 
@@ -18,6 +23,8 @@ export const DOWNLOAD_WARNINGS = {
   anonymous: 'You must login to download software!',
   unverified: 'Only verified user can use download!',
   verify: 'Verify your e-mail: follow the link we sent you, or ask for a new one.',
+  /** A gated card none of the reader's licenses gives (issue 25). */
+  gated: 'None of your licenses includes this release. "My software" on your dashboard shows the releases yours include.',
 } as const;
 
 type Reader = 'checking' | 'anonymous' | 'unverified' | 'verified';
@@ -65,10 +72,16 @@ function renderWarning(page: HTMLElement, reader: Reader, anonymousView: Node[])
 function targetOf(container: HTMLElement): DownloadTarget | null {
   const id = Number(container.dataset.downloadId);
   if (!Number.isSafeInteger(id) || id <= 0 || !container.dataset.filename) return null;
-  return { id, filename: container.dataset.filename, size: Number(container.dataset.size) || 0 };
+  return { id, filename: container.dataset.filename, size: Number(container.dataset.size) || 0, fileUrl: container.dataset.fileUrl || undefined };
 }
 
-function downloadControl(target: DownloadTarget, title: string): HTMLElement {
+/** The platform a slot of a release with several files is for, to name its button. */
+function platformOf(container: HTMLElement): PlatformFile | null {
+  const { platform, arch } = container.dataset;
+  return platform && arch ? ({ platform, arch } as PlatformFile) : null;
+}
+
+function downloadControl(target: DownloadTarget, label: string): HTMLElement {
   const wrapper = document.createElement('div');
   wrapper.className = 'download-action';
   const error = downloadErrorElement();
@@ -76,10 +89,10 @@ function downloadControl(target: DownloadTarget, title: string): HTMLElement {
   if (prefersNativeDownload(target.size)) {
     const link = document.createElement('a');
     link.className = 'button';
-    link.href = fileUrl(target.id);
+    link.href = fileUrl(target.id, target.fileUrl);
     link.setAttribute('download', target.filename);
     link.textContent = 'Download';
-    link.setAttribute('aria-label', `Download ${title}`);
+    link.setAttribute('aria-label', label);
     const hint = document.createElement('p');
     hint.className = 'download-action__hint';
     hint.textContent = 'Large file: your browser downloads it directly and can resume it if the connection drops.';
@@ -87,24 +100,70 @@ function downloadControl(target: DownloadTarget, title: string): HTMLElement {
     return wrapper;
   }
 
-  const button = downloadButton({ label: `Download ${title}`, className: 'button', error, download: () => downloadRelease(target) });
+  const button = downloadButton({ label, className: 'button', error, download: () => downloadRelease(target) });
   wrapper.append(button, error);
   return wrapper;
 }
 
-function renderDownloadButtons(page: HTMLElement, reader: Reader, admin: boolean): void {
-  for (const container of page.querySelectorAll<HTMLElement>('.download-card [data-download-action]')) {
-    const target = targetOf(container);
-    // Admins' buttons come with the admin island.
-    const wanted = reader === 'verified' && !admin && target !== null;
-    if (!wanted) {
-      container.replaceChildren();
-      continue;
-    }
-    if (container.firstElementChild) continue;
-    const title = container.closest('.download-card')?.querySelector('.download-card__title')?.textContent?.trim() ?? target.filename;
-    container.append(downloadControl(target, title));
+/**
+ * The releases the reader's licenses give (gated ones, previous releases): asked once per signed-in user and
+ * only when the page has such a release; a failure gives none (the static page stays as readers see it).
+ */
+let allowed: { userId: number; ids: Promise<Set<number>> } | undefined;
+function allowedReleases(userId: number): Promise<Set<number>> {
+  if (allowed?.userId !== userId) {
+    const ids = fetchOwnSoftware().then(
+      (answer) => downloadableReleaseIds(answer.licenses),
+      (error: unknown) => {
+        console.error('Could not load the releases your licenses include', error);
+        return new Set<number>();
+      },
+    );
+    allowed = { userId, ids };
   }
+  return allowed.ids;
+}
+
+function fillSlot(container: HTMLElement, wanted: boolean): void {
+  const target = targetOf(container);
+  if (!wanted || target === null) {
+    container.replaceChildren();
+    return;
+  }
+  if (container.firstElementChild) return;
+  const release = container.closest('.download-card, tr');
+  const title = release?.querySelector('.download-card__title, th[scope="row"]')?.textContent?.trim() ?? target.filename;
+  const platform = platformOf(container);
+  container.append(downloadControl(target, platform ? fileDownloadLabel(title, platform) : `Download ${title}`));
+}
+
+/** Previous releases show their files only to whoever may download them; a gated card says why it has no button. */
+function showReleaseParts(page: HTMLElement, may: (releaseId: number) => boolean, reader: Reader): void {
+  for (const files of page.querySelectorAll<HTMLElement>('.previous-releases [data-release-files]')) {
+    const id = Number(files.closest<HTMLElement>('[data-download-id]')?.dataset.downloadId);
+    files.hidden = !may(id);
+  }
+  for (const note of page.querySelectorAll<HTMLElement>('.download-card [data-gate-note]')) {
+    const id = Number(note.closest<HTMLElement>('[data-download-id]')?.dataset.downloadId);
+    note.hidden = reader !== 'verified' || may(id);
+    note.textContent = note.hidden ? '' : DOWNLOAD_WARNINGS.gated;
+  }
+}
+
+async function renderDownloadButtons(page: HTMLElement, user: CurrentUser | null | undefined, reader: Reader, admin: boolean): Promise<void> {
+  const slots = [...page.querySelectorAll<HTMLElement>('.download-card [data-download-action], .previous-releases [data-download-action]')];
+  // Admins' buttons come with the admin island; only verified users download.
+  const signedInReader = reader === 'verified' && !admin && user ? user : null;
+  const needsLicenses = signedInReader !== null && slots.some((slot) => slot.dataset.gated !== undefined);
+  const ids = needsLicenses ? await allowedReleases(signedInReader.id) : new Set<number>();
+  // The user may have changed while the licenses were asked for: the newer call draws.
+  if ($user.get() !== user) return;
+  const may = (releaseId: number) => signedInReader !== null && ids.has(releaseId);
+  for (const slot of slots) {
+    const gated = slot.dataset.gated !== undefined;
+    fillSlot(slot, signedInReader !== null && (!gated || may(Number(slot.dataset.downloadId))));
+  }
+  showReleaseParts(page, may, admin ? 'checking' : reader);
 }
 
 let adminLoad: Promise<void> | undefined;
@@ -139,7 +198,7 @@ if (page) {
     const reader = readerOf(user);
     const admin = isAdminUser(user);
     renderWarning(page, reader, anonymousView);
-    renderDownloadButtons(page, reader, admin);
+    void renderDownloadButtons(page, user, reader, admin);
     renderAdmin(page, admin);
   });
 }

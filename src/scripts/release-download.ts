@@ -3,7 +3,8 @@
 // - below NATIVE_DOWNLOAD_FROM_BYTES: POST /api/downloads/download {id} read as a stream, with the loading
 //   modal's file name, size and percentage (docs/product/routes.md#navigation-bar, docs/product/states.md). The bytes collect in memory before the
 //   browser saves them, which is fine for installers of some megabytes;
-// - from that size on: a plain link to the gated GET /api/downloads/file/{id}. The browser streams it to
+// - from that size on: a plain link to the gated GET /api/downloads/file/{id} (or, for one file of several,
+//   its own /api/downloads/file/{id}/{fileId}, which the smaller ones are fetched from as well). The browser streams it to
 //   disk with its own progress and can resume a cut download; holding a gigabyte in a tab's memory could not.
 import { ApiError } from '../lib/api/request.ts';
 import { downloadReleaseFile } from '../lib/api/downloads.ts';
@@ -16,10 +17,13 @@ export interface DownloadTarget {
   /** The offered file name; the server's `filename` header wins when it answers. */
   filename: string;
   size: number;
+  /** One file of a release with several (issue 25): its own gated link, `/api/downloads/file/{id}/{fileId}`. */
+  fileUrl?: string | undefined;
 }
 
-export function fileUrl(id: number): string {
-  return `/api/downloads/file/${id}`;
+/** The gated GET link of a release's first file, or of the target's own file. */
+export function fileUrl(id: number, ownUrl?: string): string {
+  return ownUrl ?? `/api/downloads/file/${id}`;
 }
 
 export function prefersNativeDownload(size: number): boolean {

@@ -228,6 +228,35 @@ describe('the built site', () => {
     expect([...table.matchAll(/<th scope="row">([^<]+)</g)].map((match) => match[1])).toEqual(['CMM Suite 8', 'CMM Suite 7']);
   });
 
+  it('keeps a release using none of issue 25 as before, and lists the files of one that does', () => {
+    const html = page('/downloads');
+    const cardOf = (title: string) => {
+      const start = html.lastIndexOf('<article', html.indexOf(`class="download-card__title">${title}<`));
+      return html.slice(start, html.indexOf('</article>', start));
+    };
+    // "Viewer": one file for any platform, no version, stable, no entitlement: today's card and its one slot.
+    const viewer = cardOf('Viewer');
+    expect(viewer).not.toContain('release-files');
+    expect(viewer).not.toContain('data-file-url');
+    expect(viewer).toContain('class="download-card__file"');
+    expect(viewer).toMatch(/<div class="download-card__action" data-download-action data-download-id="602" data-filename="[^"]+" data-size="\d+"><\/div>/);
+    // "CMM Suite 9" has a version: its date, then a row per file with its own gated link for the page script.
+    const suite = cardOf('CMM Suite 9');
+    expect(suite).toContain('class="release-facts"');
+    expect(suite).toContain('aria-label="Files of CMM Suite 9"');
+    expect(suite).toContain('data-file-url="/api/downloads/file/601/6011"');
+    expect(suite).toContain('<span class="release-file__platform-name">All platforms</span>');
+    expect(suite).not.toContain('data-gated');
+    // A previous release's files are in the page but hidden until the script finds the reader may download them.
+    const table = html.slice(html.indexOf('<table class="releases-table">'));
+    expect(table).toMatch(
+      /<div class="previous-releases__files" data-release-files hidden>\s*<ul class="release-files release-files--compact" aria-label="Files of CMM Suite 8">/,
+    );
+    expect(table).toContain('data-file-url="/api/downloads/file/603/6031"');
+    // Rendered at build time only: no island, no React for readers of this page.
+    expect(html).not.toContain('<astro-island');
+  });
+
   it('gives island pages their heading, mount point, noscript note and noindex', () => {
     const expectations: Array<[string, string, string]> = [
       ['/contact', 'Use the form for any enquiries:', 'contact-form'],

@@ -24,7 +24,7 @@ function DateValue({ value, withTime = false }: { value: string | null; withTime
   return text && value ? <time dateTime={value}>{text}</time> : <>N/A</>;
 }
 
-export function LicenseStatus({ status }: { status: LicenseView['status'] }) {
+export function LicenseStatus({ status }: { status: Pick<LicenseView['status'], 'text'> & { code: string } }) {
   return <span className={`license-status license-status--${status.code.toLowerCase().replace('_', '-')}`}>{status.text}</span>;
 }
 

@@ -1,9 +1,9 @@
 // Edit, Delete and Download for one release (docs/product/downloads.md#downloads-page: per row of the table and, here, per card too).
 // Download uses the same two ways as readers get (src/scripts/release-download.ts); admins may download
-// any release that has a file, downloadable or not (docs/product/roles.md).
-import { useState } from 'react';
-import { downloadErrorMessage, downloadRelease, fileUrl, prefersNativeDownload } from '../../scripts/release-download.ts';
+// any release that has a file, downloadable or not (docs/product/roles.md). A release with files per
+// platform (issue 25) has a Download per file in its file list instead.
 import type { Release } from '../../lib/api/downloads.ts';
+import { DownloadControl } from './DownloadControl.tsx';
 
 interface ReleaseActionsProps {
   release: Release;
@@ -11,28 +11,11 @@ interface ReleaseActionsProps {
   onDelete: (release: Release) => void;
   /** After a completed download, so the count can be read again. */
   onDownloaded: () => void;
+  /** The release's files have their own Download buttons. */
+  perFile?: boolean;
 }
 
-export function ReleaseActions({ release, onEdit, onDelete, onDownloaded }: ReleaseActionsProps) {
-  const [error, setError] = useState('');
-  const [downloading, setDownloading] = useState(false);
-
-  const download = async (button: HTMLButtonElement) => {
-    if (downloading || !release.filename) return;
-    setDownloading(true);
-    setError('');
-    try {
-      await downloadRelease({ id: release.id, filename: release.filename, size: release.size });
-      onDownloaded();
-    } catch (failure) {
-      setError(downloadErrorMessage(failure));
-    } finally {
-      setDownloading(false);
-      // The loading modal held focus while it was open.
-      button.focus();
-    }
-  };
-
+export function ReleaseActions({ release, onEdit, onDelete, onDownloaded, perFile = false }: ReleaseActionsProps) {
   return (
     <div className="release-actions">
       <div className="release-actions__buttons">
@@ -42,32 +25,14 @@ export function ReleaseActions({ release, onEdit, onDelete, onDownloaded }: Rele
         <button type="button" className="button button--small button--danger" onClick={() => onDelete(release)} aria-label={`Delete ${release.title}`}>
           Delete
         </button>
-        {release.has_file &&
-          release.filename &&
-          (prefersNativeDownload(release.size) ? (
-            <a
-              className="button button--small button--secondary"
-              href={fileUrl(release.id)}
-              download={release.filename}
-              aria-label={`Download ${release.title}`}
-            >
-              Download
-            </a>
-          ) : (
-            <button
-              type="button"
-              className="button button--small button--secondary"
-              onClick={(event) => void download(event.currentTarget)}
-              aria-disabled={downloading || undefined}
-              aria-label={`Download ${release.title}`}
-            >
-              Download
-            </button>
-          ))}
+        {!perFile && release.has_file && release.filename && (
+          <DownloadControl
+            target={{ id: release.id, filename: release.filename, size: release.size }}
+            label={`Download ${release.title}`}
+            onDownloaded={onDownloaded}
+          />
+        )}
       </div>
-      <p className="release-actions__error" role="alert">
-        {error}
-      </p>
     </div>
   );
 }

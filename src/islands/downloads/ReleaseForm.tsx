@@ -1,5 +1,5 @@
 // The admin's add/edit form at the top of the downloads page (docs/product/downloads.md#downloads-page, docs/product/data-model.md#download-item, docs/product/messages.md#validation): title,
-// body, release, is_current, downloadable and file, with the first server error under each field and the
+// body, release, version, channel, release date, entitlement (issue 25), is_current, downloadable and file, with the first server error under each field and the
 // server's message as the notice above the buttons. The owner remounts it (a new key) to switch between
 // create and edit mode, so every mode starts from the release's values and no stale errors. The body is
 // edited with the one markdown editor of posts and home sections (toolbar and live preview).
@@ -11,6 +11,7 @@ import { SubmitButton } from '../ui/SubmitButton.tsx';
 import type { FieldErrors, FormMessage } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
 import { FileField, FlagField } from './ReleaseFormControls.tsx';
+import { ReleaseGateFields, type KnownEntitlement } from './ReleaseGateFields.tsx';
 import { RELEASE_FIELDS } from './release-rules.ts';
 import type { Release, ReleaseInput } from '../../lib/api/downloads.ts';
 
@@ -27,6 +28,8 @@ interface ReleaseFormProps {
   /** Sends the release; resolves once saved (the owner shows the message), rejects with an ApiError. */
   onSave: (id: number | null, input: ReleaseInput) => Promise<void>;
   onCancelEdit: () => void;
+  /** Suggestions for the entitlement field, from the license types. */
+  entitlements: readonly KnownEntitlement[];
 }
 
 function inputOf(editing: Release | null): ReleaseInput {
@@ -36,8 +39,22 @@ function inputOf(editing: Release | null): ReleaseInput {
     release: editing?.release ?? '',
     is_current: editing ? editing.is_current === 1 : false,
     downloadable: editing ? editing.downloadable === 1 : true,
+    version: editing?.version ?? '',
+    channel: editing?.channel ?? 'stable',
+    // The date input holds a day; the stored instant's day (UTC) is what the server compares.
+    released_at: editing ? editing.released_at.slice(0, 10) : '',
+    entitlement: editing?.entitlement ?? '',
     file: null,
   };
+}
+
+/**
+ * The date input holds only the day: sending an unchanged day would move the stored instant to midnight on
+ * every edit (and with it the order of releases), so an edit sends the date only when it was changed; an
+ * empty field leaves it as it is.
+ */
+function withDateIfChanged(input: ReleaseInput, editing: Release | null): ReleaseInput {
+  return editing && input.released_at === inputOf(editing).released_at ? { ...input, released_at: '' } : input;
 }
 
 /** Only when this form (mode) first appears: the title after Edit, the notice after a save. */
@@ -60,9 +77,10 @@ interface ReleaseFieldsProps {
   input: ReleaseInput;
   onChange: (change: Partial<ReleaseInput>) => void;
   errors: FieldErrors;
+  entitlements: readonly KnownEntitlement[];
 }
 
-function ReleaseFields({ editing, input, onChange, errors }: ReleaseFieldsProps) {
+function ReleaseFields({ editing, input, onChange, errors, entitlements }: ReleaseFieldsProps) {
   const fileHint = editing?.filename ? `Leave empty to keep ${editing.filename}.` : 'Required when the release is downloadable.';
   return (
     <div className="form-grid">
@@ -75,6 +93,7 @@ function ReleaseFields({ editing, input, onChange, errors }: ReleaseFieldsProps)
         error={errors.release}
         hint="The version shown on the page; 0 or empty hides it."
       />
+      <ReleaseGateFields input={input} onChange={onChange} errors={errors} entitlements={entitlements} />
       <div className="field--full">
         <MarkdownEditor label="Body" name="body" value={input.body} onChange={(body) => onChange({ body })} error={errors.body} rows={8} />
       </div>
@@ -104,7 +123,7 @@ function ReleaseFields({ editing, input, onChange, errors }: ReleaseFieldsProps)
 /** Over the size limit is the file's fault, so the message goes under the file too. */
 const blameFileFor413 = (status: number) => (status === 413 ? 'file' : undefined);
 
-export function ReleaseForm({ editing, notice, noticeId, focusOnMount, onNotice, onSave, onCancelEdit }: ReleaseFormProps) {
+export function ReleaseForm({ editing, notice, noticeId, focusOnMount, onNotice, onSave, onCancelEdit, entitlements }: ReleaseFormProps) {
   const headingId = useId();
   const [input, setInput] = useState(() => inputOf(editing));
   // The notice belongs to the owner (it reports deletes too) and always shows the server's message.
@@ -120,7 +139,7 @@ export function ReleaseForm({ editing, notice, noticeId, focusOnMount, onNotice,
   const save = async () => {
     if (form.busy) return;
     onNotice(null);
-    const failure = await form.run(() => onSave(editing?.id ?? null, input));
+    const failure = await form.run(() => onSave(editing?.id ?? null, withDateIfChanged(input, editing)));
     if (failure) onNotice(failure.message);
   };
 
@@ -138,7 +157,13 @@ export function ReleaseForm({ editing, notice, noticeId, focusOnMount, onNotice,
       <h2 id={headingId} className="release-form__title">
         {editing ? `Edit release: ${editing.title}` : 'Add a release'}
       </h2>
-      <ReleaseFields editing={editing} input={input} onChange={(change) => setInput((current) => ({ ...current, ...change }))} errors={form.errors} />
+      <ReleaseFields
+        editing={editing}
+        input={input}
+        onChange={(change) => setInput((current) => ({ ...current, ...change }))}
+        errors={form.errors}
+        entitlements={entitlements}
+      />
       <div className="release-form__notice" id={noticeId} tabIndex={-1}>
         <Message message={notice} />
       </div>

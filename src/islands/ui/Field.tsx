@@ -8,13 +8,15 @@ interface FieldProps {
   value: string;
   onChange: (value: string) => void;
   error?: string | undefined;
-  type?: 'text' | 'email' | 'password' | 'tel';
+  type?: 'text' | 'email' | 'password' | 'tel' | 'date';
   multiline?: boolean;
   autoComplete?: string;
   /** Focused when the surrounding dialog opens. */
   autoFocusOnOpen?: boolean;
   inputMode?: InputHTMLAttributes<HTMLInputElement>['inputMode'];
   hint?: string;
+  /** The id of a <datalist> of suggestions (free text stays allowed). */
+  list?: string;
 }
 
 /** The ids a control's aria-describedby names: its hint and its error, where present. */
@@ -40,7 +42,20 @@ export function FieldNotes({ id, hint, error }: { id: string; hint?: string | un
   );
 }
 
-export function Field({ label, name, value, onChange, error, type = 'text', multiline = false, autoComplete, autoFocusOnOpen, inputMode, hint }: FieldProps) {
+export function Field({
+  label,
+  name,
+  value,
+  onChange,
+  error,
+  type = 'text',
+  multiline = false,
+  autoComplete,
+  autoFocusOnOpen,
+  inputMode,
+  hint,
+  list,
+}: FieldProps) {
   const id = useId();
   const describedBy = describedByOf(id, hint, error);
   const common = {
@@ -61,7 +76,7 @@ export function Field({ label, name, value, onChange, error, type = 'text', mult
       {multiline ? (
         <textarea {...common} rows={6} onChange={(event) => onChange(event.target.value)} />
       ) : (
-        <input {...common} type={type} inputMode={inputMode} onChange={(event) => onChange(event.target.value)} />
+        <input {...common} type={type} inputMode={inputMode} list={list} onChange={(event) => onChange(event.target.value)} />
       )}
       <FieldNotes id={id} hint={hint} error={error} />
     </div>
@@ -97,10 +112,11 @@ interface SelectFieldProps {
   /** Focused when the surrounding dialog opens. */
   autoFocusOnOpen?: boolean;
   className?: string;
+  hint?: string;
 }
 
 /** A labelled select with its first server error underneath, tied together like Field's. */
-export function SelectField({ label, name, value, onChange, options, error, emptyOption, autoFocusOnOpen, className }: SelectFieldProps) {
+export function SelectField({ label, name, value, onChange, options, error, emptyOption, autoFocusOnOpen, className, hint }: SelectFieldProps) {
   const id = useId();
   return (
     <div className={[error ? 'field field--invalid' : 'field', className].filter(Boolean).join(' ')}>
@@ -114,7 +130,7 @@ export function SelectField({ label, name, value, onChange, options, error, empt
         value={value}
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedByOf(id, undefined, error)}
+        aria-describedby={describedByOf(id, hint, error)}
         data-autofocus={autoFocusOnOpen ? '' : undefined}
       >
         {emptyOption !== undefined && <option value="">{emptyOption}</option>}
@@ -124,7 +140,7 @@ export function SelectField({ label, name, value, onChange, options, error, empt
           </option>
         ))}
       </select>
-      <FieldNotes id={id} error={error} />
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -65,15 +65,20 @@ export function downloadName(headers: Pick<Headers, 'get'>, fallbackName: string
 }
 
 /**
- * Downloads a file through a permission-checked POST endpoint, then hands it to the browser under the
- * name from the `filename` header (the stored name on disk is random) or Content-Disposition.
+ * Downloads a file through a permission-checked endpoint, then hands it to the browser under the name from
+ * the `filename` header (the stored name on disk is random) or Content-Disposition. With a body it POSTs
+ * it as JSON (the release and attachment downloads by id); without one it GETs the path (a release's file
+ * by its own link, issue 25).
  */
 export async function downloadWithProgress(path: string, body: unknown, fallbackName: string): Promise<void> {
-  await ensureXsrfCookie('POST');
-  const headers = { ...baseHeaders(), 'Content-Type': 'application/json' };
+  const method = body === undefined ? 'GET' : 'POST';
+  await ensureXsrfCookie(method);
+  const headers: Record<string, string> = baseHeaders();
+  if (method === 'POST') headers['Content-Type'] = 'application/json';
   reportProgress(fallbackName, 0, 0);
   try {
-    const response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body), credentials: 'same-origin' });
+    const payload = method === 'POST' ? JSON.stringify(body) : undefined;
+    const response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
     if (!response.ok) throw failedAnswer(response.status, parseAnswerText(await response.text()));
     const filename = downloadName(response.headers, fallbackName);
     saveBlob(await readWithProgress(response, filename), filename);
