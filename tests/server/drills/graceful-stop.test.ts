@@ -96,7 +96,10 @@ async function startUpload(server: ServerProcess, release: string, size: number,
 function releaseRows(dataDir: string): Array<{ release: string; stored_name: string | null; size: number }> {
   const db = openDb(dataDir);
   try {
-    return db.prepare('SELECT release, stored_name, size FROM download_items').all() as Array<{ release: string; stored_name: string | null; size: number }>;
+    // A release's files are rows of release_files (issue 25); a release without one has a null name and size.
+    return db
+      .prepare('SELECT d.release, f.stored_name, coalesce(f.size, 0) AS size FROM download_items d LEFT JOIN release_files f ON f.download_item_id = d.id')
+      .all() as Array<{ release: string; stored_name: string | null; size: number }>;
   } finally {
     db.close();
   }

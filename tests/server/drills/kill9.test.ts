@@ -179,7 +179,12 @@ describe('kill -9 drills against the real server process', () => {
       const db = new Database(path.join(dataDir, 'site.db'), { readonly: true, fileMustExist: true });
       try {
         expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-        const rows = db.prepare('SELECT id, release, stored_name, size FROM download_items').all() as Array<{
+        // A release's files are rows of release_files (issue 25); a release without one has a null name.
+        const rows = db
+          .prepare(
+            'SELECT d.id, d.release, f.stored_name, coalesce(f.size, 0) AS size FROM download_items d LEFT JOIN release_files f ON f.download_item_id = d.id',
+          )
+          .all() as Array<{
           id: number;
           release: string;
           stored_name: string | null;

@@ -63,9 +63,9 @@ describe('Cache-Control on API answers', () => {
 
   it('is no-store for every API answer to an admin (the user, admin lists, posts with drafts)', async () => {
     // Every parameterless GET of the API, read from the app's route table so a new list is covered; only
-    // the public descriptions name their own policy: the licensing JWKS and the machine APIs' OpenAPI
+    // the public descriptions name their own policy: the licensing and update-signing JWKS and the machine APIs' OpenAPI
     // document and reference page (docs/integrations.md#openapi).
-    const publicDescriptions = new Set(['/api/licensing/v1/keys', '/api/openapi.json', '/api/reference']);
+    const publicDescriptions = new Set(['/api/licensing/v1/keys', '/api/updates/v1/keys', '/api/openapi.json', '/api/reference']);
     const targets = ['/api/news/getposts'];
     for (const route of ctx.app.routes) {
       if (route.method === 'GET' && route.path.startsWith('/api/') && !/[:*]/.test(route.path) && !publicDescriptions.has(route.path)) targets.push(route.path);
@@ -82,8 +82,9 @@ describe('Cache-Control on API answers', () => {
     expect((await ctx.app.request('/api/user')).headers.get('Cache-Control')).toBe('no-store');
   });
 
-  it('keeps the public cache policy of the licensing JWKS and of the OpenAPI document', async () => {
+  it('keeps the public cache policy of the licensing and update-signing JWKS and of the OpenAPI document', async () => {
     expect((await ctx.app.request('/api/licensing/v1/keys')).headers.get('Cache-Control')).toBe('public, max-age=300');
+    expect((await ctx.app.request('/api/updates/v1/keys')).headers.get('Cache-Control')).toBe('public, max-age=300');
     expect((await ctx.app.request('/api/openapi.json')).headers.get('Cache-Control')).toBe('public, max-age=300');
   });
 });
