@@ -18,6 +18,7 @@ import { loadStaticSite, type StaticSite } from '../static/static-site.ts';
 import { closeServer, listen } from './listen.ts';
 import { createOpsEndpoints } from '../ops/endpoints.ts';
 import { createReadinessCheck } from '../ops/health.ts';
+import { createObjectStore } from '../storage/object-store/index.ts';
 import { processMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
 import { createKeyringSource } from '../features/licensing/index.ts';
@@ -43,6 +44,7 @@ export function runWorker(): void {
     mailer: createMailer({ config, log, db, now: () => Date.now() }),
     now: () => Date.now(),
     keyring: createKeyringSource(config),
+    storage: createObjectStore(config),
   };
   const app = createApp(ctx);
 

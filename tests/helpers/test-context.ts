@@ -11,6 +11,7 @@ import { createLogger } from '../../server/log.ts';
 import { createMailer } from '../../server/mail/transport.ts';
 import type { Publisher, PublishStatus } from '../../server/publish/types.ts';
 import { createKeyringSource } from '../../server/features/licensing/signing-keys.ts';
+import { createObjectStore } from '../../server/storage/object-store/index.ts';
 
 export interface RecordingPublisher extends Publisher {
   reasons: string[];
@@ -69,6 +70,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     publisher: options.publisher ?? createRecordingPublisher(),
     now,
     keyring: createKeyringSource(config),
+    storage: createObjectStore(config),
   };
   const app = createApp(ctx);
   return {

@@ -137,6 +137,7 @@ describe('automatic trials on', () => {
       publisher: createRecordingPublisher(),
       now: ctx.now,
       keyring: ctx.keyring,
+      storage: ctx.storage,
     });
     const sameBrowser = createClient(app2);
     for (const [name, value] of user.cookies) sameBrowser.cookies.set(name, value);
