@@ -112,7 +112,7 @@ async function runPrimary(): Promise<void> {
   keyring();
   const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring, storage };
   const app = createApp(ctx);
-  const serving = await startServing({ config, app, db, log, workerEnv: process.env, onPublishRequest: takeUp });
+  const serving = await startServing({ config, app, db, log, storage, workerEnv: process.env, onPublishRequest: takeUp });
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
   const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
   reportMailQueueDepth(() => countPendingRecipients(db));

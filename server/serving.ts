@@ -10,11 +10,12 @@ import type { Logger } from './log.ts';
 import { closeServer, ensurePortFree, listen } from './process/listen.ts';
 import { startWorkerPool, type WorkerPool } from './process/worker-pool.ts';
 import { findCurrentBuild } from './publish/build-dirs.ts';
-import { strictTransportSecurity } from './http/security-headers.ts';
+import { mediaImageOrigins, strictTransportSecurity } from './http/security-headers.ts';
 import { connectionCap } from './http/connection-cap.ts';
 import { createHttpServer, type HttpServerOptions } from './server.ts';
 import { createOpsEndpoints } from './ops/endpoints.ts';
-import { createReadinessCheck } from './ops/health.ts';
+import { bucketProbeFor, createReadinessCheck } from './ops/health.ts';
+import type { ObjectStore } from './storage/object-store/index.ts';
 import { aggregateMetrics } from './ops/metrics-aggregate.ts';
 import { loadStaticSite, type LoadOptions, type StaticSite } from './static/static-site.ts';
 
@@ -41,6 +42,8 @@ export interface ServingOptions {
   app: HttpServerOptions['app'];
   /** The primary's connection, for the readiness check. */
   db: Db;
+  /** Where stored files live: /media/ and the readiness check follow it (docs/decisions/0050-object-storage.md). */
+  storage?: ObjectStore;
   log: Logger;
   /** The environment the other processes read their configuration from (the primary's own; tests pass theirs). */
   workerEnv?: Record<string, string | undefined>;
@@ -52,7 +55,12 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   const { config, log } = options;
   let site: StaticSite | null = null;
   // The primary writes each build's compressed forms beside its files; the other processes only read them.
-  const load = (dir: string) => loadStaticSite(dir, { previous: site, writeCompressed: true, onWriteError: reportWriteErrors(log, dir) });
+  const load = (dir: string) => loadStaticSite(dir, {
+      previous: site,
+      writeCompressed: true,
+      onWriteError: reportWriteErrors(log, dir),
+      imageOrigins: mediaImageOrigins(config),
+    });
   const current = findCurrentBuild(config);
   if (current) site = await load(current.dir);
 
@@ -64,6 +72,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
     app: options.app,
     getSite,
     mediaDir: config.uploadsDir,
+    storage: options.storage,
     log,
     servedBy: config.servedByHeader ? 'main' : undefined,
     headersTimeoutMs: config.headersTimeoutMs,
@@ -72,7 +81,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
     strictTransportSecurity: strictTransportSecurity(config),
     trustProxy: config.trustProxy,
     ops: createOpsEndpoints({
-      ready: createReadinessCheck({ config, db: options.db, getSite }),
+      ready: createReadinessCheck({ config, db: options.db, getSite, bucket: bucketProbeFor(options.storage) }),
       metrics: joinedMetrics,
       metricsToken: config.metricsToken,
       log,

@@ -11,13 +11,13 @@ import { loadConfig } from '../env.ts';
 import { createLogger, loggerOptions, withPrefix } from '../log.ts';
 import { createMailer } from '../mail/transport.ts';
 import { createRemotePublisher } from '../publish/shared-publisher.ts';
-import { strictTransportSecurity } from '../http/security-headers.ts';
+import { mediaImageOrigins, strictTransportSecurity } from '../http/security-headers.ts';
 import { connectionCap } from '../http/connection-cap.ts';
 import { createHttpServer } from '../server.ts';
 import { loadStaticSite, type StaticSite } from '../static/static-site.ts';
 import { closeServer, listen } from './listen.ts';
 import { createOpsEndpoints } from '../ops/endpoints.ts';
-import { createReadinessCheck } from '../ops/health.ts';
+import { bucketProbeFor, createReadinessCheck } from '../ops/health.ts';
 import { createObjectStore } from '../storage/object-store/index.ts';
 import { processMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
@@ -83,7 +83,7 @@ export function runWorker(): void {
         const { dir, generation } = wanted;
         // The primary wrote the compressed forms next to the files: nothing is compressed again here. The site
         // being replaced lends its pages' policies to the pages that did not change.
-        if (dir !== null && dir !== site?.dir) site = await loadStaticSite(dir, { previous: site, compress: false });
+        if (dir !== null && dir !== site?.dir) site = await loadStaticSite(dir, { previous: site, compress: false, imageOrigins: mediaImageOrigins(config) });
         loadedGeneration = generation;
         tell({ type: 'site-loaded', generation });
       }
@@ -104,6 +104,7 @@ export function runWorker(): void {
       app,
       getSite,
       mediaDir: config.uploadsDir,
+      storage: ctx.storage,
       log,
       servedBy: config.servedByHeader ? `worker-${index}` : undefined,
       headersTimeoutMs: config.headersTimeoutMs,
@@ -111,7 +112,7 @@ export function runWorker(): void {
       maxConnectionsPerClient: connectionCap(config),
       strictTransportSecurity: strictTransportSecurity(config),
       trustProxy: config.trustProxy,
-      ops: createOpsEndpoints({ ready: createReadinessCheck({ config, db, getSite }), metrics: joinedMetrics, metricsToken: config.metricsToken, log }),
+      ops: createOpsEndpoints({ ready: createReadinessCheck({ config, db, getSite, bucket: bucketProbeFor(ctx.storage) }), metrics: joinedMetrics, metricsToken: config.metricsToken, log }),
     });
     try {
       // exclusive: this process binds its own socket (with SO_REUSEPORT) instead of asking the cluster

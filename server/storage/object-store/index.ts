@@ -2,13 +2,13 @@
 // by STORAGE, and the start's check that a bucket holds every file before the site uses it.
 import type { Config } from '../../env.ts';
 import { createLocalObjectStore } from './local.ts';
-import { createS3ObjectStore, type S3ObjectStoreWithMarker } from './s3.ts';
+import { createS3ObjectStore } from './s3.ts';
 import type { ObjectStore } from './types.ts';
 
 export { attachedFileKey, isObjectKey, localPathOf, mediaKeyToUrl, mediaUrlToKey, releaseFileKey, STORE_AREAS } from './keys.ts';
 export { createLocalObjectStore } from './local.ts';
-export { createS3ObjectStore, STORE_MARKER_KEY, type S3ObjectStoreWithMarker, type StoreMarker } from './s3.ts';
-export { ObjectNotFoundError, type ByteRange, type ObjectDigest, type ObjectInfo, type ObjectStore, type S3ObjectStore } from './types.ts';
+export { createS3ObjectStore, STORE_MARKER_KEY } from './s3.ts';
+export { ObjectNotFoundError, type ByteRange, type ObjectDigest, type ObjectInfo, type ObjectStore, type S3ObjectStore, type StoreMarker } from './types.ts';
 
 /** How long a presigned download link works: long enough to start (and resume soon after), short enough not to be shared. */
 export const PRESIGNED_LINK_SECONDS = 300;
@@ -27,8 +27,7 @@ export class StoreNotReadyError extends Error {}
  */
 export async function ensureStoreComplete(config: Pick<Config, 'storage' | 'uploadsDir' | 'privateFilesDir'>, store: ObjectStore): Promise<void> {
   if (store.kind !== 's3') return;
-  const bucket = store as S3ObjectStoreWithMarker;
-  if (await bucket.readMarker()) return;
+  if (await store.readMarker()) return;
   const local = createLocalObjectStore(config);
   for await (const file of local.list('')) {
     throw new StoreNotReadyError(
@@ -36,5 +35,5 @@ export async function ensureStoreComplete(config: Pick<Config, 'storage' | 'uplo
         'Run `npm run storage -- migrate --to s3` (README, Production), or set STORAGE=local.',
     );
   }
-  await bucket.writeMarker({ complete: true, files: 0, from: 'empty', at: new Date().toISOString() });
+  await store.writeMarker({ complete: true, files: 0, from: 'empty', at: new Date().toISOString() });
 }

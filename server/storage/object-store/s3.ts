@@ -14,7 +14,7 @@ import { attachmentDisposition } from '../../http/byte-range.ts';
 import { presignedLinks, storageErrors } from '../../ops/metrics.ts';
 import { chunksOf, createDigester } from './digest.ts';
 import { splitKey } from './keys.ts';
-import { ObjectNotFoundError, type ByteRange, type ObjectDigest, type ObjectInfo, type S3ObjectStore } from './types.ts';
+import { ObjectNotFoundError, type ByteRange, type ObjectDigest, type ObjectInfo, type S3ObjectStore, type StoreMarker } from './types.ts';
 
 /** S3's smallest part but the last; 4 in flight keep at most 32 MiB of a file in memory. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -25,22 +25,7 @@ export const STORE_MARKER_KEY = 'site-storage-complete.json';
 
 export type S3Settings = Extract<StorageConfig, { kind: 's3' }>;
 
-export interface StoreMarker {
-  complete: true;
-  /** What the migration copied: how many files, from which store, when. */
-  files: number;
-  from: 'local' | 's3' | 'empty';
-  at: string;
-}
-
-export interface S3ObjectStoreWithMarker extends S3ObjectStore {
-  readMarker(): Promise<StoreMarker | null>;
-  writeMarker(marker: StoreMarker): Promise<void>;
-  /** HEAD of the marker: 'ok', 'missing' or throws when the bucket does not answer. */
-  headMarker(): Promise<'ok' | 'missing'>;
-}
-
-export function createS3ObjectStore(settings: S3Settings): S3ObjectStoreWithMarker {
+export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
   const client = new S3Client({
     endpoint: settings.endpoint,
     region: settings.region,

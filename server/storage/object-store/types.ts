@@ -62,6 +62,19 @@ export interface S3ObjectStore extends ObjectStoreBase {
   presignGet(key: string, options: PresignOptions): Promise<string>;
   /** The public URL of a media key when S3_PUBLIC_URL is set, else null (the site streams it). */
   publicUrl(key: string): string | null;
+  /** The marker object that says the bucket holds every file (null: none), written by the migration. */
+  readMarker(): Promise<StoreMarker | null>;
+  writeMarker(marker: StoreMarker): Promise<void>;
+  /** A HEAD of the marker for /readyz: 'ok', 'missing', or throws when the bucket does not answer. */
+  headMarker(): Promise<'ok' | 'missing'>;
+}
+
+export interface StoreMarker {
+  complete: true;
+  /** What filled the bucket: how many files, from which store, when. */
+  files: number;
+  from: 'local' | 's3' | 'empty';
+  at: string;
 }
 
 export type ObjectStore = LocalObjectStore | S3ObjectStore;
