@@ -111,14 +111,14 @@ describe.each([
         sent++;
       },
     });
-    const answer = await t.ctx.app
-      .request('/api/news/extrafiles', {
+    const answer = await Promise.resolve(
+      t.ctx.app.request('/api/news/extrafiles', {
         method: 'POST',
         headers: { Cookie: admin.cookieHeader, 'X-XSRF-TOKEN': admin.xsrf ?? '', 'Content-Type': 'multipart/form-data; boundary=B' },
         body,
         duplex: 'half',
-      } as RequestInit)
-      .catch(() => null);
+      } as RequestInit),
+    ).catch(() => null);
     if (answer) expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(listUploadedFiles(t.ctx.db, 'news')).toEqual([]);
     expect(await storedKeys(t.ctx.storage, 'private/')).toEqual([]);
@@ -132,7 +132,7 @@ describe('attached files from the bucket', () => {
   });
   afterEach(() => t.ctx.cleanup());
 
-  it("give our own pages the link itself on request, and the bucket answers its ranges (resumption)", async () => {
+  it('give our own pages the link itself on request, and the bucket answers its ranges (resumption)', async () => {
     const admin = await t.admin();
     const bytes = crypto.randomBytes(100_000);
     const uploaded = await admin.request('POST', '/api/news/extrafiles', fileForm(bytes, 'data.bin', 'application/octet-stream'));
