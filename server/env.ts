@@ -256,8 +256,9 @@ export class ConfigError extends Error {}
 const projectRoot = path.resolve(import.meta.dirname, '..');
 
 /** Parses an environment (process.env by default) into the server's configuration, or throws a ConfigError naming every bad variable. */
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(source);
+export function loadConfig(source: Record<string, string | undefined> = process.env, options: { storage?: 'local' | 's3' } = {}): Config {
+  // `npm run storage -- migrate --to s3` needs the bucket's settings before STORAGE says s3 (scripts/storage.ts).
+  const parsed = envSchema.safeParse(options.storage ? { ...source, STORAGE: options.storage } : source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

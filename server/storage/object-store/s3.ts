@@ -6,7 +6,15 @@
 // presigned by the SDK; this file never signs anything itself.
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { StorageConfig } from '../../env.ts';
@@ -159,6 +167,11 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
     writeMarker: (marker) =>
       counted('marker', async () => {
         await client.send(new PutObjectCommand({ Bucket, Key: STORE_MARKER_KEY, Body: JSON.stringify(marker), ContentType: 'application/json' }));
+      }),
+
+    deleteMarker: () =>
+      counted('marker', async () => {
+        await client.send(new DeleteObjectCommand({ Bucket, Key: STORE_MARKER_KEY }));
       }),
 
     headMarker: () =>

@@ -65,6 +65,8 @@ export interface S3ObjectStore extends ObjectStoreBase {
   /** The marker object that says the bucket holds every file (null: none), written by the migration. */
   readMarker(): Promise<StoreMarker | null>;
   writeMarker(marker: StoreMarker): Promise<void>;
+  /** Removes the marker: the bucket no longer holds every file (the files went back to the local store). */
+  deleteMarker(): Promise<void>;
   /** A HEAD of the marker for /readyz: 'ok', 'missing', or throws when the bucket does not answer. */
   headMarker(): Promise<'ok' | 'missing'>;
 }
