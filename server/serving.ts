@@ -55,7 +55,8 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   const { config, log } = options;
   let site: StaticSite | null = null;
   // The primary writes each build's compressed forms beside its files; the other processes only read them.
-  const load = (dir: string) => loadStaticSite(dir, {
+  const load = (dir: string) =>
+    loadStaticSite(dir, {
       previous: site,
       writeCompressed: true,
       onWriteError: reportWriteErrors(log, dir),

@@ -105,7 +105,7 @@ export const storageErrors = new Counter({
 
 export const presignedLinks = new Counter({
   name: 'site_storage_presigned_links_total',
-  help: 'Presigned GET links of the bucket handed out after the site\'s own checks (docs/decisions/0050-object-storage.md).',
+  help: "Presigned GET links of the bucket handed out after the site's own checks (docs/decisions/0050-object-storage.md).",
   registers,
 });
 

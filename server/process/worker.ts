@@ -112,7 +112,12 @@ export function runWorker(): void {
       maxConnectionsPerClient: connectionCap(config),
       strictTransportSecurity: strictTransportSecurity(config),
       trustProxy: config.trustProxy,
-      ops: createOpsEndpoints({ ready: createReadinessCheck({ config, db, getSite, bucket: bucketProbeFor(ctx.storage) }), metrics: joinedMetrics, metricsToken: config.metricsToken, log }),
+      ops: createOpsEndpoints({
+        ready: createReadinessCheck({ config, db, getSite, bucket: bucketProbeFor(ctx.storage) }),
+        metrics: joinedMetrics,
+        metricsToken: config.metricsToken,
+        log,
+      }),
     });
     try {
       // exclusive: this process binds its own socket (with SO_REUSEPORT) instead of asking the cluster

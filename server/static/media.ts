@@ -138,7 +138,14 @@ export function createStoredMediaHandler(store: S3ObjectStore) {
     const { start, end } = range ?? { start: 0, end: info.size - 1 };
     const length = info.size === 0 ? 0 : end - start + 1;
     if (head || length === 0) {
-      res.writeHead(range ? 206 : 200, ['Content-Type', type, 'Content-Length', String(length), ...(range ? ['Content-Range', contentRange(range, info.size)] : []), ...common]);
+      res.writeHead(range ? 206 : 200, [
+        'Content-Type',
+        type,
+        'Content-Length',
+        String(length),
+        ...(range ? ['Content-Range', contentRange(range, info.size)] : []),
+        ...common,
+      ]);
       res.end();
       return;
     }
@@ -149,7 +156,14 @@ export function createStoredMediaHandler(store: S3ObjectStore) {
       if (error instanceof ObjectNotFoundError) return sendNotFound(res, head);
       throw error;
     }
-    res.writeHead(range ? 206 : 200, ['Content-Type', type, 'Content-Length', String(length), ...(range ? ['Content-Range', contentRange(range, info.size)] : []), ...common]);
+    res.writeHead(range ? 206 : 200, [
+      'Content-Type',
+      type,
+      'Content-Length',
+      String(length),
+      ...(range ? ['Content-Range', contentRange(range, info.size)] : []),
+      ...common,
+    ]);
     const stream = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
     stream.on('error', () => res.destroy());
     res.on('close', () => stream.destroy());

@@ -210,7 +210,10 @@ async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
 
 /** A page's Content-Security-Policy (its inline scripts' hashes), taken from the previous site when its bytes are the same. */
 function pagePolicy(load: EntryLoad, body: Buffer, sha256: string, wasm: boolean): string {
-  return load.previousPolicies.get(pagePolicyKey(sha256, wasm)) ?? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')), { wasm, imageOrigins: load.imageOrigins });
+  return (
+    load.previousPolicies.get(pagePolicyKey(sha256, wasm)) ??
+    contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')), { wasm, imageOrigins: load.imageOrigins })
+  );
 }
 
 /** The forms stored next to the file when they are newer than it; otherwise reused or made (and written). */

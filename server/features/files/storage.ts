@@ -70,7 +70,11 @@ export function decodeFormFileName(name: string): string {
  * is gone afterwards either way. Locally that is the rename of before, the directory fsynced, so the row
  * inserted next never names a file a power cut took back; in a bucket the object exists once this returns.
  */
-export async function storeExtraFile(storage: ObjectStore, route: string, received: ReceivedFile & { mime_type: string }): Promise<{ storedName: string; key: string }> {
+export async function storeExtraFile(
+  storage: ObjectStore,
+  route: string,
+  received: ReceivedFile & { mime_type: string },
+): Promise<{ storedName: string; key: string }> {
   const storedName = newStoredName();
   const key = attachedFileKey(route, storedName);
   await storage.putFile(key, received.tempPath, received.size, { contentType: received.mime_type });

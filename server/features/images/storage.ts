@@ -122,7 +122,8 @@ export async function storeImageVariants(options: StoreImageOptions): Promise<St
     }
     for (const { url, data, format } of encoded) {
       const key = mediaUrlToKey(url) as string;
-      await storage.putStream(key, data, { contentType: `image/${format}` });
+      // Random names never reused: a CDN in front of the bucket may keep them for a year (docs/scaling.md).
+      await storage.putStream(key, data, { contentType: `image/${format}`, cacheControl: 'public, max-age=31536000, immutable' });
       stored.push(url);
     }
     return { urls, sizes };

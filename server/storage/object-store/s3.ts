@@ -22,7 +22,7 @@ import { attachmentDisposition } from '../../http/byte-range.ts';
 import { presignedLinks, storageErrors } from '../../ops/metrics.ts';
 import { chunksOf, createDigester } from './digest.ts';
 import { splitKey } from './keys.ts';
-import { ObjectNotFoundError, type ByteRange, type ObjectDigest, type ObjectInfo, type S3ObjectStore, type StoreMarker } from './types.ts';
+import { ObjectNotFoundError, type ByteRange, type ObjectDigest, type ObjectInfo, type PutOptions, type S3ObjectStore, type StoreMarker } from './types.ts';
 
 /** S3's smallest part but the last; 4 in flight keep at most 32 MiB of a file in memory. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -56,7 +56,7 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
     }
   }
 
-  async function upload(key: string, source: Readable | Buffer, contentType: string | undefined): Promise<ObjectDigest> {
+  async function upload(key: string, source: Readable | Buffer, options: PutOptions = {}): Promise<ObjectDigest> {
     splitKey(key);
     const digester = createDigester();
     async function* hashed() {
@@ -68,7 +68,7 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
     const body = Readable.from(hashed());
     const transfer = new Upload({
       client,
-      params: { Bucket, Key: key, Body: body, ContentType: contentType ?? 'application/octet-stream' },
+      params: { Bucket, Key: key, Body: body, ContentType: options.contentType ?? 'application/octet-stream', CacheControl: options.cacheControl },
       partSize: PART_BYTES,
       queueSize: QUEUE_SIZE,
       leavePartsOnError: false,
@@ -89,7 +89,7 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
     putFile: (key, tempPath, size, options) =>
       counted('put', async () => {
         try {
-          const stored = await upload(key, fs.createReadStream(tempPath), options?.contentType);
+          const stored = await upload(key, fs.createReadStream(tempPath), options);
           if (stored.size !== size) {
             await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
             throw new Error(`the temp file held ${stored.size} bytes, ${size} were received`);
@@ -99,7 +99,7 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
         }
       }),
 
-    putStream: (key, source, options) => counted('put', () => upload(key, source, options?.contentType)),
+    putStream: (key, source, options) => counted('put', () => upload(key, source, options)),
 
     head: (key) =>
       counted('head', async (): Promise<ObjectInfo | null> => {

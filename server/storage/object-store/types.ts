@@ -22,6 +22,8 @@ export interface ByteRange {
 
 export interface PutOptions {
   contentType?: string;
+  /** Kept with the object in a bucket, for a CDN in front of it (the local store's server sets its own). */
+  cacheControl?: string;
 }
 
 export interface ObjectStoreBase {

@@ -89,7 +89,8 @@ describe.each(stores)('the %s store', (kind, env) => {
     expect(await store.head(key)).toBeNull();
     expect(await keysUnder(store, 'private/downloads/')).not.toContain(key);
     // Nothing hidden either: the local store's temp names are gone too.
-    if (kind === 'local') expect(fs.existsSync(path.join(dataDir, 'private', 'downloads')) ? fs.readdirSync(path.join(dataDir, 'private', 'downloads')) : []).toEqual([]);
+    if (kind === 'local')
+      expect(fs.existsSync(path.join(dataDir, 'private', 'downloads')) ? fs.readdirSync(path.join(dataDir, 'private', 'downloads')) : []).toEqual([]);
   });
 
   it('refuses a key we would never make, before touching anything', async () => {
