@@ -62,6 +62,8 @@ export function createBucketProbe(store: MarkedStore, options: { everyMs?: numbe
         asking = false;
       });
   };
+  // Asked at once, so the first probe after a start already has an answer to read.
+  ask();
   return () => {
     const at = now();
     if (!last || at - last.at >= everyMs) ask();
