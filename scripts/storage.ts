@@ -74,7 +74,7 @@ async function main(): Promise<number> {
     return report.complete ? 0 : 1;
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      console.error(`${error.message}\nThe migration reads the bucket from the S3_* settings, whatever STORAGE says now (README, Production).`);
       return 2;
     }
     throw error;

@@ -3,11 +3,13 @@
 // a 302 to a presigned link of the bucket (s3rver started here), which answers ranges itself; a delete
 // removes the row first, then the object; an upload cut half way leaves no object and no row.
 import crypto from 'node:crypto';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listUploadedFiles } from '../../../../server/features/files/queries.ts';
 import { DOWNLOAD_LINK_TYPE, type DownloadLink } from '../../../../common/download-link.ts';
 import type { ObjectStore } from '../../../../server/storage/object-store/index.ts';
-import { fileForm, json, setupContentTest, type ContentTest } from '../../content/helpers.ts';
+import { fileForm, filesUnder, json, setupContentTest, type ContentTest } from '../../content/helpers.ts';
+import { registry } from '../../../../server/ops/metrics.ts';
 import { startTestBucket, type TestBucket } from '../../../helpers/s3-server.ts';
 
 // A bucket of its own for every test, as every test has its own DATA_DIR.
@@ -132,6 +134,18 @@ describe('attached files from the bucket', () => {
   });
   afterEach(() => t.ctx.cleanup());
 
+  it('leave no row and no temp file when the bucket fails during the upload, and count the failure', async () => {
+    const admin = await t.admin();
+    const errorsBefore = await storageErrorCount('put');
+    await bucket.close();
+    const answer = await admin.request('POST', '/api/news/extrafiles', fileForm(crypto.randomBytes(50_000), 'a.bin', 'application/octet-stream'));
+    expect(answer.status).toBe(500);
+    expect(listUploadedFiles(t.ctx.db, 'news')).toEqual([]);
+    expect(filesUnder(path.join(t.ctx.config.privateFilesDir, '.tmp'))).toEqual([]);
+    expect(await storageErrorCount('put')).toBe(errorsBefore + 1);
+    bucket = await startTestBucket();
+  });
+
   it('give our own pages the link itself on request, and the bucket answers its ranges (resumption)', async () => {
     const admin = await t.admin();
     const bytes = crypto.randomBytes(100_000);
@@ -148,3 +162,8 @@ describe('attached files from the bucket', () => {
     expect(Buffer.concat([Buffer.from(await first.arrayBuffer()), Buffer.from(await rest.arrayBuffer())]).equals(bytes)).toBe(true);
   });
 });
+
+async function storageErrorCount(operation: string): Promise<number> {
+  const metric = await registry.getSingleMetric('site_storage_errors_total')?.get();
+  return metric?.values.find((value) => value.labels.operation === operation)?.value ?? 0;
+}
