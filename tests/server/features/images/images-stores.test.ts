@@ -43,7 +43,7 @@ describe.each([
   });
   afterEach(() => t.ctx.cleanup());
 
-  it('stores every variant as an object, serves it at /media/ with ranges, and removes it after a delete', async () => {
+  it('stores every variant as an object, serves it at /media/ with ranges, replaces it, and removes it after a delete', async () => {
     const admin = await t.admin();
     const uploaded = await admin.request('POST', '/api/news/images', fileForm(await makePng(900, 600), 'photo.png', 'image/png', { title: 'Photo' }));
     expect(uploaded.status).toBe(201);
@@ -71,6 +71,14 @@ describe.each([
     } finally {
       await server.close();
     }
+
+    // Replacing the file: new variants stored, the old ones removed after the publish.
+    const replaced = await admin.request('POST', `/api/news/image/update-image/${image.id}`, fileForm(await makePng(700, 500), 'new.png', 'image/png'));
+    expect(replaced.status).toBe(200);
+    const { image: after } = await json<{ image: ImageAnswer }>(replaced);
+    const newUrls = Object.values(after.image_url).sort();
+    expect(newUrls).not.toEqual(urls);
+    await expect.poll(() => storedKeys(t.ctx.storage, 'media/news/')).toEqual(newUrls.map((url) => url.slice(1)));
 
     expect((await admin.request('DELETE', `/api/news/images/${image.id}`)).status).toBe(200);
     await expect.poll(() => storedKeys(t.ctx.storage, 'media/news/')).toEqual([]);
