@@ -5,7 +5,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.ts';
-import { E2E_PORT, E2E_SERVER_ENV } from './tests/e2e/env.ts';
+import { E2E_PORT, E2E_S3_ENV, E2E_S3_PORT, E2E_SERVER_ENV, E2E_STORAGE } from './tests/e2e/env.ts';
 
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'site-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
@@ -24,19 +24,36 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: 'node server/index.ts',
-    url: `http://localhost:${E2E_PORT}/`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      PORT: String(E2E_PORT),
-      DATA_DIR: dataDir,
-      CONTENT_DIR: path.join(dataDir, 'content'),
-      SITE_URL: `http://localhost:${E2E_PORT}`,
-      ...E2E_SERVER_ENV,
+  // With E2E_STORAGE=s3 the stored files live in a bucket (s3rver, started first): the pass .ci/run makes
+  // over the specs of images and attached files (docs/decisions/0050-object-storage.md).
+  webServer: [
+    ...(E2E_STORAGE === 's3'
+      ? [
+          {
+            command: 'node tests/e2e/s3-server.ts',
+            url: `http://127.0.0.1:${E2E_S3_PORT}/`,
+            timeout: 30_000,
+            reuseExistingServer: false,
+            stdout: 'pipe' as const,
+            stderr: 'pipe' as const,
+          },
+        ]
+      : []),
+    {
+      command: 'node server/index.ts',
+      url: `http://localhost:${E2E_PORT}/`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        PORT: String(E2E_PORT),
+        DATA_DIR: dataDir,
+        CONTENT_DIR: path.join(dataDir, 'content'),
+        SITE_URL: `http://localhost:${E2E_PORT}`,
+        ...E2E_SERVER_ENV,
+        ...(E2E_STORAGE === 's3' ? E2E_S3_ENV : {}),
+      },
     },
-  },
+  ],
 });

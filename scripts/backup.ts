@@ -5,7 +5,9 @@
 // against a restored site; and the update-signing keys, docs/updates.md#signing-keys, which the installed
 // software trusts) kept private: directories 0700, files 0600. Everything is written into a sibling
 // temp directory and renamed into place at the end, so a failed backup leaves nothing half-written.
-// Site builds are not copied: the server rebuilds the site at start when no build exists.
+// Site builds are not copied: the server rebuilds the site at start when no build exists. With STORAGE=s3 the
+// stored files (images, attached files, release files) are in the bucket, which a backup does not copy:
+// the manifest and the output say so, naming the bucket (docs/decisions/0050-object-storage.md).
 //
 //   npm run backup                      → ./backups/<UTC timestamp>/
 //   npm run backup -- /srv/backups/x    → that directory (must not exist yet)
@@ -30,6 +32,22 @@ export interface BackupManifest {
   files: { uploads: number; private: number; secrets?: number };
   /** What the secrets folder holds, in words for whoever finds the backup. */
   secrets?: BackupSecrets;
+  /** Set when the stored files live in a bucket (STORAGE=s3): what this backup does not hold. */
+  bucket?: { name: string; endpoint: string; note: string };
+}
+
+/** The words for what a backup leaves out when files live in a bucket; undefined with the local store. */
+export function bucketNotice(config: Pick<Config, 'storage'>): BackupManifest['bucket'] {
+  if (config.storage.kind !== 's3') return undefined;
+  const { bucket, endpoint } = config.storage;
+  return {
+    name: bucket,
+    endpoint: endpoint ?? 'AWS S3',
+    note:
+      `STORAGE=s3: images, attached files and release files live in the bucket "${bucket}", and this backup does not hold them ` +
+      '(uploads/ and private/ here are only what DATA_DIR still has). Keep the bucket safe on its own: versioning or replication, ' +
+      'or `npm run storage -- migrate --to local` into a DATA_DIR that you back up (README, Production).',
+  };
 }
 
 export const SECRETS_DIR = 'secrets';
@@ -172,6 +190,7 @@ export async function backupData(config: Config, targetDir: string = defaultBack
           config.licenseSigningKey ? '; the signing key set in LICENSE_SIGNING_KEY is not in it' : ''
         }`,
       },
+      ...(bucketNotice(config) ? { bucket: bucketNotice(config) } : {}),
     };
     await fs.promises.writeFile(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     await fs.promises.rename(staging, dir);
@@ -196,6 +215,7 @@ async function main(): Promise<void> {
       signing.length === 1 ? '' : 's'
     } (private keys: keep this backup private)`,
   );
+  if (manifest.bucket) console.log(`  NOT in this backup: ${manifest.bucket.note}`);
   if (manifest.secrets?.signingKeyFromEnvironment) {
     console.log('  LICENSE_SIGNING_KEY is set: the key that signs license files is in the environment, not in this backup; keep it safe too.');
   }

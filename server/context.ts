@@ -6,6 +6,7 @@ import type { Logger } from './log.ts';
 import type { Publisher } from './publish/types.ts';
 import type { Mailer } from './mail/transport.ts';
 import type { User } from './db/schema.ts';
+import type { ObjectStore } from './storage/object-store/index.ts';
 
 /** An API token as the /api/v1/ handlers see it: never the token itself. */
 export interface ApiTokenCredential {
@@ -31,6 +32,8 @@ export interface AppContext {
   keyring: () => Keyring;
   /** The keys that sign release files for the update feeds (issue 25; docs/updates.md), read the same way. */
   updateKeyring: () => Keyring;
+  /** Where stored files live: the local directories or a bucket (docs/decisions/0050-object-storage.md). */
+  storage: ObjectStore;
 }
 
 /** Hono environment: what middleware puts on the request context for the handlers after it. */

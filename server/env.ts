@@ -116,6 +116,22 @@ const envSchema = z.object({
   READY_MIN_FREE_MB: z.coerce.number().int().min(0).max(10_000_000).default(100),
   // GET /metrics from anywhere but this machine needs `Authorization: Bearer <token>` (docs/decisions/0031-observability.md).
   METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  // Where stored files live (docs/decisions/0050-object-storage.md): the local directories, or an
+  // S3-compatible bucket named by the S3_* settings (README, Production).
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: optionalText.pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
+  S3_REGION: optionalText,
+  S3_BUCKET: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens')
+      .optional(),
+  ),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+  // Where the bucket's media/ keys are public, usually a CDN in front of the bucket (docs/scaling.md).
+  S3_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional()),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -225,16 +241,34 @@ export interface Config {
   readyMinFreeBytes: number;
   /** The bearer token that opens GET /metrics to other machines; undefined: loopback only. */
   metricsToken: string | undefined;
+  storage: StorageConfig;
   projectRoot: string;
 }
+
+/** Where stored files live: the local directories (default) or a bucket (docs/decisions/0050-object-storage.md). */
+export type StorageConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      /** Unset: AWS S3 itself. */
+      endpoint: string | undefined;
+      region: string;
+      bucket: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+      /** Where the bucket's `media/` keys are public, without a trailing slash; unset: the site streams them. */
+      publicUrl: string | undefined;
+    };
 
 export class ConfigError extends Error {}
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
 
 /** Parses an environment (process.env by default) into the server's configuration, or throws a ConfigError naming every bad variable. */
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(source);
+export function loadConfig(source: Record<string, string | undefined> = process.env, options: { storage?: 'local' | 's3' } = {}): Config {
+  // `npm run storage -- migrate --to s3` needs the bucket's settings before STORAGE says s3 (scripts/storage.ts).
+  const parsed = envSchema.safeParse(options.storage ? { ...source, STORAGE: options.storage } : source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -243,6 +277,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL/ADMIN_PASSWORD: set both or neither');
   }
+  const storage = storageConfig(env);
   const dataDir = path.resolve(projectRoot, env.DATA_DIR);
   const siteUrl = (env.SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   const siteOrigin = new URL(siteUrl).origin;
@@ -302,7 +337,25 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     apiRequestsPerMinute: env.API_REQUESTS_PER_MINUTE,
     readyMinFreeBytes: env.READY_MIN_FREE_MB * 1024 * 1024,
     metricsToken: env.METRICS_TOKEN,
+    storage,
     projectRoot,
+  };
+}
+
+/** STORAGE and its S3_* settings; with STORAGE=s3 a missing bucket or key stops the start, naming each. */
+function storageConfig(env: z.output<typeof envSchema>): StorageConfig {
+  if (env.STORAGE === 'local') return { kind: 'local' };
+  const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => env[name] === undefined);
+  if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: required with STORAGE=s3`).join('\n')}`);
+  return {
+    kind: 's3',
+    endpoint: env.S3_ENDPOINT?.replace(/\/+$/, ''),
+    region: env.S3_REGION ?? 'us-east-1',
+    bucket: env.S3_BUCKET as string,
+    accessKeyId: env.S3_ACCESS_KEY_ID as string,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY as string,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    publicUrl: env.S3_PUBLIC_URL?.replace(/\/+$/, ''),
   };
 }
 

@@ -31,6 +31,7 @@ import { startServing } from './serving.ts';
 import { prepareDataDir } from './storage/data-dir.ts';
 import { listTempFiles } from './storage/receive-upload.ts';
 import { uploadTempDir } from './storage/release-files.ts';
+import { createObjectStore, ensureStoreComplete, StoreNotReadyError } from './storage/object-store/index.ts';
 
 /** How often the mailing worker looks for due messages (a queued mailing starts within seconds). */
 const MAILING_INTERVAL_MS = 5_000;
@@ -43,7 +44,7 @@ const SHUTDOWN_EXIT_MARGIN_MS = 5_000;
 
 function exitOnStartError(error: unknown): never {
   // Both are the operator's to fix and say so themselves: no stack trace.
-  if (error instanceof ConfigError || error instanceof InstanceLockedError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof InstanceLockedError || error instanceof StoreNotReadyError) console.error(error.message);
   else console.error('The server could not start:', error);
   process.exit(1);
 }
@@ -86,7 +87,11 @@ async function runPrimary(): Promise<void> {
   if (keyed > 0) log.info(`gave ${keyed} license${keyed === 1 ? '' : 's'} made before license keys a key`);
   const requests = writeTransaction(db, () => backfillLicenseRequests(db));
   if (requests > 0) log.info(`put ${requests} license request${requests === 1 ? '' : 's'} made before the admin inbox into it`);
-  const seed = await seedDatabase({ config, db, log });
+  // A bucket that lacks files the site names would break pages and downloads: refuse it before seeding
+  // (docs/decisions/0050-object-storage.md). Local storage passes at once.
+  const storage = createObjectStore(config);
+  await ensureStoreComplete(config, storage);
+  const seed = await seedDatabase({ config, db, log, storage });
   if (seed.generatedAdmin) printGeneratedAdmin(seed.generatedAdmin);
   await removeUnfinishedUploads(config, log);
 
@@ -110,9 +115,9 @@ async function runPrimary(): Promise<void> {
   keyring();
   const updateKeyring = createKeyringSource(config, UPDATE_SIGNING);
   updateKeyring();
-  const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring, updateKeyring };
+  const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring, updateKeyring, storage };
   const app = createApp(ctx);
-  const serving = await startServing({ config, app, db, log, workerEnv: process.env, onPublishRequest: takeUp });
+  const serving = await startServing({ config, app, db, log, storage, workerEnv: process.env, onPublishRequest: takeUp });
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
   const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
   reportMailQueueDepth(() => countPendingRecipients(db));

@@ -10,7 +10,8 @@ import type { Logger } from './log.ts';
 import type { OpsEndpoints } from './ops/endpoints.ts';
 import { staticCounts } from './ops/metrics.ts';
 import { REQUEST_ID_HEADER, requestContext, requestIdFor } from './ops/request-context.ts';
-import { createMediaHandler, MEDIA_PREFIX } from './static/media.ts';
+import { createMediaHandler, createStoredMediaHandler, MEDIA_PREFIX } from './static/media.ts';
+import type { ObjectStore } from './storage/object-store/index.ts';
 import { sendNotFound, sendPlain, sendSiteBuilding, serveStaticEntry } from './static/respond.ts';
 import { decodeSafePath, pathOfUrl } from './static/safe-path.ts';
 import type { StaticSite } from './static/static-site.ts';
@@ -19,8 +20,10 @@ export interface HttpServerOptions {
   app: { fetch: (request: Request, env: never) => Response | Promise<Response> };
   /** The live build, or null before the first one is ready; read per request so a publish swaps it. */
   getSite: () => StaticSite | null;
-  /** Public uploads, served under /media/. */
+  /** Public uploads, served under /media/ (from this directory with the local store). */
   mediaDir: string;
+  /** The store, when it is a bucket: /media/ is then answered from it (docs/decisions/0050-object-storage.md). */
+  storage?: ObjectStore;
   log?: Logger;
   /** Debug (SERVED_BY_HEADER): every answer names the process that gave it in X-Served-By. */
   servedBy?: string;
@@ -45,7 +48,7 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 export function createRequestListener(options: HttpServerOptions): http.RequestListener {
   const { getSite, log, servedBy, strictTransportSecurity, bodyTimeoutMs = 0, ops, trustProxy = false } = options;
   const toApp = getRequestListener(options.app.fetch as Parameters<typeof getRequestListener>[0]);
-  const serveMedia = createMediaHandler(options.mediaDir);
+  const serveMedia = options.storage?.kind === 's3' ? createStoredMediaHandler(options.storage) : createMediaHandler(options.mediaDir);
 
   const fail = (res: http.ServerResponse, requestId: string, error: unknown) => {
     requestContext.run({ requestId }, () => log?.error('static answer failed', error));

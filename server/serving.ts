@@ -10,11 +10,12 @@ import type { Logger } from './log.ts';
 import { closeServer, ensurePortFree, listen } from './process/listen.ts';
 import { startWorkerPool, type WorkerPool } from './process/worker-pool.ts';
 import { findCurrentBuild } from './publish/build-dirs.ts';
-import { strictTransportSecurity } from './http/security-headers.ts';
+import { mediaImageOrigins, strictTransportSecurity } from './http/security-headers.ts';
 import { connectionCap } from './http/connection-cap.ts';
 import { createHttpServer, type HttpServerOptions } from './server.ts';
 import { createOpsEndpoints } from './ops/endpoints.ts';
-import { createReadinessCheck } from './ops/health.ts';
+import { bucketProbeFor, createReadinessCheck } from './ops/health.ts';
+import type { ObjectStore } from './storage/object-store/index.ts';
 import { aggregateMetrics } from './ops/metrics-aggregate.ts';
 import { loadStaticSite, type LoadOptions, type StaticSite } from './static/static-site.ts';
 
@@ -41,6 +42,8 @@ export interface ServingOptions {
   app: HttpServerOptions['app'];
   /** The primary's connection, for the readiness check. */
   db: Db;
+  /** Where stored files live: /media/ and the readiness check follow it (docs/decisions/0050-object-storage.md). */
+  storage?: ObjectStore;
   log: Logger;
   /** The environment the other processes read their configuration from (the primary's own; tests pass theirs). */
   workerEnv?: Record<string, string | undefined>;
@@ -54,7 +57,13 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   // The primary writes each build's compressed forms beside its files; the other processes only read them.
   // Behind nginx (NGINX_SERVES_PAGES) the forms are still made and written, for nginx, but no body is kept.
   const load = (dir: string) =>
-    loadStaticSite(dir, { previous: site, writeCompressed: true, onWriteError: reportWriteErrors(log, dir), keepBodies: !config.nginxServesPages });
+    loadStaticSite(dir, {
+      previous: site,
+      writeCompressed: true,
+      onWriteError: reportWriteErrors(log, dir),
+      keepBodies: !config.nginxServesPages,
+      imageOrigins: mediaImageOrigins(config),
+    });
   const current = findCurrentBuild(config);
   if (current) site = await load(current.dir);
 
@@ -66,6 +75,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
     app: options.app,
     getSite,
     mediaDir: config.uploadsDir,
+    storage: options.storage,
     log,
     servedBy: config.servedByHeader ? 'main' : undefined,
     headersTimeoutMs: config.headersTimeoutMs,
@@ -74,7 +84,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
     strictTransportSecurity: strictTransportSecurity(config),
     trustProxy: config.trustProxy,
     ops: createOpsEndpoints({
-      ready: createReadinessCheck({ config, db: options.db, getSite }),
+      ready: createReadinessCheck({ config, db: options.db, getSite, bucket: bucketProbeFor(options.storage) }),
       metrics: joinedMetrics,
       metricsToken: config.metricsToken,
       log,

@@ -1,10 +1,9 @@
 // Draws the demo slideshow images at first start (sharp renders an SVG), so the seeded home page has
 // real pictures in the same thumb/lg variants an admin upload produces, without shipping binaries.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { HOME_IMAGE_VARIANTS } from '../features/home/index.ts';
+import type { ObjectStore } from '../storage/object-store/index.ts';
 
 const palettes = [
   ['#0b3d91', '#1fa2ff'],
@@ -32,22 +31,21 @@ function demoSvg(caption: string, seed: number): string {
 export interface GeneratedImage {
   urls: Record<keyof typeof HOME_IMAGE_VARIANTS, string>;
   sizes: typeof HOME_IMAGE_VARIANTS;
-  files: string[];
+  /** Object keys of the variants, for cleanup if the seed's transaction fails. */
+  keys: string[];
 }
 
-export async function generateDemoHomeImage(uploadsDir: string, caption: string, seed: number): Promise<GeneratedImage> {
-  const dir = path.join(uploadsDir, 'home');
-  fs.mkdirSync(dir, { recursive: true });
+export async function generateDemoHomeImage(storage: ObjectStore, caption: string, seed: number): Promise<GeneratedImage> {
   const base = crypto.randomBytes(12).toString('hex');
   const svg = Buffer.from(demoSvg(caption, seed));
   const urls = {} as GeneratedImage['urls'];
-  const files: string[] = [];
+  const keys: string[] = [];
   for (const [variant, size] of Object.entries(HOME_IMAGE_VARIANTS) as [keyof typeof HOME_IMAGE_VARIANTS, { width: number; height: number }][]) {
     const name = `${base}-${variant}.webp`;
-    const file = path.join(dir, name);
-    await sharp(svg).resize(size.width, size.height).webp({ quality: 80 }).toFile(file);
-    files.push(file);
+    const key = `media/home/${name}`;
+    await storage.putStream(key, await sharp(svg).resize(size.width, size.height).webp({ quality: 80 }).toBuffer(), { contentType: 'image/webp' });
+    keys.push(key);
     urls[variant] = `/media/home/${name}`;
   }
-  return { urls, sizes: HOME_IMAGE_VARIANTS, files };
+  return { urls, sizes: HOME_IMAGE_VARIANTS, keys };
 }

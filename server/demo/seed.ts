@@ -1,10 +1,8 @@
 // First-start seeding (issue 2, item 4): license types always; then, exactly once per database, the
 // admin account and the demo content. A marker in `settings` makes the second start seed nothing.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Config } from '../env.ts';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/data-dir.ts';
+import { createObjectStore, releaseFileKey, type ObjectStore } from '../storage/object-store/index.ts';
 import type { Logger } from '../log.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { writeTransaction, type Db } from '../db/client.ts';
@@ -39,16 +37,18 @@ interface DemoFile {
   sha512: string;
 }
 
-export async function seedDatabase(deps: { config: Config; db: Db; log: Logger }): Promise<SeedResult> {
+/** `storage`: where the demo files go (the configured store when not given: docs/decisions/0050-object-storage.md). */
+export async function seedDatabase(deps: { config: Config; db: Db; log: Logger; storage?: ObjectStore }): Promise<SeedResult> {
   const { config, db, log } = deps;
+  const storage = deps.storage ?? createObjectStore(config);
   ensureLicenseTypes(db);
   // Every start, not only the first: a site that existed before the legal pages gets their starting text too.
   ensureLegalPages(db);
   if (getSetting(db, SEEDED_MARKER)) return { seeded: false };
 
   const admin = await prepareAdmin(config, log);
-  const images = config.seedDemo ? await drawDemoImages(config) : [];
-  const files = config.seedDemo ? writeDemoDownloadFiles(config) : [];
+  const images = config.seedDemo ? await drawDemoImages(storage) : [];
+  const files = config.seedDemo ? await writeDemoDownloadFiles(storage) : [];
 
   try {
     writeTransaction(db, () => {
@@ -70,12 +70,7 @@ export async function seedDatabase(deps: { config: Config; db: Db; log: Logger }
     });
   } catch (error) {
     // Nothing half-seeded: the transaction rolled back, so remove the files drawn for it too.
-    for (const file of [
-      ...images.flat().flatMap((image) => image.files),
-      ...files.flat().map((f) => path.join(config.privateFilesDir, 'downloads', f.storedName)),
-    ]) {
-      fs.rmSync(file, { force: true });
-    }
+    for (const key of [...images.flat().flatMap((image) => image.keys), ...files.flat().map((f) => releaseFileKey(f.storedName))]) await storage.delete(key);
     throw error;
   }
 
@@ -94,32 +89,33 @@ async function prepareAdmin(config: Config, log: Logger) {
   return { email: DEMO_ADMIN_EMAIL, password, passwordHash: await hashPassword(password), generated: true };
 }
 
-async function drawDemoImages(config: Config): Promise<GeneratedImage[][]> {
+async function drawDemoImages(storage: ObjectStore): Promise<GeneratedImage[][]> {
   const drawn: GeneratedImage[][] = [];
   let seed = 0;
   for (const section of DEMO_HOME_SECTIONS) {
     const forSection: GeneratedImage[] = [];
-    for (const theme of section.imageThemes) forSection.push(await generateDemoHomeImage(config.uploadsDir, theme, seed++));
+    for (const theme of section.imageThemes) forSection.push(await generateDemoHomeImage(storage, theme, seed++));
     drawn.push(forSection);
   }
   return drawn;
 }
 
-/** The files of each demo release, written where release files live; their signatures follow in the background (downloads job). */
-function writeDemoDownloadFiles(config: Config): DemoFile[][] {
-  const dir = path.join(config.privateFilesDir, 'downloads');
-  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  return DEMO_DOWNLOADS.map((item) =>
-    item.files.map((file) => {
+/** The files of each demo release, written through the store; their signatures follow in the background (downloads job). */
+async function writeDemoDownloadFiles(storage: ObjectStore): Promise<DemoFile[][]> {
+  const files: DemoFile[][] = [];
+  for (const item of DEMO_DOWNLOADS) {
+    const ofItem: DemoFile[] = [];
+    for (const file of item.files) {
       const content = Buffer.from(
         `${item.title}\nRelease ${item.release} for ${file.platform} (${file.arch})\n\nThis demo file stands in for the installer.\n`,
       );
       const storedName = crypto.randomBytes(16).toString('hex');
-      fs.writeFileSync(path.join(dir, storedName), content, { mode: PRIVATE_FILE_MODE });
-      const digest = (algorithm: string) => crypto.createHash(algorithm).update(content).digest('hex');
-      return { ...file, storedName, size: content.length, sha256: digest('sha256'), sha512: digest('sha512') };
-    }),
-  );
+      const { size, sha256, sha512 } = await storage.putStream(releaseFileKey(storedName), content);
+      ofItem.push({ ...file, storedName, size, sha256, sha512 });
+    }
+    files.push(ofItem);
+  }
+  return files;
 }
 
 function insertDemoContent(db: Db, authorId: number | null, images: GeneratedImage[][], files: DemoFile[][]): void {

@@ -18,7 +18,7 @@ export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
  * because KaTeX's output positions glyphs with style attributes; images may be data: (markdown allows
  * small inline images).
  */
-export function contentSecurityPolicy(inlineScriptHashes: readonly string[] = [], options: { wasm?: boolean } = {}): string {
+export function contentSecurityPolicy(inlineScriptHashes: readonly string[] = [], options: { wasm?: boolean; imageOrigins?: readonly string[] } = {}): string {
   // 'wasm-unsafe-eval' lets WebAssembly compile and nothing else (no JS eval): only pages that can run
   // the site search, and Pagefind's own files, ask for it (server/static/static-site.ts).
   const scriptSrc = ["'self'", ...(options.wasm ? ["'wasm-unsafe-eval'"] : []), ...inlineScriptHashes.map((hash) => `'${hash}'`)].join(' ');
@@ -26,7 +26,8 @@ export function contentSecurityPolicy(inlineScriptHashes: readonly string[] = []
     "default-src 'self'",
     `script-src ${scriptSrc}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // Published images may come from S3_PUBLIC_URL's origin (mediaImageOrigins; docs/decisions/0050-object-storage.md).
+    ["img-src 'self' data: blob:", ...(options.imageOrigins ?? [])].join(' '),
     "font-src 'self'",
     "connect-src 'self'",
     "media-src 'self' blob:",
@@ -37,6 +38,11 @@ export function contentSecurityPolicy(inlineScriptHashes: readonly string[] = []
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/** The origins images may come from besides our own: S3_PUBLIC_URL's, when the bucket's media are public there. */
+export function mediaImageOrigins(config: Pick<Config, 'storage'>): string[] {
+  return config.storage.kind === 's3' && config.storage.publicUrl ? [new URL(config.storage.publicUrl).origin] : [];
 }
 
 /**

@@ -96,6 +96,19 @@ export const botcheckRefusals = new Counter({
   registers,
 });
 
+export const storageErrors = new Counter({
+  name: 'site_storage_errors_total',
+  help: 'Calls to the object storage bucket that failed, by operation: put, head, read, delete, list, presign, marker (docs/decisions/0050-object-storage.md).',
+  labelNames: ['operation'] as const,
+  registers,
+});
+
+export const presignedLinks = new Counter({
+  name: 'site_storage_presigned_links_total',
+  help: "Presigned GET links of the bucket handed out after the site's own checks (docs/decisions/0050-object-storage.md).",
+  registers,
+});
+
 export type ProcessMetrics = MetricObjectWithValues<MetricValue<string>>[];
 
 /** This process's metrics as plain data, to send to the primary over IPC. */

@@ -33,6 +33,10 @@ const SECRET_KEYS = new Set(
     'signature',
     'session',
     'sessiontoken',
+    // The bucket's key (S3_SECRET_ACCESS_KEY, the SDK's secretAccessKey) and a presigned link's signature.
+    'secretaccesskey',
+    's3secretaccesskey',
+    'xamzsignature',
   ].map((key) => key.toLowerCase()),
 );
 

@@ -11,13 +11,14 @@ import { loadConfig } from '../env.ts';
 import { createLogger, loggerOptions, withPrefix } from '../log.ts';
 import { createMailer } from '../mail/transport.ts';
 import { createRemotePublisher } from '../publish/shared-publisher.ts';
-import { strictTransportSecurity } from '../http/security-headers.ts';
+import { mediaImageOrigins, strictTransportSecurity } from '../http/security-headers.ts';
 import { connectionCap } from '../http/connection-cap.ts';
 import { createHttpServer } from '../server.ts';
 import { loadStaticSite, siteServedFromDisk, type StaticSite } from '../static/static-site.ts';
 import { closeServer, listen } from './listen.ts';
 import { createOpsEndpoints } from '../ops/endpoints.ts';
-import { createReadinessCheck } from '../ops/health.ts';
+import { bucketProbeFor, createReadinessCheck } from '../ops/health.ts';
+import { createObjectStore } from '../storage/object-store/index.ts';
 import { processMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
 import { createKeyringSource, UPDATE_SIGNING } from '../features/licensing/index.ts';
@@ -45,6 +46,7 @@ export function runWorker(): void {
     now: () => Date.now(),
     keyring: createKeyringSource(config),
     updateKeyring: createKeyringSource(config, UPDATE_SIGNING),
+    storage: createObjectStore(config),
   };
   const app = createApp(ctx);
 
@@ -85,7 +87,9 @@ export function runWorker(): void {
         // being replaced lends its pages' policies to the pages that did not change.
         if (dir !== null && dir !== site?.dir) {
           // Behind nginx this process is never asked for a page: it reads nothing of the build (issue 31, item 3).
-          site = config.nginxServesPages ? siteServedFromDisk(dir) : await loadStaticSite(dir, { previous: site, compress: false });
+          site = config.nginxServesPages
+            ? siteServedFromDisk(dir)
+            : await loadStaticSite(dir, { previous: site, compress: false, imageOrigins: mediaImageOrigins(config) });
         }
         loadedGeneration = generation;
         tell({ type: 'site-loaded', generation });
@@ -107,6 +111,7 @@ export function runWorker(): void {
       app,
       getSite,
       mediaDir: config.uploadsDir,
+      storage: ctx.storage,
       log,
       servedBy: config.servedByHeader ? `worker-${index}` : undefined,
       headersTimeoutMs: config.headersTimeoutMs,
@@ -114,7 +119,12 @@ export function runWorker(): void {
       maxConnectionsPerClient: connectionCap(config),
       strictTransportSecurity: strictTransportSecurity(config),
       trustProxy: config.trustProxy,
-      ops: createOpsEndpoints({ ready: createReadinessCheck({ config, db, getSite }), metrics: joinedMetrics, metricsToken: config.metricsToken, log }),
+      ops: createOpsEndpoints({
+        ready: createReadinessCheck({ config, db, getSite, bucket: bucketProbeFor(ctx.storage) }),
+        metrics: joinedMetrics,
+        metricsToken: config.metricsToken,
+        log,
+      }),
     });
     try {
       // exclusive: this process binds its own socket (with SO_REUSEPORT) instead of asking the cluster

@@ -25,13 +25,14 @@ import {
 import { SNAPSHOT_FILE, type Namespace } from '../../common/snapshot-types.ts';
 import { listHomeSectionsWithImages, type HomeSectionWithImages, listSections } from '../db/queries/content-snapshot.ts';
 import { getContactDetails, listLegalPages } from '../db/queries/site-pages.ts';
+import { publicMediaRewriter, rewriteStrings } from './public-media.ts';
 
 /**
  * The snapshot of what is published now. Rows may carry columns the snapshot does not list (a post's
  * section_id, a section's created_at): parsing keeps only what the schema names, so a column added to a
  * query never reaches the build by accident. Throws, naming each bad field, when the export does not match.
  */
-export function exportSnapshot(db: Db, config: Pick<Config, 'siteName' | 'siteUrl'>, now: Date = new Date()): SiteSnapshot {
+export function exportSnapshot(db: Db, config: Pick<Config, 'siteName' | 'siteUrl'> & Partial<Pick<Config, 'storage'>>, now: Date = new Date()): SiteSnapshot {
   const snapshot: SiteSnapshot = {
     generated_at: now.toISOString(),
     site: { name: config.siteName, url: config.siteUrl },
@@ -41,7 +42,8 @@ export function exportSnapshot(db: Db, config: Pick<Config, 'siteName' | 'siteUr
     legal_pages: listLegalPages(db),
     contact: getContactDetails(db),
   };
-  return parseSnapshot(snapshot, 'the exported snapshot');
+  const rewrite = config.storage ? publicMediaRewriter({ storage: config.storage }) : null;
+  return parseSnapshot(rewrite ? rewriteStrings(snapshot, rewrite) : snapshot, 'the exported snapshot');
 }
 
 /** Writes `<dir>/site.json` via a temp file and rename, so a reader never sees half a snapshot. */

@@ -1,8 +1,13 @@
-// Public media (uploaded images and their variants) streamed from $DATA_DIR/uploads under /media/*.
+// Public media (uploaded images and their variants) under /media/*: streamed from $DATA_DIR/uploads, or with
+// STORAGE=s3 from the bucket (or a redirect to S3_PUBLIC_URL: docs/decisions/0050-object-storage.md).
 // Uploads are stored under random names and never rewritten in place, so they can be cached for a year.
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { S3ObjectStore } from '../storage/object-store/index.ts';
+import { mediaUrlToKey, ObjectNotFoundError } from '../storage/object-store/index.ts';
 import { contentRange, parseRangeHeader } from '../http/byte-range.ts';
 import { BASE_SECURITY_HEADERS } from '../http/security-headers.ts';
 import { contentTypeOf, isInlineMediaType } from './content-types.ts';
@@ -81,6 +86,85 @@ export function createMediaHandler(mediaDir: string) {
       return;
     }
     const stream = fs.createReadStream(file, { start, end });
+    stream.on('error', () => res.destroy());
+    res.on('close', () => stream.destroy());
+    stream.pipe(res);
+  };
+}
+
+/** A redirect to the CDN names a file that never changes, but S3_PUBLIC_URL itself might: a day, not a year. */
+const REDIRECT_CACHE = 'public, max-age=86400';
+
+/**
+ * /media/* from the bucket: a 302 to S3_PUBLIC_URL when it is set (pages published before it was set, and
+ * the admin's library, still name /media/), else the object streamed through this process with the same
+ * headers, Range and 304 answers as from the disk.
+ */
+export function createStoredMediaHandler(store: S3ObjectStore) {
+  return async function serveStoredMedia(req: IncomingMessage, res: ServerResponse, requestPath: string, head: boolean): Promise<void> {
+    const decoded = decodeSafePath(requestPath);
+    const key = decoded === null ? null : mediaUrlToKey(decoded);
+    if (!key) return sendNotFound(res, head);
+    const publicUrl = store.publicUrl(key);
+    if (publicUrl) {
+      res.writeHead(302, ['Location', publicUrl, 'Cache-Control', REDIRECT_CACHE, 'Content-Length', '0', ...securityHeaders]);
+      res.end();
+      return;
+    }
+    const info = await store.head(key);
+    if (!info) return sendNotFound(res, head);
+    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.lastModified.getTime()).toString(16)}"`;
+    const type = contentTypeOf(key);
+    const common = [
+      'ETag',
+      etag,
+      'Last-Modified',
+      info.lastModified.toUTCString(),
+      'Cache-Control',
+      CACHE,
+      'Accept-Ranges',
+      'bytes',
+      ...(isInlineMediaType(type) ? [] : ['Content-Disposition', 'attachment']),
+      ...securityHeaders,
+    ];
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2) || tag.trim() === '*')) {
+      res.writeHead(304, common);
+      res.end();
+      return;
+    }
+    const range = parseRangeHeader(req.headers.range, info.size);
+    if (range === 'unsatisfiable') return sendPlain(res, 416, 'Range not satisfiable.\n', head, ['Content-Range', `bytes */${info.size}`]);
+    const { start, end } = range ?? { start: 0, end: info.size - 1 };
+    const length = info.size === 0 ? 0 : end - start + 1;
+    if (head || length === 0) {
+      res.writeHead(range ? 206 : 200, [
+        'Content-Type',
+        type,
+        'Content-Length',
+        String(length),
+        ...(range ? ['Content-Range', contentRange(range, info.size)] : []),
+        ...common,
+      ]);
+      res.end();
+      return;
+    }
+    let body: ReadableStream<Uint8Array>;
+    try {
+      body = await store.read(key, { start, end });
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError) return sendNotFound(res, head);
+      throw error;
+    }
+    res.writeHead(range ? 206 : 200, [
+      'Content-Type',
+      type,
+      'Content-Length',
+      String(length),
+      ...(range ? ['Content-Range', contentRange(range, info.size)] : []),
+      ...common,
+    ]);
+    const stream = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
     stream.on('error', () => res.destroy());
     res.on('close', () => stream.destroy());
     stream.pipe(res);

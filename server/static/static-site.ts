@@ -63,6 +63,8 @@ export interface LoadOptions {
    * the site answers no path, and the next load reads the forms it can reuse back from this build's files.
    */
   keepBodies?: boolean;
+  /** Origins the pages may show images from besides ours (mediaImageOrigins, server/http/security-headers.ts). */
+  imageOrigins?: readonly string[];
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -74,8 +76,6 @@ const COMPRESS_CONCURRENCY = 4;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 const baseHeaders = Object.entries(BASE_SECURITY_HEADERS).flat();
-const defaultCsp = contentSecurityPolicy();
-const wasmCsp = contentSecurityPolicy([], { wasm: true });
 
 /**
  * Search runs Pagefind, which compiles WebAssembly in its worker (whose policy comes with its own file)
@@ -117,6 +117,9 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     write: options.writeCompressed ?? false,
     onWriteError: options.onWriteError,
     previousPolicies: options.previous ? pagePoliciesByHash(options.previous) : new Map<string, string>(),
+    imageOrigins: options.imageOrigins ?? [],
+    defaultCsp: contentSecurityPolicy([], { imageOrigins: options.imageOrigins }),
+    wasmCsp: contentSecurityPolicy([], { wasm: true, imageOrigins: options.imageOrigins }),
   };
   const entries = await mapLimited(files, COMPRESS_CONCURRENCY, (file) => loadEntry(load, file));
   if (options.keepBodies === false) return diskOnlySite(dir, entries);
@@ -216,6 +219,9 @@ interface EntryLoad {
   onWriteError: LoadOptions['onWriteError'];
   /** The previous site's page policies (pagePoliciesByHash). */
   previousPolicies: Map<string, string>;
+  imageOrigins: readonly string[];
+  defaultCsp: string;
+  wasmCsp: string;
 }
 
 async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
@@ -227,7 +233,7 @@ async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
   const compressed = isCompressible(file) && body.length >= MIN_COMPRESS_BYTES ? await compressedForms(load, file, body, sha256) : { gzip: null, br: null };
   const varies = compressed.gzip !== null || compressed.br !== null;
   const wasm = needsWasm(file);
-  const csp = file.endsWith('.html') ? pagePolicy(load, body, sha256, wasm) : wasm ? wasmCsp : defaultCsp;
+  const csp = file.endsWith('.html') ? pagePolicy(load, body, sha256, wasm) : wasm ? load.wasmCsp : load.defaultCsp;
   const common = [
     'Cache-Control',
     urlPath.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE,
@@ -264,7 +270,10 @@ async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
 
 /** A page's Content-Security-Policy (its inline scripts' hashes), taken from the previous site when its bytes are the same. */
 function pagePolicy(load: EntryLoad, body: Buffer, sha256: string, wasm: boolean): string {
-  return load.previousPolicies.get(pagePolicyKey(sha256, wasm)) ?? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')), { wasm });
+  return (
+    load.previousPolicies.get(pagePolicyKey(sha256, wasm)) ??
+    contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')), { wasm, imageOrigins: load.imageOrigins })
+  );
 }
 
 /** The forms stored next to the file when they are newer than it; otherwise reused or made (and written). */

@@ -6,7 +6,7 @@
 // admin session; each cleans up what later spec files would notice (they expect the demo content).
 import fs from 'node:fs';
 import { expect, test, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
-import { E2E_ADMIN } from './env.ts';
+import { E2E_ADMIN, E2E_S3_BUCKET, E2E_S3_PORT, E2E_STORAGE } from './env.ts';
 import { PASSWORD, uniqueEmail } from './accounts-support.ts';
 import { clientHeaders, createVerifiedReader, logInContext, makePng, waitForLive } from './content-admin-support.ts';
 import { slugify } from '../../common/slugify.ts';
@@ -232,6 +232,11 @@ test('a verified reader downloads the attached file with its bytes and name', as
   const [download] = await Promise.all([reader.waitForEvent('download'), published.getByRole('button', { name: `Download ${FILE.name}` }).click()]);
   expect(download.suggestedFilename()).toBe(FILE.name);
   expect(fs.readFileSync(await download.path())).toEqual(FILE.bytes);
+  // From the local store the page saves the bytes the site sent; from a bucket the browser fetched the
+  // presigned link itself (docs/decisions/0050-object-storage.md).
+  if (E2E_STORAGE === 's3')
+    expect(download.url()).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${E2E_S3_PORT}/${E2E_S3_BUCKET}/private/tutorials/[0-9a-f]{32}\\?X-Amz-Algorithm=`));
+  else expect(download.url()).toMatch(/^blob:/);
   await context.close();
 });
 

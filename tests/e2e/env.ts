@@ -21,3 +21,21 @@ export const E2E_SERVER_ENV = {
   // The integrations' browser test sends webhooks to a receiver on this machine (docs/integrations.md#delivery).
   WEBHOOKS_ALLOW_PRIVATE: 'true',
 } as const;
+
+/**
+ * The STORAGE=s3 pass (`E2E_STORAGE=s3 npx playwright test tests/e2e/content-admin.spec.ts`, .ci/run):
+ * playwright.config.ts starts s3rver (tests/e2e/s3-server.ts) on this port and points the server at it.
+ */
+export const E2E_STORAGE = process.env.E2E_STORAGE === 's3' ? 's3' : 'local';
+export const E2E_S3_PORT = Number(process.env.E2E_S3_PORT ?? E2E_PORT + 1000);
+export const E2E_S3_BUCKET = 'site-e2e';
+
+export const E2E_S3_ENV = {
+  STORAGE: 's3',
+  S3_ENDPOINT: `http://127.0.0.1:${E2E_S3_PORT}`,
+  S3_REGION: 'us-east-1',
+  S3_BUCKET: E2E_S3_BUCKET,
+  S3_ACCESS_KEY_ID: 'S3RVER',
+  S3_SECRET_ACCESS_KEY: 'S3RVER',
+  S3_FORCE_PATH_STYLE: 'true',
+} as const;

@@ -11,6 +11,7 @@ import { createLogger } from '../../server/log.ts';
 import { createMailer } from '../../server/mail/transport.ts';
 import type { Publisher, PublishStatus } from '../../server/publish/types.ts';
 import { createKeyringSource, UPDATE_SIGNING } from '../../server/features/licensing/signing-keys.ts';
+import { createObjectStore } from '../../server/storage/object-store/index.ts';
 
 export interface RecordingPublisher extends Publisher {
   reasons: string[];
@@ -77,6 +78,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     now,
     keyring: createKeyringSource(config),
     updateKeyring: createKeyringSource(config, UPDATE_SIGNING),
+    storage: createObjectStore(config),
   };
   const app = createApp(ctx);
   return {

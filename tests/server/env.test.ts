@@ -56,3 +56,52 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name.replace('/', '\\/')}:`));
   });
 });
+
+describe('storage settings (docs/decisions/0050-object-storage.md)', () => {
+  const bucket = { STORAGE: 's3', S3_BUCKET: 'site-files', S3_ACCESS_KEY_ID: 'AKIAEXAMPLE', S3_SECRET_ACCESS_KEY: 'secret-example' };
+
+  it('defaults to the local directories', () => {
+    expect(loadConfig({}).storage).toEqual({ kind: 'local' });
+  });
+
+  it('reads the bucket, its endpoint, region, path style and public URL', () => {
+    expect(
+      loadConfig({
+        ...bucket,
+        S3_ENDPOINT: 'https://minio.internal:9000/',
+        S3_REGION: 'eu-central-1',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_PUBLIC_URL: 'https://cdn.example.com/',
+      }).storage,
+    ).toEqual({
+      kind: 's3',
+      endpoint: 'https://minio.internal:9000',
+      region: 'eu-central-1',
+      bucket: 'site-files',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'secret-example',
+      forcePathStyle: true,
+      publicUrl: 'https://cdn.example.com',
+    });
+    expect(loadConfig(bucket).storage).toMatchObject({ endpoint: undefined, region: 'us-east-1', forcePathStyle: false, publicUrl: undefined });
+  });
+
+  it.each([
+    [{ STORAGE: 'gcs' }, 'STORAGE'],
+    [{ ...bucket, S3_BUCKET: '' }, 'S3_BUCKET'],
+    [{ ...bucket, S3_BUCKET: 'Not_A_Bucket' }, 'S3_BUCKET'],
+    [{ ...bucket, S3_ACCESS_KEY_ID: undefined }, 'S3_ACCESS_KEY_ID'],
+    [{ ...bucket, S3_SECRET_ACCESS_KEY: ' ' }, 'S3_SECRET_ACCESS_KEY'],
+    [{ ...bucket, S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT'],
+    [{ ...bucket, S3_PUBLIC_URL: 'ftp://cdn' }, 'S3_PUBLIC_URL'],
+    [{ ...bucket, S3_FORCE_PATH_STYLE: 'maybe' }, 'S3_FORCE_PATH_STYLE'],
+  ])('stops with a message naming the variable for %o', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('says a missing bucket is required with STORAGE=s3, and needs nothing of S3 otherwise', () => {
+    expect(() => loadConfig({ STORAGE: 's3' })).toThrow('S3_BUCKET: required with STORAGE=s3');
+    expect(loadConfig({ S3_BUCKET: 'ignored' }).storage).toEqual({ kind: 'local' });
+  });
+});

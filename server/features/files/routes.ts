@@ -3,8 +3,6 @@
 // deleting are admin-only; downloading needs a verified user (docs/product/roles.md) and, for anyone but an admin,
 // a file attached to a published post. Uploads stream to disk; a file still attached to a post is never
 // deleted. Every successful write schedules a publish (posts show the file's name and description).
-import fs from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
@@ -14,13 +12,12 @@ import { writeTransaction } from '../../db/client.ts';
 import { deleteUploadedFiles, getUploadedFile, getUploadedFiles, insertUploadedFile, listUploadedFiles } from './queries.ts';
 import { NAMESPACES, type Namespace, type UploadedFile } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
-import { attachmentDisposition } from '../../http/byte-range.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
 import { parseFields, readFields } from '../../http/form-or-json.ts';
 import { idField, idListField } from '../../http/fields.ts';
-import { moveExtraFileIntoPlace, readExtraFileForm, removeStoredFiles, storedFilePath } from './storage.ts';
-import { fileRangeStream } from '../../storage/file-range-stream.ts';
+import { readExtraFileForm, removeStoredFiles, storeExtraFile, storedFileKey } from './storage.ts';
 import { removeQuietly } from '../../storage/receive-upload.ts';
+import { sendStoredFile } from '../../storage/send-stored-file.ts';
 import { uploadTempDir } from '../../storage/release-files.ts';
 import { isFileAttachedToPublishedPost, listPostsAttachedToFiles } from './queries.ts';
 import { afterPublish } from '../../publish/after-publish.ts';
@@ -43,7 +40,7 @@ const deleteSchema = z.object({ ids: idListField('ids', 'Nothing selected!') });
 const downloadSchema = z.object({ id: idField('id') });
 
 export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
-  const { db, publisher, config } = ctx;
+  const { db, publisher, config, storage } = ctx;
 
   const attachedPosts = (ids: number[]) => {
     const byFile = new Map<number, PostRef[]>();
@@ -72,7 +69,8 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
           const { description } = parseFields(descriptionSchema, { description: form.description });
           if (!received) throw new HttpError(422, FILE_NOT_SELECTED, { file: [FILE_NOT_SELECTED] });
           if (received.size === 0) throw new HttpError(422, 'The file must not be empty.', { file: ['The file must not be empty.'] });
-          const placed = moveExtraFileIntoPlace(config.privateFilesDir, namespace, received.tempPath);
+          // The object first, then the row: a failed insert removes the object (docs/decisions/0050-object-storage.md).
+          const placed = await storeExtraFile(storage, namespace, received);
           let file: UploadedFile;
           try {
             file = insertUploadedFile(db, namespace, {
@@ -84,13 +82,13 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
               sha256: received.sha256,
             });
           } catch (error) {
-            await removeQuietly(placed.path);
+            await removeStoredFiles(storage, namespace, [placed.storedName], (failure) => ctx.log.warn('extra file not removed', failure));
             throw error;
           }
           publisher.schedule(`${namespace} file ${file.id} uploaded`);
           return c.json({ message: 'File uploaded.', file: presentUploadedFile(file, []) }, 201);
         } finally {
-          // Gone already when it was moved into place; otherwise this upload failed: leave nothing.
+          // Gone already when it was stored (or its put failed); otherwise this upload failed: leave nothing.
           if (received) await removeQuietly(received.tempPath);
         }
       })
@@ -128,7 +126,7 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
         publisher.schedule(`${namespace} files ${deletedIds.join(', ')} deleted`);
         const storedNames = outcome.files.map((file) => file.stored_name);
         afterPublish(ctx, `${namespace} extra files`, () =>
-          removeStoredFiles(config.privateFilesDir, namespace, storedNames, (error) => ctx.log.warn('extra file not removed', error)),
+          removeStoredFiles(storage, namespace, storedNames, (error) => ctx.log.warn('extra file not removed', error)),
         );
         return c.json({ message: outcome.files.length === 1 ? 'File deleted.' : `${outcome.files.length} files deleted.`, ids: deletedIds });
       })
@@ -141,31 +139,16 @@ export function extraFilesRoutes(ctx: AppContext, namespace: Namespace) {
         const { id } = parseFields(downloadSchema, await readFields(c));
         const file = getUploadedFile(db, namespace, id);
         if (!file || (!isAdmin(user) && !isFileAttachedToPublishedPost(db, namespace, id))) return errorResponse(c, 404, EXTRA_FILE_MESSAGES.notFound);
-        const filePath = storedFilePath(config.privateFilesDir, namespace, file.stored_name);
-        let handle: FileHandle;
-        try {
-          if (!filePath) throw new Error(`bad stored name ${JSON.stringify(file.stored_name)}`);
-          handle = await fs.promises.open(filePath, 'r');
-        } catch (error) {
-          ctx.log.error(`${namespace} file ${id}: cannot be opened`, error);
+        const key = storedFileKey(namespace, file.stored_name);
+        if (!key) {
+          ctx.log.error(`${namespace} file ${id}: bad stored name ${JSON.stringify(file.stored_name)}`);
           return errorResponse(c, 404, EXTRA_FILE_MESSAGES.missingOnDisk);
         }
-        let size: number;
-        try {
-          size = (await handle.stat()).size;
-        } catch (error) {
-          await handle.close().catch(() => {});
-          throw error;
-        }
-        const body = fileRangeStream(handle, 0, size - 1, { onError: (error) => ctx.log.error(`${namespace} file ${id}: reading failed`, error) });
-        return c.body(body, 200, {
-          'Content-Type': 'application/octet-stream',
-          'Content-Length': String(size),
-          'Content-Disposition': attachmentDisposition(file.filename),
-          // docs/product/api.md: the client takes the file name from this header (percent-encoded, so any name is safe).
-          filename: encodeURIComponent(file.filename),
-          'Cache-Control': 'private, no-store',
-          ...(file.sha256 ? { 'Repr-Digest': `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:` } : {}),
+        return sendStoredFile(c, ctx, key, {
+          filename: file.filename,
+          sha256: file.sha256,
+          label: `${namespace} file ${id}`,
+          missingMessage: EXTRA_FILE_MESSAGES.missingOnDisk,
         });
       })
   );

@@ -1,11 +1,10 @@
-// Extra files attached to posts (docs/product/api.md#extra-files): gated, so they live below the private files
-// directory (docs/decisions/0003) as <privateFilesDir>/<route>/<random hex>; the user's name for a file is
-// kept only in the database and sent back only in download headers. Uploads stream through the same
-// upload-form reader as release files (server/storage/upload-form.ts), so neither is ever held in memory.
-import fs from 'node:fs';
-import path from 'node:path';
+// Extra files attached to posts (docs/product/api.md#extra-files): gated, so they live in the store's private
+// area (docs/decisions/0003, 0050) under the key private/<route>/<random hex> (on the local disk
+// <privateFilesDir>/<route>/<random hex>, as before); the user's name for a file is kept only in the
+// database and sent back only in download headers. Uploads stream through the same upload-form reader as
+// release files (server/storage/upload-form.ts), so neither is ever held in memory.
 import { cleanFileName } from '../../http/byte-range.ts';
-import { fsyncDirectory, makeDurableDirectory } from '../../storage/disk.ts';
+import { attachedFileKey, type ObjectStore } from '../../storage/object-store/index.ts';
 import { removeQuietly, type ReceivedFile } from '../../storage/receive-upload.ts';
 import { newStoredName } from '../../storage/release-files.ts';
 import { readUploadForm } from '../../storage/upload-form.ts';
@@ -16,13 +15,9 @@ const DESCRIPTION_MAX_BYTES = 64 * 1024;
 /** Room beside the file for the description and the multipart framing, for the Content-Length pre-check. */
 const FORM_OVERHEAD_BYTES = 2 * DESCRIPTION_MAX_BYTES;
 
-export function extraFilesDir(privateFilesDir: string, route: string): string {
-  return path.join(privateFilesDir, route);
-}
-
-/** Where a stored file lives; null for a stored name we would never have written (a damaged row). */
-export function storedFilePath(privateFilesDir: string, route: string, storedName: string): string | null {
-  return STORED_NAME.test(storedName) ? path.join(extraFilesDir(privateFilesDir, route), storedName) : null;
+/** The object key of a stored file; null for a stored name we would never have written (a damaged row). */
+export function storedFileKey(route: string, storedName: string): string | null {
+  return STORED_NAME.test(storedName) ? attachedFileKey(route, storedName) : null;
 }
 
 export interface ExtraFileForm {
@@ -71,27 +66,30 @@ export function decodeFormFileName(name: string): string {
 }
 
 /**
- * Moves a received temp file into the route's directory under a fresh random name; returns that name.
- * The directory is fsynced, so the row inserted next never names a file a power cut took back.
+ * Puts a received temp file into the store under a fresh random name and returns that name; the temp file
+ * is gone afterwards either way. Locally that is the rename of before, the directory fsynced, so the row
+ * inserted next never names a file a power cut took back; in a bucket the object exists once this returns.
  */
-export function moveExtraFileIntoPlace(privateFilesDir: string, route: string, tempPath: string): { storedName: string; path: string } {
+export async function storeExtraFile(
+  storage: ObjectStore,
+  route: string,
+  received: ReceivedFile & { mime_type: string },
+): Promise<{ storedName: string; key: string }> {
   const storedName = newStoredName();
-  const target = storedFilePath(privateFilesDir, route, storedName) as string;
-  makeDurableDirectory(path.dirname(target), 0o700);
-  fs.renameSync(tempPath, target);
-  fsyncDirectory(path.dirname(target));
-  return { storedName, path: target };
+  const key = attachedFileKey(route, storedName);
+  await storage.putFile(key, received.tempPath, received.size, { contentType: received.mime_type });
+  return { storedName, key };
 }
 
 /** Removes stored files; a missing file is fine. Never throws: a leftover file must not fail a delete. */
-export async function removeStoredFiles(
-  privateFilesDir: string,
-  route: string,
-  storedNames: Iterable<string>,
-  onError?: (error: unknown) => void,
-): Promise<void> {
+export async function removeStoredFiles(storage: ObjectStore, route: string, storedNames: Iterable<string>, onError?: (error: unknown) => void): Promise<void> {
   for (const name of storedNames) {
-    const file = storedFilePath(privateFilesDir, route, name);
-    if (file) await removeQuietly(file, onError);
+    const key = storedFileKey(route, name);
+    if (!key) continue;
+    try {
+      await storage.delete(key);
+    } catch (error) {
+      onError?.(error);
+    }
   }
 }

@@ -114,7 +114,7 @@ const moveSchema = z.object({ id: idField('id'), home_section_id: sectionIdField
 const deleteOneSchema = z.object({ id: idField('id'), current_section_id: sectionIdField.optional(), force: flagFieldOr('force', 0) });
 
 export function homeImagesRoutes(ctx: AppContext) {
-  const { db, publisher, config } = ctx;
+  const { db, publisher } = ctx;
   const present = presentHomeImage;
   const imagesOf = (sectionId: number | undefined) => (sectionId === undefined ? undefined : listHomeImages(db, sectionId).map(present));
 
@@ -146,7 +146,7 @@ export function homeImagesRoutes(ctx: AppContext) {
         });
       });
     } catch (error) {
-      removeMediaFiles(config.uploadsDir, Object.values(stored.urls));
+      await removeMediaFiles(ctx.storage, Object.values(stored.urls));
       throw error;
     }
     publisher.schedule(`home image ${image.id} uploaded`);
@@ -189,7 +189,7 @@ export function homeImagesRoutes(ctx: AppContext) {
     publisher.schedule(`home images ${deleted.map((row) => row.id).join(', ')} deleted`);
     const urls = deleted.flatMap((row) => urlsOf(row.urls));
     // The live home page shows these until the new build is in: remove the files after the publish.
-    afterPublish(ctx, 'home image files', () => removeMediaFiles(config.uploadsDir, urls, (error) => ctx.log.warn('image file not removed', error)));
+    afterPublish(ctx, 'home image files', () => removeMediaFiles(ctx.storage, urls, (error) => ctx.log.warn('image file not removed', error)));
     return c.json({
       message: deleted.length === 1 ? 'Image deleted.' : `${deleted.length} images deleted.`,
       id: deleted.length === 1 ? deleted[0]?.id : undefined,

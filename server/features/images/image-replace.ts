@@ -36,7 +36,7 @@ export interface ReplacedImage<Row> {
 
 /** Stores `file` as the image's new variants; undefined (nothing kept) when the row went away meanwhile. */
 export async function replaceImageFile<Row>(ctx: AppContext, file: File, target: ImageReplacement<Row>): Promise<ReplacedImage<Row> | undefined> {
-  const { db, config, publisher } = ctx;
+  const { db, storage, publisher } = ctx;
   const stored = await storeUploadedImage(ctx, target.route, file, target.variants, target.makesFallback ? target.fallbackVariant : undefined);
   const newUrls = Object.values(stored.urls);
   let result: (ReplacedImage<Row> & { oldUrls: string[] }) | undefined;
@@ -50,16 +50,16 @@ export async function replaceImageFile<Row>(ctx: AppContext, file: File, target:
       return { image: target.save(stored, at), posts, homeSections, oldUrls: urlsOf(current) };
     });
   } catch (error) {
-    removeMediaFiles(config.uploadsDir, newUrls);
+    await removeMediaFiles(storage, newUrls);
     throw error;
   }
   if (!result) {
-    removeMediaFiles(config.uploadsDir, newUrls);
+    await removeMediaFiles(storage, newUrls);
     return undefined;
   }
   publisher.schedule(`${target.label} replaced`);
   const { oldUrls, ...replaced } = result;
-  afterPublish(ctx, `${target.label} old files`, () => removeMediaFiles(config.uploadsDir, oldUrls, (error) => ctx.log.warn('image file not removed', error)));
+  afterPublish(ctx, `${target.label} old files`, () => removeMediaFiles(storage, oldUrls, (error) => ctx.log.warn('image file not removed', error)));
   return replaced;
 }
 

@@ -54,7 +54,7 @@ interface DeleteReport {
 }
 
 export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
-  const { db, publisher, config } = ctx;
+  const { db, publisher } = ctx;
   const present = presentUploadedImage;
 
   const deleteImages = async (c: Context<AppEnv>, ids: number[], force: boolean) => {
@@ -86,7 +86,7 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
     if (deleted.length === 0) return errorResponse(c, 404, ids.length === 1 ? 'This image does not exist.' : 'None of the selected images exist.');
     publisher.schedule(`${namespace} images ${deleted.map((row) => row.id).join(', ')} deleted`);
     const urls = deleted.flatMap((row) => urlsOf(row.image_url));
-    afterPublish(ctx, `${namespace} image files`, () => removeMediaFiles(config.uploadsDir, urls, (error) => ctx.log.warn('image file not removed', error)));
+    afterPublish(ctx, `${namespace} image files`, () => removeMediaFiles(ctx.storage, urls, (error) => ctx.log.warn('image file not removed', error)));
     return c.json({
       message: deleted.length === 1 ? 'Image deleted.' : `${deleted.length} images deleted.`,
       ids: deleted.map((row) => row.id),
@@ -127,7 +127,7 @@ export function imagesRoutes(ctx: AppContext, namespace: Namespace) {
             is_video: 0,
           });
         } catch (error) {
-          removeMediaFiles(config.uploadsDir, Object.values(stored.urls));
+          await removeMediaFiles(ctx.storage, Object.values(stored.urls));
           throw error;
         }
         publisher.schedule(`${namespace} image ${image.id} uploaded`);

@@ -1,12 +1,12 @@
 // Uploaded images (docs/product/data-model.md#uploaded-image, issue 5 item 3): checked by content, decoded with a
-// pixel bound, re-encoded into size variants with sharp, and written under random names below the
-// public uploads directory (served at /media). Re-encoding is what strips metadata (EXIF GPS, XMP,
-// comments): sharp writes none unless asked, and nothing of the uploaded bytes is ever served as is.
+// pixel bound, re-encoded into size variants with sharp, and stored under random names in the store's
+// public media area (served at /media, or from S3_PUBLIC_URL: docs/decisions/0050-object-storage.md).
+// Re-encoding is what strips metadata (EXIF GPS, XMP, comments): sharp writes none unless asked, and
+// nothing of the uploaded bytes is ever served as is.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import { fsyncDirectory, fsyncFile, isDiskFullError, makeDurableDirectory } from '../../storage/disk.ts';
+import { isDiskFullError } from '../../storage/disk.ts';
+import { mediaUrlToKey, type ObjectStore } from '../../storage/object-store/index.ts';
 
 /** The formats an upload may be, recognised by their first bytes; anything else (SVG, HTML, PDF…) is refused. */
 export const ALLOWED_IMAGE_TYPES = ['jpeg', 'png', 'webp', 'gif', 'avif'] as const;
@@ -74,13 +74,11 @@ export interface StoredImage {
   /** Variant name → public URL (/media/<route>/<random>-<variant>.<ext>). */
   urls: Record<string, string>;
   sizes: VariantSizes;
-  /** Absolute paths of the written files, for cleanup if the caller's later step fails. */
-  files: string[];
 }
 
 export interface StoreImageOptions {
   bytes: Buffer;
-  uploadsDir: string;
+  storage: ObjectStore;
   /** Sub-directory and URL segment: news, documentation, tutorials or home. */
   route: string;
   variants: Readonly<Record<string, VariantBox>>;
@@ -89,19 +87,18 @@ export interface StoreImageOptions {
 }
 
 /**
- * Checks, decodes and writes all variants of one upload. Every file is written under a hidden temp name
- * and renamed only when all are done, so a failure leaves nothing behind and /media never serves half
- * an upload. Throws ImageRejected for uploads that are not acceptable images.
+ * Checks, decodes and stores all variants of one upload. Every variant is encoded before the first is
+ * stored, and a failure removes those already stored, so nothing is left behind and no row can name half
+ * an upload (each variant's own write is all or nothing: a hidden temp name renamed into place locally,
+ * one object in a bucket). Throws ImageRejected for uploads that are not acceptable images.
  */
 export async function storeImageVariants(options: StoreImageOptions): Promise<StoredImage> {
-  const { bytes, route, variants } = options;
+  const { bytes, route, variants, storage } = options;
   const type = sniffImageType(bytes);
   if (!type) throw new ImageRejected(422, NOT_AN_IMAGE_MESSAGE);
   const source = await openImage(bytes, type);
   const hasAlpha = source.hasAlpha;
 
-  const dir = path.join(options.uploadsDir, route);
-  makeDurableDirectory(dir);
   const base = crypto.randomBytes(16).toString('hex');
   const planned: { variant: string; box: VariantBox; format: 'webp' | 'jpeg' | 'png' }[] = Object.entries(variants).map(([variant, box]) => ({
     variant,
@@ -111,31 +108,27 @@ export async function storeImageVariants(options: StoreImageOptions): Promise<St
   const fallbackBox = options.fallbackOf ? variants[options.fallbackOf] : undefined;
   if (fallbackBox) planned.push({ variant: 'fallback', box: fallbackBox, format: hasAlpha || type === 'png' || type === 'gif' ? 'png' : 'jpeg' });
 
-  const temps: string[] = [];
-  const finals: string[] = [];
+  const stored: string[] = [];
   try {
     const urls: Record<string, string> = {};
     const sizes: VariantSizes = {};
-    const written: { temp: string; final: string }[] = [];
+    const encoded: { url: string; data: Buffer; format: string }[] = [];
     for (const { variant, box, format } of planned) {
       const name = `${base}-${variant}.${format === 'jpeg' ? 'jpg' : format}`;
-      const temp = path.join(dir, `.tmp-${name}`);
-      temps.push(temp);
-      const info = await encodeVariant(bytes, box, format, temp);
-      // sharp does not flush what it wrote; a row must not name a file a power cut would leave empty.
-      await fsyncFile(temp);
-      written.push({ temp, final: path.join(dir, name) });
+      const { data, info } = await encodeVariant(bytes, box, format);
+      encoded.push({ url: `/media/${route}/${name}`, data, format });
       urls[variant] = `/media/${route}/${name}`;
       sizes[variant] = { width: info.width, height: info.height };
     }
-    for (const { temp, final } of written) {
-      fs.renameSync(temp, final);
-      finals.push(final);
+    for (const { url, data, format } of encoded) {
+      const key = mediaUrlToKey(url) as string;
+      // Random names never reused: a CDN in front of the bucket may keep them for a year (docs/scaling.md).
+      await storage.putStream(key, data, { contentType: `image/${format}`, cacheControl: 'public, max-age=31536000, immutable' });
+      stored.push(url);
     }
-    fsyncDirectory(dir);
-    return { urls, sizes, files: finals };
+    return { urls, sizes };
   } catch (error) {
-    for (const file of [...temps, ...finals]) fs.rmSync(file, { force: true });
+    await removeMediaFiles(storage, stored);
     // A full disk is the server's trouble, not a damaged upload (libvips words both alike: "VipsJpeg: …").
     if (error instanceof ImageRejected || isDiskFullError(error)) throw error;
     // libvips refuses truncated or corrupt data only once it decodes pixels: still the upload's fault.
@@ -167,7 +160,7 @@ function tooManyPixels(): ImageRejected {
   return new ImageRejected(422, `The image has too many pixels (at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels).`);
 }
 
-async function encodeVariant(bytes: Buffer, box: VariantBox, format: 'webp' | 'jpeg' | 'png', file: string): Promise<OutputInfo> {
+async function encodeVariant(bytes: Buffer, box: VariantBox, format: 'webp' | 'jpeg' | 'png'): Promise<{ data: Buffer; info: OutputInfo }> {
   // rotate() applies the EXIF orientation before the metadata is dropped, so phone photos stay upright.
   // Animated GIF/WebP keep their first frame: the variants are still pictures.
   const pipeline = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
@@ -176,7 +169,8 @@ async function encodeVariant(bytes: Buffer, box: VariantBox, format: 'webp' | 'j
   if (format === 'webp') pipeline.webp({ quality: 82 });
   else if (format === 'jpeg') pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, progressive: true });
   else pipeline.png({ compressionLevel: 9 });
-  return pipeline.toFile(file);
+  // Variants are small (bounded by their box): held in memory until all are encoded, then stored.
+  return pipeline.toBuffer({ resolveWithObject: true });
 }
 
 function isDecodeError(error: unknown): boolean {
@@ -185,22 +179,22 @@ function isDecodeError(error: unknown): boolean {
 }
 
 /**
- * The file behind one of our own /media URLs, or null for anything else (another host, a path that
- * leaves the route's directory, a name we would not have written). Guards deletes against a damaged row.
+ * The stored object behind one of our own /media URLs, or null for anything else (another host, a path
+ * that leaves the route's directory, a name we would not have written). Guards deletes against a damaged row.
  */
-export function mediaUrlToFile(uploadsDir: string, url: string): string | null {
+export function mediaUrlToStoredKey(url: string): string | null {
   const match = /^\/media\/(news|documentation|tutorials|home)\/([a-f0-9]{8,64}-[a-z]+\.(?:webp|jpg|png))$/.exec(url);
   if (!match) return null;
-  return path.join(uploadsDir, match[1] as string, match[2] as string);
+  return mediaUrlToKey(url);
 }
 
-/** Removes the files of a set of media URLs; missing files are fine (already gone). Never throws. */
-export function removeMediaFiles(uploadsDir: string, urls: Iterable<string>, onError?: (error: unknown) => void): void {
+/** Removes the stored variants behind a set of media URLs; missing ones are fine (already gone). Never throws. */
+export async function removeMediaFiles(storage: ObjectStore, urls: Iterable<string>, onError?: (error: unknown) => void): Promise<void> {
   for (const url of urls) {
-    const file = mediaUrlToFile(uploadsDir, url);
-    if (!file) continue;
+    const key = mediaUrlToStoredKey(url);
+    if (!key) continue;
     try {
-      fs.rmSync(file, { force: true });
+      await storage.delete(key);
     } catch (error) {
       onError?.(error);
     }

@@ -75,7 +75,7 @@ export async function readBulkDelete(c: Context): Promise<{ ids: number[]; force
 
 /** Checks and stores one uploaded image as variants under /media/<route>/; refusals become 413/422 answers. */
 export async function storeUploadedImage(
-  ctx: Pick<AppContext, 'config'>,
+  ctx: Pick<AppContext, 'config' | 'storage'>,
   route: string,
   file: File,
   variants: Readonly<Record<string, VariantBox>>,
@@ -86,7 +86,7 @@ export async function storeUploadedImage(
     throw new HttpError(413, message, { file: [message] });
   }
   try {
-    return await storeImageVariants({ bytes: Buffer.from(await file.arrayBuffer()), uploadsDir: ctx.config.uploadsDir, route, variants, fallbackOf });
+    return await storeImageVariants({ bytes: Buffer.from(await file.arrayBuffer()), storage: ctx.storage, route, variants, fallbackOf });
   } catch (error) {
     if (error instanceof ImageRejected) throw new HttpError(error.status, error.message, { file: [error.message] });
     throw error;

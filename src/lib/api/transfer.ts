@@ -2,6 +2,7 @@
 // Uploads go through XMLHttpRequest because fetch reports no upload progress.
 import { finishTransfer, reportProgress } from '../../stores/loading.ts';
 import { ApiError, baseHeaders, ensureXsrfCookie, failedAnswer, parseAnswerText } from './request.ts';
+import { DOWNLOAD_LINK_TYPE, type DownloadLink } from '../../../common/download-link.ts';
 
 export const CONNECTION_LOST = 'The upload failed: the connection was lost.';
 
@@ -65,21 +66,41 @@ export function downloadName(headers: Pick<Headers, 'get'>, fallbackName: string
 }
 
 /**
+/**
+ * Opens a presigned link of the bucket: its answer carries Content-Disposition: attachment, so the browser
+ * saves the file (with its own progress, and resuming where the bucket allows) and the page stays.
+ */
+export function openDownloadLink(url: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/**
  * Downloads a file through a permission-checked endpoint, then hands it to the browser under the name from
  * the `filename` header (the stored name on disk is random) or Content-Disposition. With a body it POSTs
  * it as JSON (the release and attachment downloads by id); without one it GETs the path (a release's file
- * by its own link, issue 25).
+ * by its own link, issue 25). When the file is in a bucket the server answers its presigned link instead
+ * (common/download-link.ts), and the browser fetches the file from there itself.
  */
 export async function downloadWithProgress(path: string, body: unknown, fallbackName: string): Promise<void> {
   const method = body === undefined ? 'GET' : 'POST';
   await ensureXsrfCookie(method);
-  const headers: Record<string, string> = baseHeaders();
+  const headers: Record<string, string> = { ...baseHeaders(), Accept: `${DOWNLOAD_LINK_TYPE}, application/json;q=0.9` };
   if (method === 'POST') headers['Content-Type'] = 'application/json';
   reportProgress(fallbackName, 0, 0);
   try {
     const payload = method === 'POST' ? JSON.stringify(body) : undefined;
     const response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
     if (!response.ok) throw failedAnswer(response.status, parseAnswerText(await response.text()));
+    if ((response.headers.get('Content-Type') ?? '').startsWith(DOWNLOAD_LINK_TYPE)) {
+      const link = (await response.json()) as DownloadLink;
+      openDownloadLink(link.url);
+      return;
+    }
     const filename = downloadName(response.headers, fallbackName);
     saveBlob(await readWithProgress(response, filename), filename);
   } finally {

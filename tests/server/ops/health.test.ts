@@ -129,3 +129,35 @@ describe('/readyz', () => {
     Object.assign(ctx.db, { $client: { close: () => {} } });
   });
 });
+
+describe('/readyz with the files in a bucket (docs/decisions/0050-object-storage.md)', () => {
+  it('HEADs the marker object: not ready without it, ready with it, not ready when the bucket stops answering', async () => {
+    const { startTestBucket } = await import('../../helpers/s3-server.ts');
+    const { createBucketProbe } = await import('../../../server/ops/health.ts');
+    const bucket = await startTestBucket();
+    let closed = false;
+    try {
+      ctx = createTestContext({ env: { READY_MIN_FREE_MB: '1', ...bucket.env } });
+      if (ctx.storage.kind !== 's3') throw new Error('expected the bucket store');
+      const store = ctx.storage;
+      const ready = createReadinessCheck({
+        config: ctx.config,
+        db: ctx.db,
+        getSite: () => LIVE_SITE,
+        fileCheckCacheMs: 0,
+        bucket: createBucketProbe(store, { everyMs: 0 }),
+      });
+      expect(ready().checks.storage).toBe('the bucket has not answered yet');
+      await expect.poll(() => ready().checks.storage).toBe('the bucket has no marker object: run `npm run storage -- migrate --to s3`');
+      expect(ready().failed).toEqual(['storage']);
+      await store.writeMarker({ complete: true, files: 0, from: 'empty', at: new Date().toISOString() });
+      await expect.poll(() => ready().ready).toBe(true);
+      expect(ready().checks).toEqual({ database: 'ok', build: 'ok', data_dir: 'ok', disk: 'ok', storage: 'ok' });
+      await bucket.close();
+      closed = true;
+      await expect.poll(() => ready().checks.storage).toBe('the bucket does not answer');
+    } finally {
+      if (!closed) await bucket.close();
+    }
+  });
+});

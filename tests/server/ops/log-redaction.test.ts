@@ -169,4 +169,14 @@ describe('the redaction itself', () => {
     expect(all).toContain('https://example.test/reset-pasword/form?[redacted]');
     expect(all).toContain('activation failed');
   });
+
+  it("keeps the bucket's secret key and a presigned link's signature out of the log (docs/decisions/0050-object-storage.md)", () => {
+    const lines: string[] = [];
+    const log = createLogger('silent', (line) => lines.push(line));
+    log.info('bucket client', { region: 'eu-central-1', secretAccessKey: 'wJalrXUtnFEMI-K7MDENG', S3_SECRET_ACCESS_KEY: 'other-secret-value' });
+    log.warn('link issued: https://bucket.example/private/news/abc?X-Amz-Expires=300&X-Amz-Signature=0123456789abcdef0123456789abcdef');
+    const all = lines.join('\n');
+    for (const value of ['wJalrXUtnFEMI-K7MDENG', 'other-secret-value', '0123456789abcdef0123456789abcdef']) expect(all).not.toContain(value);
+    expect(all).toContain('eu-central-1');
+  });
 });

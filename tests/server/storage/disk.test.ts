@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fsyncDirectory, isDiskFullError, makeDurableDirectory } from '../../../server/storage/disk.ts';
-import { moveExtraFileIntoPlace } from '../../../server/features/files/storage.ts';
+import { createLocalObjectStore } from '../../../server/storage/object-store/index.ts';
 import { moveIntoPlace, releaseFilesDir } from '../../../server/storage/release-files.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
 
@@ -24,6 +24,20 @@ function errnoError(code: string): NodeJS.ErrnoException {
 
 /** The directories opened and then fsynced while `work` runs. */
 function fsyncedDirectories(work: () => void): string[] {
+  const synced = watchDirectoryFsyncs();
+  work();
+  vi.restoreAllMocks();
+  return synced;
+}
+
+async function fsyncedDirectoriesOf(work: () => Promise<void>): Promise<string[]> {
+  const synced = watchDirectoryFsyncs();
+  await work();
+  vi.restoreAllMocks();
+  return synced;
+}
+
+function watchDirectoryFsyncs(): string[] {
   const opened = new Map<number, string>();
   const open = fs.openSync;
   vi.spyOn(fs, 'openSync').mockImplementation((file, flags, mode) => {
@@ -38,8 +52,6 @@ function fsyncedDirectories(work: () => void): string[] {
     if (file !== undefined && fs.statSync(file).isDirectory()) synced.push(file);
     fsync(fd);
   });
-  work();
-  vi.restoreAllMocks();
   return synced;
 }
 
@@ -96,13 +108,15 @@ describe('durable renames', () => {
     expect(fs.readFileSync(target, 'utf8')).toBe('release bytes');
   });
 
-  it('fsyncs the extra files directory after moving an upload into place', () => {
+  it('fsyncs the extra files directory after the local store moves an upload into place', async () => {
     const privateDir = path.join(dir, 'private');
     fs.mkdirSync(path.join(privateDir, 'news'), { recursive: true });
+    const store = createLocalObjectStore({ uploadsDir: path.join(dir, 'uploads'), privateFilesDir: privateDir });
     const temp = path.join(dir, 'upload.part');
     fs.writeFileSync(temp, 'attachment');
-    let placed = { storedName: '', path: '' };
-    expect(fsyncedDirectories(() => (placed = moveExtraFileIntoPlace(privateDir, 'news', temp)))).toEqual([path.join(privateDir, 'news')]);
-    expect(fs.readFileSync(placed.path, 'utf8')).toBe('attachment');
+    const key = `private/news/${'b'.repeat(32)}`;
+    expect(await fsyncedDirectoriesOf(() => store.putFile(key, temp, 'attachment'.length))).toEqual([path.join(privateDir, 'news')]);
+    expect(fs.readFileSync(path.join(privateDir, 'news', 'b'.repeat(32)), 'utf8')).toBe('attachment');
+    expect(fs.existsSync(temp)).toBe(false);
   });
 });

@@ -1,8 +1,7 @@
 // Pure helpers of the content API: image type sniffing, YouTube ids, relative times, media URL guards.
-import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { mediaUrlToFile, sniffImageType } from '../../../../server/features/images/storage.ts';
+import { mediaUrlToStoredKey, sniffImageType } from '../../../../server/features/images/storage.ts';
 import { youTubeVideoId } from '../../../../server/features/images/video-links.ts';
 import { timeAgo } from '../../../../server/features/content/present.ts';
 
@@ -64,16 +63,16 @@ describe('timeAgo', () => {
   });
 });
 
-describe('mediaUrlToFile', () => {
+describe('mediaUrlToStoredKey', () => {
   it('maps only our own variant names inside the route directories', () => {
-    expect(mediaUrlToFile('/data/uploads', '/media/news/0123456789abcdef-thumb.webp')).toBe(path.join('/data/uploads', 'news', '0123456789abcdef-thumb.webp'));
+    expect(mediaUrlToStoredKey('/media/news/0123456789abcdef-thumb.webp')).toBe('media/news/0123456789abcdef-thumb.webp');
     for (const url of [
       '/media/news/../../etc/passwd',
       '/media/other/0123456789abcdef-thumb.webp',
       'https://www.youtube-nocookie.com/embed/x',
       '/media/news/a/b-thumb.webp',
     ]) {
-      expect(mediaUrlToFile('/data/uploads', url), url).toBeNull();
+      expect(mediaUrlToStoredKey(url), url).toBeNull();
     }
   });
 });

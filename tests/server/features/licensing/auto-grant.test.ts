@@ -138,6 +138,7 @@ describe('automatic trials on', () => {
       now: ctx.now,
       keyring: ctx.keyring,
       updateKeyring: ctx.updateKeyring,
+      storage: ctx.storage,
     });
     const sameBrowser = createClient(app2);
     for (const [name, value] of user.cookies) sameBrowser.cookies.set(name, value);
