@@ -3,6 +3,8 @@
 // for PRESIGNED_LINK_SECONDS, the file's name in its response-content-disposition, so the bytes (and any
 // Range or resumption) go from the bucket to the client and never through this process. Our own pages ask
 // for the link as JSON instead (common/download-link.ts), since a fetch may not follow it without CORS.
+// Attached files use all of it; release files (server/features/downloads/send.ts) use its bucket answer
+// and keep their own ranged local answer.
 import type { Context } from 'hono';
 import type { AppContext, AppEnv } from '../context.ts';
 import { attachmentDisposition } from '../http/byte-range.ts';
@@ -19,6 +21,12 @@ export interface StoredFileAnswer {
   label: string;
   /** The 404 message when the store has no such object. */
   missingMessage: string;
+  /**
+   * Called once the object is known to exist, right before a link is handed out or the bytes start (not for
+   * HEAD): where a route counts its download. With a bucket the link is all this process ever sees, so the
+   * download counts when its link is issued.
+   */
+  onIssue?: () => void;
 }
 
 export async function sendStoredFile(c: Context<AppEnv>, ctx: Pick<AppContext, 'storage' | 'log'>, key: string, answer: StoredFileAnswer): Promise<Response> {
@@ -32,8 +40,10 @@ export async function sendStoredFile(c: Context<AppEnv>, ctx: Pick<AppContext, '
     return errorResponse(c, 404, answer.missingMessage);
   }
 
+  const issuing = c.req.method !== 'HEAD';
   if (storage.kind === 's3') {
     const url = await storage.presignGet(key, { filename: answer.filename, expiresInSeconds: PRESIGNED_LINK_SECONDS });
+    if (issuing) answer.onIssue?.();
     c.header('Cache-Control', 'private, no-store');
     if (wantsLink(c)) {
       const link: DownloadLink = { url, filename: answer.filename, expires_in: PRESIGNED_LINK_SECONDS };
@@ -50,6 +60,7 @@ export async function sendStoredFile(c: Context<AppEnv>, ctx: Pick<AppContext, '
     log.error(`${answer.label}: removed while being sent (${key})`);
     return errorResponse(c, 404, answer.missingMessage);
   }
+  if (issuing) answer.onIssue?.();
   return c.body(body, 200, {
     'Content-Type': 'application/octet-stream',
     'Content-Length': String(info.size),

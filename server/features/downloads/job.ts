@@ -7,7 +7,7 @@ import { fillFileDigests } from './digests.ts';
 
 export const RELEASE_DIGESTS_INTERVAL_MS = 5 * 60_000;
 
-export function startReleaseDigests(ctx: Pick<AppContext, 'db' | 'config' | 'log' | 'updateKeyring'>, options: { intervalMs: number }) {
+export function startReleaseDigests(ctx: Pick<AppContext, 'db' | 'storage' | 'log' | 'updateKeyring'>, options: { intervalMs: number }) {
   let job: ReturnType<typeof startPeriodicJob<number>> | null = null;
   job = startPeriodicJob({
     intervalMs: options.intervalMs,

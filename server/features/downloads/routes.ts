@@ -1,7 +1,6 @@
 // Software releases (docs/product/downloads.md#downloads-page, docs/product/api.md#downloads; issue 6, issue 25). Public list and detail;
 // admin-only writes that schedule a publish; gated downloads, decided by decideReleaseAccess (access.ts).
 // The answers are documented in docs/decisions/0008-downloads-api.md and 0048-releases-and-update-feeds.md.
-import fs from 'node:fs';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -30,7 +29,8 @@ import { errorResponse, validationFailed, type FieldErrors } from '../../http/er
 import { validate } from '../../http/validate.ts';
 import { idField, pathId } from '../../http/fields.ts';
 import { removeQuietly, sweepStaleTempFiles } from '../../storage/receive-upload.ts';
-import { moveIntoPlace, newStoredName, releaseFilePath, uploadTempDir } from '../../storage/release-files.ts';
+import { newStoredName, uploadTempDir } from '../../storage/release-files.ts';
+import { releaseFileKey } from '../../storage/object-store/index.ts';
 import {
   DOWNLOADABLE_NEEDS_FILE,
   FILE_TEXT_FIELDS,
@@ -53,7 +53,7 @@ const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
 const LAST_FILE_OF_DOWNLOADABLE = 'A downloadable release needs a file: upload another one first, or make the release not downloadable.';
 
 export function downloadsRoutes(ctx: AppContext) {
-  const { db, config, log, publisher } = ctx;
+  const { db, config, log, publisher, storage } = ctx;
   const tmpDir = uploadTempDir(config);
   void sweepStaleTempFiles(tmpDir, STALE_UPLOAD_MS).then((removed) => {
     if (removed > 0) log.info(`removed ${removed} upload temp files left by an earlier run`);
@@ -67,17 +67,21 @@ export function downloadsRoutes(ctx: AppContext) {
   const findRelease = (id: number) => (Number.isSafeInteger(id) ? getReleaseWithFiles(db, id) : undefined);
   const countOf = (c: Context<AppEnv>, id: number) => (isAdmin(c.get('user')) ? countDownloadsOfItem(db, id) : undefined);
 
-  /** Moves the upload into place under a fresh name; the caller commits the row at once (same tick). */
-  const placeFile = (file: UploadedReleaseFile | null) => {
+  /**
+   * Stores the upload under a fresh name (docs/decisions/0050-object-storage.md): the object first, then the
+   * caller commits the row, so no request ever finds a row without its file; a commit that fails or finds
+   * nothing to attach it to takes the object back out (removePlaced). The store takes over the temp file.
+   */
+  const placeFile = async (file: UploadedReleaseFile | null) => {
     if (!file) return null;
     const storedName = newStoredName();
-    return {
-      path: moveIntoPlace(config, file.tempPath, storedName),
-      columns: { name: file.filename, stored_name: storedName, size: file.size, sha256: file.sha256, sha512: file.sha512 },
-    };
+    const key = releaseFileKey(storedName);
+    await storage.putFile(key, file.tempPath, file.size, { contentType: 'application/octet-stream' });
+    return { key, columns: { name: file.filename, stored_name: storedName, size: file.size, sha256: file.sha256, sha512: file.sha512 } };
   };
-  const removePlaced = (placed: { path: string } | null) => {
-    if (placed) fs.rmSync(placed.path, { force: true });
+  const removeObject = (storedName: string) => storage.delete(releaseFileKey(storedName)).catch(logRemoveFailure);
+  const removePlaced = async (placed: { key: string } | null) => {
+    if (placed) await storage.delete(placed.key).catch(logRemoveFailure);
   };
 
   const download = async (c: Context<AppEnv>, id: number, fileId?: number) => {
@@ -101,9 +105,7 @@ export function downloadsRoutes(ctx: AppContext) {
           const parsed = parseStoreFields(form);
           if (!parsed.ok) return validationFailed(c, parsed.errors);
           const { released_at, ...input } = parsed.input;
-          // Rename and commit run with no await between them: no request ever sees a row without its
-          // file, and a failed commit takes the file back out.
-          const placed = placeFile(form.file);
+          const placed = await placeFile(form.file);
           let release: ReleaseWithFiles;
           try {
             release = writeTransaction(db, () => {
@@ -116,14 +118,14 @@ export function downloadsRoutes(ctx: AppContext) {
               return withFiles;
             });
           } catch (error) {
-            removePlaced(placed);
+            await removePlaced(placed);
             throw error;
           }
           publisher.schedule(`download ${release.id} created`);
           if (placed) signFilesSoon(ctx);
           return c.json({ message: 'Release created.', release: presentRelease(release, 0) }, 201);
         } finally {
-          // Gone already when it was moved into place.
+          // Gone already when the store took it over.
           if (form.file) await removeQuietly(form.file.tempPath);
         }
       })
@@ -137,7 +139,7 @@ export function downloadsRoutes(ctx: AppContext) {
           const parsed = parseUpdateFields(form);
           if (!parsed.ok) return validationFailed(c, parsed.errors);
           const { input } = parsed;
-          const placed = placeFile(form.file);
+          const placed = await placeFile(form.file);
           type Outcome =
             { kind: 'missing' } | { kind: 'invalid'; errors: FieldErrors } | { kind: 'updated'; release: ReleaseWithFiles; replaced: ReleaseFile | null };
           let outcome: Outcome;
@@ -160,16 +162,16 @@ export function downloadsRoutes(ctx: AppContext) {
               return { kind: 'updated', release, replaced };
             });
           } catch (error) {
-            removePlaced(placed);
+            await removePlaced(placed);
             throw error;
           }
           if (outcome.kind !== 'updated') {
-            removePlaced(placed);
+            await removePlaced(placed);
             return outcome.kind === 'invalid' ? validationFailed(c, outcome.errors) : errorResponse(c, 404, DOWNLOAD_MESSAGES.notFound);
           }
-          // The old file goes once the row no longer names it (a download already under way keeps reading
-          // it: the open handle outlives the unlink).
-          if (outcome.replaced) await removeQuietly(releaseFilePath(config, outcome.replaced.stored_name), logRemoveFailure);
+          // The old file goes once the row no longer names it (a local download already under way keeps
+          // reading it: the open handle outlives the unlink; a bucket link issued before now stops working).
+          if (outcome.replaced) await removeObject(outcome.replaced.stored_name);
           publisher.schedule(`download ${id} updated`);
           if (placed) signFilesSoon(ctx);
           return c.json({ message: 'Release updated.', release: presentRelease(outcome.release, countDownloadsOfItem(db, id)) });
@@ -183,7 +185,7 @@ export function downloadsRoutes(ctx: AppContext) {
         const deleted = writeTransaction(db, () => deleteDownloadItem(db, id));
         if (!deleted) return errorResponse(c, 404, DOWNLOAD_MESSAGES.notFound);
         // After the rows are gone, so no request can find a row and miss its file.
-        for (const file of deleted.files) await removeQuietly(releaseFilePath(config, file.stored_name), logRemoveFailure);
+        for (const file of deleted.files) await removeObject(file.stored_name);
         publisher.schedule(`download ${id} deleted`);
         return c.json({ message: 'Release deleted.', id });
       })
@@ -197,18 +199,18 @@ export function downloadsRoutes(ctx: AppContext) {
           const parsed = parseFileFields(form);
           if (!parsed.ok) return validationFailed(c, parsed.errors);
           const { file, platform, arch } = parsed.input;
-          const placed = placeFile(file);
+          const placed = await placeFile(file);
           let created: ReleaseFile | undefined;
           try {
             created = writeTransaction(db, () =>
               getDownloadItemById(db, id) ? insertReleaseFile(db, { ...placed!.columns, download_item_id: id, platform, arch }) : undefined,
             );
           } catch (error) {
-            removePlaced(placed);
+            await removePlaced(placed);
             throw error;
           }
           if (!created) {
-            removePlaced(placed);
+            await removePlaced(placed);
             return errorResponse(c, 404, DOWNLOAD_MESSAGES.notFound);
           }
           publisher.schedule(`download ${id}: file added`);
@@ -232,7 +234,8 @@ export function downloadsRoutes(ctx: AppContext) {
         });
         if (outcome.kind === 'missing') return errorResponse(c, 404, DOWNLOAD_MESSAGES.fileNotFound);
         if (outcome.kind === 'last') return validationFailed(c, { file: [LAST_FILE_OF_DOWNLOADABLE] });
-        await removeQuietly(releaseFilePath(config, outcome.file.stored_name), logRemoveFailure);
+        // After the row, as for a whole release.
+        await removeObject(outcome.file.stored_name);
         publisher.schedule(`download ${id}: file removed`);
         return c.json({ message: 'File deleted.', id: fileId });
       })

@@ -1,5 +1,8 @@
-// Sending one file of a release that decideReleaseAccess (access.ts) allowed: streamed from disk, resumable
-// with single byte ranges, counted once per downloader, file and day when a download starts (issue 25 item 5).
+// Sending one file of a release that decideReleaseAccess (access.ts) allowed, counted once per downloader,
+// file and day (issue 25 item 5). From the local store: streamed from disk, resumable with single byte
+// ranges, counted when a download starts. From a bucket (docs/decisions/0050-object-storage.md): a 302 to a
+// presigned link, as for attached files (server/storage/send-stored-file.ts), counted when the link is
+// issued; the bucket answers the bytes and their ranges.
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Context } from 'hono';
@@ -10,7 +13,8 @@ import { DOWNLOAD_MESSAGES } from './access.ts';
 import { attachmentDisposition, contentRange, ifRangeAllowsRange, parseRangeHeader } from '../../http/byte-range.ts';
 import { errorResponse } from '../../http/errors.ts';
 import { fileRangeStream } from '../../storage/file-range-stream.ts';
-import { releaseFilePath } from '../../storage/release-files.ts';
+import { localPathOf, releaseFileKey } from '../../storage/object-store/index.ts';
+import { sendStoredFile } from '../../storage/send-stored-file.ts';
 
 /**
  * Who downloads, for the once-a-day count: a signed-in user, a license (the update API with its key), or a
@@ -19,15 +23,28 @@ import { releaseFilePath } from '../../storage/release-files.ts';
 export type Downloader = { kind: 'user'; userId: number } | { kind: 'license'; licenseId: number } | { kind: 'link'; nonce: string };
 
 /**
- * Answers a file of an allowed release: 200 with the whole file, 206 for a satisfiable single range
- * (unless If-Range names another version), 416 for one outside the file. Any GET that sends bytes counts
- * the download (INSERT OR IGNORE on downloader, file and day), so a download resumed with `bytes=N-`
- * is the same download, and a refused or HEAD request counts nothing.
+ * Answers a file of an allowed release. Local store: 200 with the whole file, 206 for a satisfiable single
+ * range (unless If-Range names another version), 416 for one outside the file. Bucket: 302 to a presigned
+ * link (or the link as JSON for DOWNLOAD_LINK_TYPE). Any GET that sends bytes or a link counts the download
+ * (INSERT OR IGNORE on downloader, file and day), so a download resumed with `bytes=N-` or through a fresh
+ * link is the same download, and a refused or HEAD request counts nothing.
  */
 export async function sendReleaseFile(c: Context<AppEnv>, ctx: AppContext, file: ReleaseFile, downloader: Downloader): Promise<Response> {
+  const key = releaseFileKey(file.stored_name);
+  if (ctx.storage.kind === 's3') {
+    return sendStoredFile(c, ctx, key, {
+      filename: file.name,
+      sha256: file.sha256 || null,
+      label: `release ${file.download_item_id}, file ${file.id}`,
+      missingMessage: DOWNLOAD_MESSAGES.fileMissing,
+      onIssue: () => countDownload(ctx, file, downloader),
+    });
+  }
+  // The local store's own file, opened once: its Range answers and ETag need the size and date of the
+  // very bytes sent, and a file replaced meanwhile keeps being read through the open handle.
   let handle: FileHandle;
   try {
-    handle = await fs.promises.open(releaseFilePath(ctx.config, file.stored_name), 'r');
+    handle = await fs.promises.open(localPathOf(ctx.config, key), 'r');
   } catch (error) {
     ctx.log.error(`release ${file.download_item_id}, file ${file.id}: it cannot be opened`, error);
     return errorResponse(c, 404, DOWNLOAD_MESSAGES.fileMissing);
