@@ -9,13 +9,14 @@ import type { Config } from '../../server/env.ts';
 import { insertDownloadItem, insertReleaseFile } from '../../server/features/downloads/index.ts';
 import { insertLicenseType } from '../../server/features/license-types/queries.ts';
 import { insertLicense } from '../../server/features/licensing/queries.ts';
-import { newStoredName, releaseFilePath } from '../../server/storage/release-files.ts';
+import { localPathOf, releaseFileKey } from '../../server/storage/object-store/index.ts';
+import { newStoredName } from '../../server/storage/release-files.ts';
 
 /** What a Windows x64 install on 10.0.0 asks every few hours (10.x: above the demo releases the bench site also has). */
 export const LATEST_PATH = '/api/updates/v1/latest?channel=stable&platform=windows&arch=x64&current=10.0.0';
 export const BENCH_RELEASES = 20;
 
-export function seedBenchReleases(db: Db, config: Pick<Config, 'privateFilesDir'>, userId: number): { key: string; newest: string } {
+export function seedBenchReleases(db: Db, config: Pick<Config, 'uploadsDir' | 'privateFilesDir'>, userId: number): { key: string; newest: string } {
   const now = Date.now();
   for (let minor = 0; minor < BENCH_RELEASES; minor++) {
     const beta = minor % 5 === 4;
@@ -39,7 +40,8 @@ export function seedBenchReleases(db: Db, config: Pick<Config, 'privateFilesDir'
     ] as const) {
       const content = Buffer.from(`Bench Suite ${version} for ${platform} ${arch}\n`);
       const stored = newStoredName();
-      const target = releaseFilePath(config, stored);
+      // The bench site keeps the local store: the file goes where that store keeps the key.
+      const target = localPathOf(config, releaseFileKey(stored));
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.writeFileSync(target, content);
       const digest = (algorithm: string) => crypto.createHash(algorithm).update(content).digest('hex');

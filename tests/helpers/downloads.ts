@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { AppContext } from '../../server/context.ts';
 import { insertDownloadItem, insertReleaseFile, type ReleaseWithFiles } from '../../server/features/downloads/queries.ts';
 import type { ReleaseFile } from '../../server/db/schema.ts';
-import { newStoredName, releaseFilePath, uploadTempDir } from '../../server/storage/release-files.ts';
+import { newStoredName, uploadTempDir } from '../../server/storage/release-files.ts';
+import { localPathOf, releaseFileKey } from '../../server/storage/object-store/index.ts';
 import type { ReleaseView } from '../../server/features/downloads/present.ts';
 
 export type ReleaseFields = Partial<
@@ -92,6 +93,11 @@ export function createReleaseDirect(
   });
   const files = (options.files ?? (file ? [file] : [])).map((each) => addFileDirect(ctx, item.id, each));
   return { ...item, files };
+}
+
+/** Where the local store keeps a release file (its key's path: docs/decisions/0050-object-storage.md). */
+export function releaseFilePath(config: Pick<AppContext['config'], 'uploadsDir' | 'privateFilesDir'>, storedName: string): string {
+  return localPathOf(config, releaseFileKey(storedName));
 }
 
 /** Every file under the release directory and the upload temp directory (to prove nothing is left). */

@@ -79,7 +79,13 @@ export function downloadsRoutes(ctx: AppContext) {
     await storage.putFile(key, file.tempPath, file.size, { contentType: 'application/octet-stream' });
     return { key, columns: { name: file.filename, stored_name: storedName, size: file.size, sha256: file.sha256, sha512: file.sha512 } };
   };
-  const removeObject = (storedName: string) => storage.delete(releaseFileKey(storedName)).catch(logRemoveFailure);
+  const removeObject = async (storedName: string) => {
+    try {
+      await storage.delete(releaseFileKey(storedName));
+    } catch (error) {
+      logRemoveFailure(error);
+    }
+  };
   const removePlaced = async (placed: { key: string } | null) => {
     if (placed) await storage.delete(placed.key).catch(logRemoveFailure);
   };

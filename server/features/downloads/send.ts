@@ -30,7 +30,13 @@ export type Downloader = { kind: 'user'; userId: number } | { kind: 'license'; l
  * link is the same download, and a refused or HEAD request counts nothing.
  */
 export async function sendReleaseFile(c: Context<AppEnv>, ctx: AppContext, file: ReleaseFile, downloader: Downloader): Promise<Response> {
-  const key = releaseFileKey(file.stored_name);
+  let key: string;
+  try {
+    key = releaseFileKey(file.stored_name);
+  } catch (error) {
+    ctx.log.error(`release ${file.download_item_id}, file ${file.id}: its row names no stored file`, error);
+    return errorResponse(c, 404, DOWNLOAD_MESSAGES.fileMissing);
+  }
   if (ctx.storage.kind === 's3') {
     return sendStoredFile(c, ctx, key, {
       filename: file.name,

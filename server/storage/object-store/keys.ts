@@ -63,7 +63,13 @@ export function attachedFileKey(namespace: string, storedName: string): string {
   return `private/${namespace}/${storedName}`;
 }
 
-/** A release file: $DATA_DIR/private/downloads/<stored name> (server/storage/release-files.ts). */
+const RELEASE_STORED_NAME = /^[0-9a-f]{32}$/;
+
+/**
+ * A release file: $DATA_DIR/private/downloads/<stored name> (server/storage/release-files.ts). Throws for a
+ * name newStoredName could not have made (a damaged row), so no row can point elsewhere in the store.
+ */
 export function releaseFileKey(storedName: string): string {
+  if (!RELEASE_STORED_NAME.test(storedName)) throw new InvalidObjectKeyError(`not a stored release file name: ${JSON.stringify(storedName)}`);
   return `private/downloads/${storedName}`;
 }

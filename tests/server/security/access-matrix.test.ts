@@ -9,7 +9,8 @@ import { FIXTURE, insertContentFixture } from '../../helpers/content-fixture.ts'
 import fs from 'node:fs';
 import path from 'node:path';
 import { insertReleaseFile, listDownloadItems } from '../../../server/features/downloads/queries.ts';
-import { newStoredName, releaseFilePath } from '../../../server/storage/release-files.ts';
+import { newStoredName } from '../../../server/storage/release-files.ts';
+import { releaseFilePath } from '../../helpers/downloads.ts';
 import { eq } from 'drizzle-orm';
 import { releaseFiles } from '../../../server/db/schema.ts';
 import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE } from '../../../server/auth/guards.ts';

@@ -5,8 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fsyncDirectory, isDiskFullError, makeDurableDirectory } from '../../../server/storage/disk.ts';
-import { createLocalObjectStore } from '../../../server/storage/object-store/index.ts';
-import { moveIntoPlace, releaseFilesDir } from '../../../server/storage/release-files.ts';
+import { createLocalObjectStore, releaseFileKey } from '../../../server/storage/object-store/index.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
 
 let dir: string;
@@ -98,14 +97,16 @@ describe('durable renames', () => {
     expect(fsyncedDirectories(() => makeDurableDirectory(nested))).toEqual([]);
   });
 
-  it('fsyncs the release directory after moving an upload into place', () => {
-    const config = { privateFilesDir: path.join(dir, 'private') };
-    fs.mkdirSync(releaseFilesDir(config), { recursive: true });
+  it('fsyncs the release directory after the local store moves an upload into place', async () => {
+    const privateDir = path.join(dir, 'private');
+    const releasesDir = path.join(privateDir, 'downloads');
+    fs.mkdirSync(releasesDir, { recursive: true });
+    const store = createLocalObjectStore({ uploadsDir: path.join(dir, 'uploads'), privateFilesDir: privateDir });
     const temp = path.join(dir, 'upload.part');
     fs.writeFileSync(temp, 'release bytes');
-    let target = '';
-    expect(fsyncedDirectories(() => (target = moveIntoPlace(config, temp, 'a'.repeat(32))))).toEqual([releaseFilesDir(config)]);
-    expect(fs.readFileSync(target, 'utf8')).toBe('release bytes');
+    const key = releaseFileKey('a'.repeat(32));
+    expect(await fsyncedDirectoriesOf(() => store.putFile(key, temp, 'release bytes'.length))).toEqual([releasesDir]);
+    expect(fs.readFileSync(path.join(releasesDir, 'a'.repeat(32)), 'utf8')).toBe('release bytes');
   });
 
   it('fsyncs the extra files directory after the local store moves an upload into place', async () => {

@@ -7,12 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getReleaseWithFiles } from '../../../../server/features/downloads/queries.ts';
 import { fillFileDigests } from '../../../../server/features/downloads/digests.ts';
 import { exportSnapshot } from '../../../../server/publish/export-snapshot.ts';
-import { releaseFilePath } from '../../../../server/storage/release-files.ts';
 import { createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
 import {
   createReleaseDirect,
   filesOnDisk,
   patternBytes,
+  releaseFilePath,
   releaseForm,
   sha256Hex,
   sha512Hex,

@@ -4,9 +4,17 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getReleaseWithFiles, listDownloadItems } from '../../../../server/features/downloads/queries.ts';
 import { exportSnapshot } from '../../../../server/publish/export-snapshot.ts';
-import { releaseFilePath } from '../../../../server/storage/release-files.ts';
 import { createClient, createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
-import { createReleaseDirect, filesOnDisk, patternBytes, releaseForm, sha256Hex, type ReleaseFields, type ReleaseView } from '../../../helpers/downloads.ts';
+import {
+  createReleaseDirect,
+  filesOnDisk,
+  patternBytes,
+  releaseFilePath,
+  releaseForm,
+  sha256Hex,
+  type ReleaseFields,
+  type ReleaseView,
+} from '../../../helpers/downloads.ts';
 import { createRecordingPublisher, createTestContext, type RecordingPublisher, type TestContext } from '../../../helpers/test-context.ts';
 
 let ctx: TestContext;
