@@ -16,6 +16,7 @@ import type { ObjectStore } from '../../../../server/storage/object-store/index.
 import { createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
 import { patternBytes, releaseForm, sha512Hex, type ReleaseFields, type ReleaseView } from '../../../helpers/downloads.ts';
 import { startTestBucket, type TestBucket } from '../../../helpers/s3-server.ts';
+import { runMigration } from '../../../../scripts/storage.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
 import { filesUnder } from '../../content/helpers.ts';
 
@@ -252,6 +253,40 @@ describe('release files from the bucket', () => {
     expect(listDownloadItems(ctx.db)).toEqual([]);
     expect(filesUnder(path.join(ctx.config.privateFilesDir, '.tmp'))).toEqual([]);
     bucket = await startTestBucket();
+  });
+});
+
+describe('release files moved into the bucket by `npm run storage -- migrate --to s3`', () => {
+  it('download from the bucket with the bytes and digests uploaded to the local store', async () => {
+    const local = createTestContext();
+    try {
+      await createUser(local, { email: 'user@example.com' });
+      await createUser(local, { email: 'admin@example.com', role: 'admin' });
+      const admin = await login(local.app, 'admin@example.com');
+      const file = { name: 'Suite 6.exe', content: patternBytes(250_000, 12) };
+      const created = await admin.request('POST', '/api/downloads/store', releaseForm({ title: 'Suite 6', downloadable: '1' }, file));
+      const { release } = (await created.json()) as { release: ReleaseView };
+
+      const migrated = await runMigration('s3', () => {}, { DATA_DIR: local.config.dataDir, ...bucket.env });
+      expect(migrated).toMatchObject({ complete: true, failed: [] });
+
+      // The same DATA_DIR (database included), now with STORAGE=s3.
+      const moved = createTestContext({ env: { DATA_DIR: local.config.dataDir, ...bucket.env } });
+      try {
+        const [row] = getReleaseWithFiles(moved.db, release.id)?.files ?? [];
+        expect(await storedKeys(moved.storage, 'private/downloads/')).toEqual([`private/downloads/${row?.stored_name}`]);
+        const user = await login(moved.app, 'user@example.com');
+        const answer = await user.request('GET', `/api/downloads/file/${release.id}`);
+        expect(answer.status).toBe(302);
+        const bytes = Buffer.from(await (await fetch(answer.headers.get('location') ?? '')).arrayBuffer());
+        expect(bytes.equals(file.content)).toBe(true);
+        expect(row?.sha512).toBe(sha512Hex(bytes));
+      } finally {
+        moved.cleanup();
+      }
+    } finally {
+      local.cleanup();
+    }
   });
 });
 
