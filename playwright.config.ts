@@ -25,7 +25,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   // With E2E_STORAGE=s3 the stored files live in a bucket (s3rver, started first): the pass .ci/run makes
-  // over the specs of images and attached files (docs/decisions/0050-object-storage.md).
+  // over the specs of images, attached files and release files (docs/decisions/0050-object-storage.md).
   webServer: [
     ...(E2E_STORAGE === 's3'
       ? [

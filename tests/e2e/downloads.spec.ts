@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_ADMIN } from './env.ts';
+import { E2E_ADMIN, E2E_S3_BUCKET, E2E_S3_PORT, E2E_STORAGE } from './env.ts';
 import { solveBotChallenge } from '../helpers/botcheck.ts';
 import { latestMailTo, linksIn } from '../helpers/mail.ts';
 
@@ -154,6 +154,10 @@ test('a verified user downloads the release and gets the uploaded bytes; the adm
   const bytes = fs.readFileSync(saved);
   expect(bytes.length).toBe(FILE_BYTES.length);
   expect(bytes.equals(FILE_BYTES)).toBe(true);
+  // From a bucket the page asked for the link and the browser fetched the bytes from the bucket itself
+  // (docs/decisions/0050-object-storage.md); from the local store they came through the page.
+  if (E2E_STORAGE === 's3')
+    expect(download.url()).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${E2E_S3_PORT}/${E2E_S3_BUCKET}/private/downloads/[0-9a-f]{32}\\?X-Amz-Algorithm=`));
   await expect(button).toBeFocused();
   await reader.close();
 

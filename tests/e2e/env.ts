@@ -23,7 +23,8 @@ export const E2E_SERVER_ENV = {
 } as const;
 
 /**
- * The STORAGE=s3 pass (`E2E_STORAGE=s3 npx playwright test tests/e2e/content-admin.spec.ts`, .ci/run):
+ * The STORAGE=s3 pass (`E2E_STORAGE=s3 npx playwright test tests/e2e/content-admin.spec.ts tests/e2e/downloads.spec.ts
+ * tests/e2e/releases.spec.ts`, .ci/run):
  * playwright.config.ts starts s3rver (tests/e2e/s3-server.ts) on this port and points the server at it.
  */
 export const E2E_STORAGE = process.env.E2E_STORAGE === 's3' ? 's3' : 'local';

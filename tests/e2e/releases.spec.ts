@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { xsrfHeaders } from './accounts-support.ts';
+import { E2E_S3_BUCKET, E2E_S3_PORT, E2E_STORAGE } from './env.ts';
 import {
   adminContext,
   createLicenseType,
@@ -155,6 +156,9 @@ for (const width of [1280, 390]) {
       ]);
       expect(download.suggestedFilename()).toBe(windows?.name);
       expect(await sha256Of(download)).toBe(windows?.sha256);
+      // From a bucket, the bytes came from its presigned link (docs/decisions/0050-object-storage.md).
+      if (E2E_STORAGE === 's3')
+        expect(download.url()).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${E2E_S3_PORT}/${E2E_S3_BUCKET}/private/downloads/[0-9a-f]{32}\\?X-Amz-Algorithm=`));
       await expect(latest.getByRole('button', { name: `Download ${title('3.1.0')} for Windows x64` })).toBeFocused();
     }
   });
