@@ -61,7 +61,7 @@ describe.each([
     const form = new FormData();
     form.append('platform', platform);
     form.append('arch', arch);
-    form.append('file', new File([file.content], file.name));
+    form.append('file', new File([Buffer.from(file.content)], file.name));
     const answer = await admin.request('POST', `/api/downloads/${id}/files`, form);
     expect(answer.status).toBe(201);
     return ((await answer.json()) as { file: { id: number; sha512: string } }).file;
