@@ -358,7 +358,7 @@ test('item 7: a release is written with the markdown editor and deleted through 
     const form = page.getByRole('form', { name: 'Add a release' });
     await expect(form).toBeVisible();
     const title = `Notes release ${name} ${stamp}`;
-    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Title', { exact: true }).fill(title);
     await expect(form.getByRole('toolbar', { name: 'Formatting' })).toBeVisible();
     const body = form.getByLabel('Body', { exact: true });
     await body.fill('Fixes');

@@ -88,6 +88,17 @@ test('the publish state says Live when readers get the change, then Search updat
   await panel.getByRole('button', { name: 'Publish now' }).click();
   await expect(panel.getByText('Idle: the live site is up to date')).toBeVisible({ timeout: 120_000 });
   await expect(panel.getByText('Search updated: it finds the live pages')).toBeVisible({ timeout: 120_000 });
+
+  // Clean up (later spec files count the demo's home sections), and wait until readers no longer get it.
+  const headers = await contextHeaders(context.request);
+  const sections = (await (await context.request.get('/api/home/getSections', { headers })).json()) as { sections: { id: number; title: string }[] };
+  const added = sections.sections.find((section) => section.title === title);
+  expect(added).toBeDefined();
+  expect((await context.request.delete('/api/home/delete', { data: { id: added!.id }, headers })).status()).toBe(200);
+  await expect(async () => {
+    await reader.goto('/');
+    await expect(reader.getByRole('heading', { name: title })).toHaveCount(0);
+  }).toPass({ timeout: 120_000 });
   await context.close();
   await reader.close();
 });
