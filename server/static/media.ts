@@ -48,48 +48,65 @@ export function createMediaHandler(mediaDir: string) {
     const found = await resolveFile(requestPath);
     if (!found) return sendNotFound(res, head);
     const { file, stat } = found;
-    const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
-    const type = contentTypeOf(file);
-    const common = [
-      'ETag',
-      etag,
-      'Last-Modified',
-      stat.mtime.toUTCString(),
-      'Cache-Control',
-      CACHE,
-      'Accept-Ranges',
-      'bytes',
-      ...(isInlineMediaType(type) ? [] : ['Content-Disposition', 'attachment']),
-      ...securityHeaders,
-    ];
-    const ifNoneMatch = req.headers['if-none-match'];
-    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2) || tag.trim() === '*')) {
-      res.writeHead(304, common);
-      res.end();
-      return;
-    }
-    // The same Range reading as downloads: a backwards range (5-3) is ignored, a start past the end is 416.
-    const range = parseRangeHeader(req.headers.range, stat.size);
-    if (range === 'unsatisfiable') return sendPlain(res, 416, 'Range not satisfiable.\n', head, ['Content-Range', `bytes */${stat.size}`]);
-    const { start, end } = range ?? { start: 0, end: stat.size - 1 };
-    const length = stat.size === 0 ? 0 : end - start + 1;
-    res.writeHead(range ? 206 : 200, [
-      'Content-Type',
-      type,
-      'Content-Length',
-      String(length),
-      ...(range ? ['Content-Range', contentRange(range, stat.size)] : []),
-      ...common,
-    ]);
-    if (head || length === 0) {
-      res.end();
-      return;
-    }
-    const stream = fs.createReadStream(file, { start, end });
-    stream.on('error', () => res.destroy());
-    res.on('close', () => stream.destroy());
-    stream.pipe(res);
+    await answerMedia(req, res, head, { name: file, size: stat.size, modified: stat.mtime }, async (start, end) => fs.createReadStream(file, { start, end }));
   };
+}
+
+/** What the answer to a media request is made of: its name (for the type), size and last change. */
+interface MediaFile {
+  name: string;
+  size: number;
+  modified: Date;
+}
+
+/**
+ * The one answer to a media request, from the disk or the bucket alike: ETag and 304, the same Range reading
+ * as downloads (a backwards range such as 5-3 is ignored, a start past the end is 416), then the bytes from
+ * `open` (null: the file went away meanwhile, 404).
+ */
+async function answerMedia(
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: boolean,
+  media: MediaFile,
+  open: (start: number, end: number) => Promise<Readable | null>,
+): Promise<void> {
+  const etag = `W/"${media.size.toString(16)}-${Math.floor(media.modified.getTime()).toString(16)}"`;
+  const type = contentTypeOf(media.name);
+  const common = [
+    'ETag',
+    etag,
+    'Last-Modified',
+    media.modified.toUTCString(),
+    'Cache-Control',
+    CACHE,
+    'Accept-Ranges',
+    'bytes',
+    ...(isInlineMediaType(type) ? [] : ['Content-Disposition', 'attachment']),
+    ...securityHeaders,
+  ];
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2) || tag.trim() === '*')) {
+    res.writeHead(304, common);
+    res.end();
+    return;
+  }
+  const range = parseRangeHeader(req.headers.range, media.size);
+  if (range === 'unsatisfiable') return sendPlain(res, 416, 'Range not satisfiable.\n', head, ['Content-Range', `bytes */${media.size}`]);
+  const { start, end } = range ?? { start: 0, end: media.size - 1 };
+  const length = media.size === 0 ? 0 : end - start + 1;
+  const headers = ['Content-Type', type, 'Content-Length', String(length), ...(range ? ['Content-Range', contentRange(range, media.size)] : []), ...common];
+  if (head || length === 0) {
+    res.writeHead(range ? 206 : 200, headers);
+    res.end();
+    return;
+  }
+  const stream = await open(start, end);
+  if (!stream) return sendNotFound(res, head);
+  res.writeHead(range ? 206 : 200, headers);
+  stream.on('error', () => res.destroy());
+  res.on('close', () => stream.destroy());
+  stream.pipe(res);
 }
 
 /** A redirect to the CDN names a file that never changes, but S3_PUBLIC_URL itself might: a day, not a year. */
@@ -113,60 +130,13 @@ export function createStoredMediaHandler(store: S3ObjectStore) {
     }
     const info = await store.head(key);
     if (!info) return sendNotFound(res, head);
-    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.lastModified.getTime()).toString(16)}"`;
-    const type = contentTypeOf(key);
-    const common = [
-      'ETag',
-      etag,
-      'Last-Modified',
-      info.lastModified.toUTCString(),
-      'Cache-Control',
-      CACHE,
-      'Accept-Ranges',
-      'bytes',
-      ...(isInlineMediaType(type) ? [] : ['Content-Disposition', 'attachment']),
-      ...securityHeaders,
-    ];
-    const ifNoneMatch = req.headers['if-none-match'];
-    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2) || tag.trim() === '*')) {
-      res.writeHead(304, common);
-      res.end();
-      return;
-    }
-    const range = parseRangeHeader(req.headers.range, info.size);
-    if (range === 'unsatisfiable') return sendPlain(res, 416, 'Range not satisfiable.\n', head, ['Content-Range', `bytes */${info.size}`]);
-    const { start, end } = range ?? { start: 0, end: info.size - 1 };
-    const length = info.size === 0 ? 0 : end - start + 1;
-    if (head || length === 0) {
-      res.writeHead(range ? 206 : 200, [
-        'Content-Type',
-        type,
-        'Content-Length',
-        String(length),
-        ...(range ? ['Content-Range', contentRange(range, info.size)] : []),
-        ...common,
-      ]);
-      res.end();
-      return;
-    }
-    let body: ReadableStream<Uint8Array>;
-    try {
-      body = await store.read(key, { start, end });
-    } catch (error) {
-      if (error instanceof ObjectNotFoundError) return sendNotFound(res, head);
-      throw error;
-    }
-    res.writeHead(range ? 206 : 200, [
-      'Content-Type',
-      type,
-      'Content-Length',
-      String(length),
-      ...(range ? ['Content-Range', contentRange(range, info.size)] : []),
-      ...common,
-    ]);
-    const stream = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
-    stream.on('error', () => res.destroy());
-    res.on('close', () => stream.destroy());
-    stream.pipe(res);
+    await answerMedia(req, res, head, { name: key, size: info.size, modified: info.lastModified }, async (start, end) => {
+      try {
+        return Readable.fromWeb((await store.read(key, { start, end })) as WebReadableStream<Uint8Array>);
+      } catch (error) {
+        if (error instanceof ObjectNotFoundError) return null;
+        throw error;
+      }
+    });
   };
 }
