@@ -11,6 +11,7 @@ import { createObjectStore, ObjectNotFoundError, type ObjectStore, type S3Object
 import { registry } from '../../../server/ops/metrics.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
 import { startTestBucket, type TestBucket } from '../../helpers/s3-server.ts';
+import { readAll, storedKeys } from '../../helpers/store-contents.ts';
 
 let bucket: TestBucket;
 beforeAll(async () => {
@@ -33,18 +34,6 @@ function storeFor(env: Record<string, string>): ObjectStore {
   return createObjectStore(loadConfig({ DATA_DIR: dataDir, ...env }));
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-async function keysUnder(store: ObjectStore, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const { key } of store.list(prefix)) keys.push(key);
-  return keys.sort();
-}
-
 const hex = (algorithm: string, bytes: Buffer) => crypto.createHash(algorithm).update(bytes).digest('hex');
 const unique = () => crypto.randomBytes(16).toString('hex');
 
@@ -59,7 +48,7 @@ describe.each(stores)('the %s store', (kind, env) => {
     expect((await store.head(key))?.size).toBe(bytes.length);
     expect((await readAll(await store.read(key))).equals(bytes)).toBe(true);
     expect((await readAll(await store.read(key, { start: 1000, end: 1999 }))).equals(bytes.subarray(1000, 2000))).toBe(true);
-    expect(await keysUnder(store, 'private/news/')).toContain(key);
+    expect(await storedKeys(store, 'private/news/')).toContain(key);
     await store.delete(key);
     expect(await store.head(key)).toBeNull();
     await expect(store.read(key)).rejects.toBeInstanceOf(ObjectNotFoundError);
@@ -87,7 +76,7 @@ describe.each(stores)('the %s store', (kind, env) => {
     }
     await expect(store.putStream(key, Readable.from(cut()))).rejects.toThrow();
     expect(await store.head(key)).toBeNull();
-    expect(await keysUnder(store, 'private/downloads/')).not.toContain(key);
+    expect(await storedKeys(store, 'private/downloads/')).not.toContain(key);
     // Nothing hidden either: the local store's temp names are gone too.
     if (kind === 'local')
       expect(fs.existsSync(path.join(dataDir, 'private', 'downloads')) ? fs.readdirSync(path.join(dataDir, 'private', 'downloads')) : []).toEqual([]);
@@ -112,7 +101,7 @@ describe('local store layout', () => {
     // Temp files and the uploads in progress are never listed as objects.
     fs.mkdirSync(path.join(dataDir, 'private', '.tmp'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'private', '.tmp', 'x.part'), 'partial');
-    expect(await keysUnder(store, '')).toEqual(['media/news/abc-thumb.webp', 'private/news/0123']);
+    expect(await storedKeys(store, '')).toEqual(['media/news/abc-thumb.webp', 'private/news/0123']);
   });
 });
 

@@ -12,25 +12,19 @@ import { releaseDownloads } from '../../../../server/db/schema.ts';
 import { getReleaseWithFiles, listDownloadItems } from '../../../../server/features/downloads/queries.ts';
 import { signFilesSoon } from '../../../../server/features/downloads/digests.ts';
 import { DOWNLOAD_LINK_TYPE, type DownloadLink } from '../../../../common/download-link.ts';
-import type { ObjectStore } from '../../../../server/storage/object-store/index.ts';
 import { createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
 import { patternBytes, releaseForm, sha512Hex, type ReleaseFields, type ReleaseView } from '../../../helpers/downloads.ts';
 import { startTestBucket, type TestBucket } from '../../../helpers/s3-server.ts';
 import { runMigration } from '../../../../scripts/storage.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
 import { filesUnder } from '../../content/helpers.ts';
+import { storedKeys } from '../../../helpers/store-contents.ts';
 
 let bucket: TestBucket;
 beforeEach(async () => {
   bucket = await startTestBucket();
 });
 afterEach(() => bucket.close());
-
-async function storedKeys(storage: ObjectStore, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const { key } of storage.list(prefix)) keys.push(key);
-  return keys.sort();
-}
 
 /** What each store answered a refused download: the same on both. */
 const refusals = new Map<string, unknown>();

@@ -7,10 +7,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listUploadedFiles } from '../../../../server/features/files/queries.ts';
 import { DOWNLOAD_LINK_TYPE, type DownloadLink } from '../../../../common/download-link.ts';
-import type { ObjectStore } from '../../../../server/storage/object-store/index.ts';
 import { fileForm, filesUnder, json, setupContentTest, type ContentTest } from '../../content/helpers.ts';
 import { registry } from '../../../../server/ops/metrics.ts';
 import { startTestBucket, type TestBucket } from '../../../helpers/s3-server.ts';
+import { storedKeys } from '../../../helpers/store-contents.ts';
 
 // A bucket of its own for every test, as every test has its own DATA_DIR.
 let bucket: TestBucket;
@@ -18,12 +18,6 @@ beforeEach(async () => {
   bucket = await startTestBucket();
 });
 afterEach(() => bucket.close());
-
-async function storedKeys(storage: ObjectStore, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const { key } of storage.list(prefix)) keys.push(key);
-  return keys.sort();
-}
 
 describe.each([
   ['local', () => ({})],

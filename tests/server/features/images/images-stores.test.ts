@@ -4,29 +4,17 @@
 // there and the published pages name the images there.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpServer } from '../../../../server/server.ts';
-import type { ObjectStore } from '../../../../server/storage/object-store/index.ts';
 import { exportSnapshot } from '../../../../server/publish/export-snapshot.ts';
 import { fileForm, json, makePng, setupContentTest, type ContentTest } from '../../content/helpers.ts';
 import { listen, rawRequest } from '../../../helpers/raw-http.ts';
 import { startTestBucket, type TestBucket } from '../../../helpers/s3-server.ts';
+import { storedKeys, readAll } from '../../../helpers/store-contents.ts';
 
 let bucket: TestBucket;
 beforeEach(async () => {
   bucket = await startTestBucket();
 });
 afterEach(() => bucket.close());
-
-async function storedKeys(storage: ObjectStore, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const { key } of storage.list(prefix)) keys.push(key);
-  return keys.sort();
-}
-
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 interface ImageAnswer {
   id: number;
