@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ZodType } from 'zod';
 import type { Db } from '../db/client.ts';
 import type { DownloadItem, ReleaseFile } from '../db/schema.ts';
-import { releaseFileUrl } from '../../common/release-urls.ts';
+import { publicReleaseFile } from '../../common/release-urls.ts';
 import { listDownloadsForSnapshot, listPublishedPostsForSnapshot } from '../db/queries/content-snapshot.ts';
 import type { Config } from '../env.ts';
 import { parseJsonObject } from '../http/json.ts';
@@ -99,16 +99,7 @@ function toDownloadEntry(item: DownloadItem & { files: ReleaseFile[] }): Downloa
     released_at: item.released_at,
     entitlement: item.entitlement,
     // The stored names stay on the server; the links are gated there (issue 25, the snapshot's files).
-    files: item.files.map((file) => ({
-      id: file.id,
-      name: file.name,
-      size: file.size,
-      sha256: file.sha256,
-      sha512: file.sha512,
-      platform: file.platform,
-      arch: file.arch,
-      url: releaseFileUrl(item.id, file.id),
-    })),
+    files: item.files.map(publicReleaseFile),
     created_at: item.created_at,
     updated_at: item.updated_at,
   };

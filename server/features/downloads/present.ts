@@ -2,7 +2,7 @@
 // the row is public (the static downloads page shows the same). Admins also get the download count.
 // Issue 25: versions, channels, entitlement gates and several files; the fields of before describe the
 // release's first file (files[0]), so clients that know nothing of files keep working.
-import { releaseFileUrl } from '../../../common/release-urls.ts';
+import { publicReleaseFile, releaseFileUrl } from '../../../common/release-urls.ts';
 import type { ReleaseFile } from '../../db/schema.ts';
 import type { ReleaseWithFiles } from './queries.ts';
 
@@ -55,16 +55,7 @@ export interface ReleaseView {
 }
 
 export function presentReleaseFile(file: ReleaseFile): ReleaseFileView {
-  return {
-    id: file.id,
-    name: file.name,
-    size: file.size,
-    sha256: file.sha256,
-    sha512: file.sha512,
-    platform: file.platform,
-    arch: file.arch,
-    url: releaseFileUrl(file.download_item_id, file.id),
-  };
+  return publicReleaseFile(file);
 }
 
 export function presentRelease(item: ReleaseWithFiles, downloadCount?: number): ReleaseView {
