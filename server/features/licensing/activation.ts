@@ -24,7 +24,6 @@ import {
   getMachineOfLicense,
   insertMachine,
   listMachinesOfLicense,
-  renewLease,
   renewLeaseIfUnchanged,
   renewMachine,
   type ActorKind,
@@ -196,7 +195,7 @@ export function heartbeat(ctx: AppContext, storedKey: string, fingerprint: strin
     const current = findLicenseByKey(ctx.db, storedKey);
     const decision = decideHeartbeat(current, () => listMachinesOfLicense(ctx.db, current?.id ?? 0), fingerprint, now);
     if (!decision.ok) return decision;
-    const machine = renewLease(ctx.db, decision.machine.id, at, leaseEnd(ctx, decision.license, now));
+    const machine = renewMachine(ctx.db, decision.machine.id, { last_check_in_at: at, lease_expires_at: leaseEnd(ctx, decision.license, now) });
     if (!machine) throw new Error(`machine ${decision.machine.id} vanished inside the transaction`);
     return { ok: true, machine, license: decision.license };
   });

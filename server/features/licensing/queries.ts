@@ -124,22 +124,6 @@ export function insertMachine(db: Db, machine: NewLicenseMachine): LicenseMachin
   return db.insert(licenseMachines).values(machine).returning().get();
 }
 
-const renewLeaseStatement = (db: Db) =>
-  db
-    .update(licenseMachines)
-    .set({ last_check_in_at: sql`${sql.placeholder('at')}`, lease_expires_at: sql`${sql.placeholder('lease')}` })
-    .where(eq(licenseMachines.id, sql.placeholder('machineId')))
-    .returning()
-    .prepare();
-
-/**
- * A heartbeat's write inside the heartbeat's transaction: the machine's last contact and its new lease,
- * through one prepared statement (preparing the UPDATE each time cost more than running it, bench: heartbeat).
- */
-export function renewLease(db: Db, machineId: number, at: string, lease: string): LicenseMachine | undefined {
-  return preparedFor(db, renewLeaseStatement, renewLeaseStatement).get({ machineId, at, lease });
-}
-
 const renewLeaseIfUnchangedStatement = (db: Db) =>
   db
     .update(licenseMachines)
