@@ -1,5 +1,5 @@
-// Stored files (issue 30; docs/decisions/0050-object-storage.md): an attached file's download through the
-// site's checks (login, verification, the file's post) answered with its bytes from the local store, beside
+// Stored files (issue 30; docs/decisions/0050-object-storage.md): a release file's download through the
+// site's checks (login, verification, the release's gate) answered with its bytes from the local store, beside
 // the same checks answered with a presigned link of a bucket (s3rver on this machine), and what fetching
 // such a link costs there. With --big, that memory stays flat when a 1 GiB file goes into each store and
 // comes back out: the peak resident memory above the start is printed, and more than 256 MiB fails.
@@ -16,6 +16,7 @@ import { DOWNLOAD_LINK_TYPE, type DownloadLink } from '../common/download-link.t
 import { createHttpServer } from '../server/server.ts';
 import type { ObjectStore } from '../server/storage/object-store/index.ts';
 import { createUser, login } from '../tests/helpers/auth.ts';
+import { releaseForm, type ReleaseFields } from '../tests/helpers/downloads.ts';
 import { listen } from '../tests/helpers/raw-http.ts';
 import { startTestBucket } from '../tests/helpers/s3-server.ts';
 import { createTestContext, type TestContext } from '../tests/helpers/test-context.ts';
@@ -40,26 +41,31 @@ interface Site {
   ctx: TestContext;
   base: string;
   headers: Record<string, string>;
-  fileId: number;
+  /** The release file's gated link (GET /api/downloads/file/{id}/{fileId}). */
+  fileUrl: string;
   close(): Promise<void>;
 }
 
-/** A site on a real port with an admin signed in and one attached file of `fileBytes`. */
+/** A site on a real port with an admin signed in and one downloadable release whose file has `fileBytes`. */
 async function startSite(env: Record<string, string>): Promise<Site> {
   const ctx = createTestContext({ env: { UPLOAD_MAX_BYTES: String(Math.max(fileBytes * 2, 1024 * 1024)), ...env } });
   await createUser(ctx, { email: 'bench-admin@example.com', role: 'admin' });
   const admin = await login(ctx.app, 'bench-admin@example.com');
-  const form = new FormData();
-  form.append('file', new File([new Uint8Array(crypto.randomBytes(fileBytes))], 'bench.bin', { type: 'application/octet-stream' }));
-  const uploaded = await admin.request('POST', '/api/news/extrafiles', form);
-  if (uploaded.status !== 201) throw new Error(`the bench file could not be uploaded: ${uploaded.status}`);
-  const { file } = (await uploaded.json()) as { file: { id: number } };
+  const form = releaseForm({ title: 'Bench release', release: '1.0.0', downloadable: '1' } as ReleaseFields, {
+    name: 'bench.bin',
+    content: crypto.randomBytes(fileBytes),
+  });
+  const uploaded = await admin.request('POST', '/api/downloads/store', form);
+  if (uploaded.status !== 201) throw new Error(`the bench release could not be uploaded: ${uploaded.status}`);
+  const { release } = (await uploaded.json()) as { release: { files: { url: string }[] } };
+  const fileUrl = release.files[0]?.url;
+  if (!fileUrl) throw new Error('the bench release has no file');
   const server = await listen(createHttpServer({ app: ctx.app, getSite: () => null, mediaDir: ctx.config.uploadsDir, storage: ctx.storage }));
   return {
     ctx,
     base: `http://127.0.0.1:${server.port}`,
     headers: { Cookie: admin.cookieHeader, 'X-XSRF-TOKEN': admin.xsrf ?? '', 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
-    fileId: file.id,
+    fileUrl,
     async close() {
       await server.close();
       ctx.cleanup();
@@ -68,7 +74,7 @@ async function startSite(env: Record<string, string>): Promise<Site> {
 }
 
 function download(site: Site, accept: string): Promise<LoadResult> {
-  return load(`${site.base}/api/news/extrafiles/download`, 'POST', { ...site.headers, Accept: accept }, JSON.stringify({ id: site.fileId }));
+  return load(`${site.base}${site.fileUrl}`, 'GET', { ...site.headers, Accept: accept });
 }
 
 /** The same request for `seconds` (bench/lib/load.ts's runCannon sends each of its bodies once instead). */
@@ -138,14 +144,10 @@ const local = await startSite({});
 const s3 = await startSite(bucket.env);
 let ok = true;
 try {
-  console.log(`Attached file of ${fileBytes / 1024} KiB, ${connections} connections, ${seconds} s each:`);
+  console.log(`Release file of ${fileBytes / 1024} KiB, ${connections} connections, ${seconds} s each:`);
   console.log(line('local store: checks, then the bytes through the site', await download(local, 'application/json'), fileBytes));
   console.log(line('bucket: checks, then the presigned link (no bytes)', await download(s3, DOWNLOAD_LINK_TYPE)));
-  const answer = await fetch(`${s3.base}/api/news/extrafiles/download`, {
-    method: 'POST',
-    headers: { ...s3.headers, Accept: DOWNLOAD_LINK_TYPE },
-    body: JSON.stringify({ id: s3.fileId }),
-  });
+  const answer = await fetch(`${s3.base}${s3.fileUrl}`, { headers: { ...s3.headers, Accept: DOWNLOAD_LINK_TYPE } });
   const link = (await answer.json()) as DownloadLink;
   const fetched = await load(link.url, 'GET', {});
   console.log(line('  the link fetched from s3rver (a stand-in, not a target)', fetched, fileBytes));
