@@ -3,6 +3,7 @@
 import { and, desc, eq, gt, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { preparedFor } from '../prepared.ts';
+import { rowsByIndex } from '../rows-by-index.ts';
 import { sessions, users, type Session, type User } from '../schema.ts';
 
 export interface NewSession {
@@ -34,7 +35,7 @@ const sessionWithUserStatement = (db: Db) =>
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(sessions.user_id, users.id))
-    .where(eq(sessions.id, sql.placeholder('id')))
+    .where(rowsByIndex(sessions, eq(sessions.id, sql.placeholder('id'))))
     .prepare();
 
 export function getSessionWithUser(db: Db, id: string): { session: Session; user: User } | undefined {

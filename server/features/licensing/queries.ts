@@ -12,6 +12,7 @@
 import { and, asc, desc, eq, gt, lte, or, sql, type SQL, isNull, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
+import { rowsByIndex } from '../../db/rows-by-index.ts';
 import {
   licenseEvents,
   licenseMachines,
@@ -78,7 +79,7 @@ function flatten(row: LicenseForSoftwareRow | undefined): LicenseForSoftware | u
 
 const byKeyStatement = (db: Db) =>
   licenseForSoftwareQuery(db)
-    .where(eq(licenses.key, sql.placeholder('key')))
+    .where(rowsByIndex(licenses, eq(licenses.key, sql.placeholder('key'))))
     .prepare();
 const byIdStatement = (db: Db) =>
   licenseForSoftwareQuery(db)
@@ -98,7 +99,7 @@ const machinesOfLicenseStatement = (db: Db) =>
   db
     .select()
     .from(licenseMachines)
-    .where(eq(licenseMachines.license_id, sql.placeholder('licenseId')))
+    .where(rowsByIndex(licenseMachines, eq(licenseMachines.license_id, sql.placeholder('licenseId'))))
     .orderBy(asc(licenseMachines.activated_at), asc(licenseMachines.id))
     .prepare();
 
@@ -260,7 +261,7 @@ function selectLicensesWithType(db: Db, where: SQL | undefined): LicenseWithType
 }
 
 // Every signed-in page load asks for the user's licenses (GET /api/user): prepared once.
-const licensesOfUserStatement = (db: Db) => licensesWithTypeQuery(db, eq(licenses.user_id, sql.placeholder('userId'))).prepare();
+const licensesOfUserStatement = (db: Db) => licensesWithTypeQuery(db, rowsByIndex(licenses, eq(licenses.user_id, sql.placeholder('userId')))).prepare();
 
 export function getLicensesOfUser(db: Db, userId: number): LicenseWithType[] {
   return withTypeName(preparedFor(db, licensesOfUserStatement, licensesOfUserStatement).all({ userId }));
