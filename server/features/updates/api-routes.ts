@@ -66,7 +66,18 @@ function keyBucket(key: string): string {
     .digest('base64url');
 }
 
-const YML_PLATFORM = { 'latest.yml': 'windows', 'latest-mac.yml': 'macos', 'latest-linux.yml': 'linux' } as const;
+/**
+ * The update info file each electron-updater asks for, by platform and arch: Windows and macOS updaters ask
+ * one file whatever their arch (x64 files first: an arm64 machine runs them, an older updater takes the
+ * first file, and a macOS one picks an arm64 build by the `arch=arm64` its link carries); a Linux arm64 one
+ * asks `latest-linux-arm64.yml` (electron-updater's channel file name for that arch).
+ */
+const YML_FEEDS = {
+  'latest.yml': { platform: 'windows', arch: 'x64' },
+  'latest-mac.yml': { platform: 'macos', arch: 'x64' },
+  'latest-linux.yml': { platform: 'linux', arch: 'x64' },
+  'latest-linux-arm64.yml': { platform: 'linux', arch: 'arm64' },
+} as const;
 
 /** Per process, so the graceful stop can flush what this process counted (flushUpdateChecks). */
 const counters = new WeakMap<object, CheckCounter>();
@@ -123,9 +134,13 @@ export function updatesApiRoutes(ctx: AppContext) {
 
   const callerOf = (c: Context<AppEnv>): UpdateCaller => callers.get(c.req.raw) ?? { grants: [], licenseId: null };
 
-  /** A signed, absolute link to a file, for the caller's license (or a fresh nonce without one). */
+  /**
+   * A signed, absolute link to a file, for the caller's license (or a fresh nonce without one). It names the
+   * file's arch: electron-updater's macOS updater tells an arm64 build by "arm64" in its URL (docs/updates.md).
+   */
   const signedFileUrl = (file: ReleaseFile, caller: UpdateCaller): string => {
-    const params: Record<string, string> = caller.licenseId !== null ? { license: String(caller.licenseId) } : { n: randomBytes(9).toString('base64url') };
+    const holder: Record<string, string> = caller.licenseId !== null ? { license: String(caller.licenseId) } : { n: randomBytes(9).toString('base64url') };
+    const params = { ...holder, arch: file.arch };
     const path = signUrl(ctx, `${UPDATES_PREFIX}/files/${file.id}`, { expiresAt: ctx.now() + SIGNED_LINK_MINUTES * 60_000, params, signatureParam: 'sig' });
     return `${config.siteUrl}${path}`;
   };
@@ -140,12 +155,12 @@ export function updatesApiRoutes(ctx: AppContext) {
 
   const choose = (c: Context<AppEnv>, query: FeedQuery) => chooseFromFeed(feedEntries(listVersionedReleases(db), query), callerOf(c).grants);
 
-  /** electron-updater's generic provider asks `<feed>/latest.yml` (Windows), `latest-mac.yml`, `latest-linux.yml`. */
-  const updateYaml = (c: Context<AppEnv>, file: keyof typeof YML_PLATFORM) => {
+  /** electron-updater's generic provider asks `<feed>/latest.yml` (Windows), `latest-mac.yml`, `latest-linux.yml`, `latest-linux-arm64.yml`. */
+  const updateYaml = (c: Context<AppEnv>, file: keyof typeof YML_FEEDS) => {
     const channel = c.req.param('channel') as 'stable' | 'beta';
-    const platform = YML_PLATFORM[file];
+    const { platform, arch } = YML_FEEDS[file];
     countCheck({ channel, platform }, undefined);
-    const { latest } = choose(c, { channel, platform });
+    const { latest } = choose(c, { channel, platform, arch });
     if (!latest) return machineError(c, 404, 'NO_RELEASE', UPDATE_MESSAGES.NO_RELEASE);
     const caller = callerOf(c);
     return c.body(
@@ -179,6 +194,7 @@ export function updatesApiRoutes(ctx: AppContext) {
     .get('/:channel{stable|beta}/latest.yml', byKey, (c) => updateYaml(c, 'latest.yml'))
     .get('/:channel{stable|beta}/latest-mac.yml', byKey, (c) => updateYaml(c, 'latest-mac.yml'))
     .get('/:channel{stable|beta}/latest-linux.yml', byKey, (c) => updateYaml(c, 'latest-linux.yml'))
+    .get('/:channel{stable|beta}/latest-linux-arm64.yml', byKey, (c) => updateYaml(c, 'latest-linux-arm64.yml'))
 
     .get('/:channel{stable|beta}/appcast.xml', byKey, (c) => {
       const parsed = appcastQuerySchema.safeParse(c.req.query());

@@ -33,17 +33,22 @@ export interface FeedChoice {
   allowed: FeedEntry[];
 }
 
-/** Files of the release a platform and arch can use, best first: that arch, universal, another arch, then `any`. A file is offered once it has its SHA-512. */
+/**
+ * Files of the release a platform and arch can use, best first: that arch, universal, another arch, then
+ * `any`. Another arch is the last choice on Windows and macOS, whose arm64 machines run x64 builds (and
+ * whose x64 updaters skip arm64 files, docs/updates.md); never on Linux, where an AppImage of the other
+ * arch does not start. A file is offered once it has its SHA-512.
+ */
 export function filesFor(release: ReleaseWithFiles, query: FeedQuery): ReleaseFile[] {
   const ready = release.files.filter((file) => file.sha512 !== null && (!query.signedOnly || file.ed_signature !== null));
   const rank = (file: ReleaseFile): number => {
     if (file.platform === query.platform) {
       if (query.arch === undefined || file.arch === query.arch) return 0;
-      return file.arch === 'universal' ? 1 : 2;
+      if (file.arch === 'universal') return 1;
+      return query.platform === 'linux' ? -1 : 2;
     }
     return file.platform === 'any' ? 3 : -1;
   };
-  // Another arch is the last choice for the platform (Windows and macOS on arm64 run x64 builds).
   const usable = ready.filter((file) => rank(file) >= 0);
   return usable.sort((a, b) => rank(a) - rank(b) || a.id - b.id);
 }

@@ -76,7 +76,8 @@ export function describeUpdatesApi(doc: OpenAPIHono<any>): void {
   for (const [file, platform] of [
     ['latest.yml', 'Windows'],
     ['latest-mac.yml', 'macOS'],
-    ['latest-linux.yml', 'Linux'],
+    ['latest-linux.yml', 'Linux (x64)'],
+    ['latest-linux-arm64.yml', 'Linux on arm64'],
   ] as const) {
     doc.openAPIRegistry.registerPath({
       method: 'get',

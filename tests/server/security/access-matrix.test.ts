@@ -232,6 +232,7 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/updates/v1/:channel{stable|beta}/latest.yml': PUBLIC,
   'GET /api/updates/v1/:channel{stable|beta}/latest-mac.yml': PUBLIC,
   'GET /api/updates/v1/:channel{stable|beta}/latest-linux.yml': PUBLIC,
+  'GET /api/updates/v1/:channel{stable|beta}/latest-linux-arm64.yml': PUBLIC,
   'GET /api/updates/v1/:channel{stable|beta}/appcast.xml': PUBLIC,
   /** Only a signed link opens it, whoever's cookie comes along. */
   'GET /api/updates/v1/files/:fileId{[0-9]+}': SIGNED_LINK_ONLY,
