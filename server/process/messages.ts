@@ -10,11 +10,16 @@ export interface StartMessage {
   port: number;
 }
 
-/** Primary → process: serve this build (`dir` null: none exists yet). */
+/**
+ * Primary → process: serve this build (`dir` null: none exists yet). `reload`: the build served already,
+ * read again because its compressed forms now lie beside its files (the first build goes live before
+ * they are made, server/serving.ts).
+ */
 export interface SiteLiveMessage {
   type: 'site-live';
   dir: string | null;
   generation: number;
+  reload?: boolean;
 }
 
 /**

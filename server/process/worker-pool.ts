@@ -9,8 +9,11 @@ import type { ProcessMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage } from './messages.ts';
 
 export interface WorkerPool {
-  /** Makes `dir` the build every process serves; resolves once each one serves it (or was replaced). */
-  announce(dir: string): Promise<void>;
+  /**
+   * Makes `dir` the build every process serves; resolves once each one serves it (or was replaced).
+   * `reload`: `dir` is served already; read it again (its compressed forms were written since).
+   */
+  announce(dir: string, options?: { reload?: boolean }): Promise<void>;
   /**
    * Stops every process and starts none again: SIGTERM (each finishes its in-flight requests until `deadline`,
    * a Date.now() value, then cuts the rest and exits), SIGKILL for one still running a little after it.
@@ -136,13 +139,13 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   for (const slot of slots) spawn(slot);
 
   return {
-    async announce(dir) {
+    async announce(dir, { reload = false } = {}) {
       liveDir = dir;
       generation += 1;
       const wanted = generation;
       // Processes not ready yet receive the new build when they are (the 'ready' handler above).
       const targets = slots.flatMap((slot) => (slot.worker && slot.ready ? [{ slot, worker: slot.worker }] : []));
-      for (const { worker } of targets) send(worker, { type: 'site-live', dir, generation: wanted });
+      for (const { worker } of targets) send(worker, { type: 'site-live', dir, generation: wanted, ...(reload ? { reload } : {}) });
       const behind = () => targets.filter(({ slot, worker }) => slot.worker === worker && slot.loadedGeneration < wanted);
       await new Promise<void>((resolve) => {
         const finish = () => {

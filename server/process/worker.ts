@@ -82,10 +82,10 @@ export function runWorker(): void {
     loading = true;
     try {
       while (wanted && wanted.generation > loadedGeneration) {
-        const { dir, generation } = wanted;
+        const { dir, generation, reload = false } = wanted;
         // The primary wrote the compressed forms next to the files: nothing is compressed again here. The site
         // being replaced lends its pages' policies to the pages that did not change.
-        if (dir !== null && dir !== site?.dir) {
+        if (dir !== null && (reload || dir !== site?.dir)) {
           // Behind nginx this process is never asked for a page: it reads nothing of the build (issue 31, item 3).
           site = config.nginxServesPages
             ? siteServedFromDisk(dir)

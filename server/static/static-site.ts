@@ -93,6 +93,12 @@ export function needsWasm(file: string): boolean {
 // Sites are only ever replaced whole, so the site keeps its compressed buffers on its entries; the
 // WeakMap lets a later load find them by content hash without the site exposing them.
 const entriesOfSite = new WeakMap<object, StaticEntry[]>();
+/**
+ * Sites loaded without making their compressed forms (`compress: false`: the other serving processes, and
+ * the primary's first build before its forms are made): an entry without forms there says nothing about
+ * whether its file is worth compressing, so such a site lends no forms to the next load.
+ */
+const uncompressedSites = new WeakSet<object>();
 
 /** What a site that keeps no bodies remembers for the next load: where its forms are, and its page policies. */
 interface DiskMemory {
@@ -122,7 +128,7 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     wasmCsp: contentSecurityPolicy([], { wasm: true, imageOrigins: options.imageOrigins }),
   };
   const entries = await mapLimited(files, COMPRESS_CONCURRENCY, (file) => loadEntry(load, file));
-  if (options.keepBodies === false) return diskOnlySite(dir, entries);
+  if (options.keepBodies === false) return diskOnlySite(dir, entries, load.compress);
   const routes = routeTable(entries);
   const site: StaticSite = {
     dir,
@@ -137,6 +143,7 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     matchEtag,
   };
   entriesOfSite.set(site, entries);
+  if (!load.compress) uncompressedSites.add(site);
   return site;
 }
 
@@ -145,9 +152,10 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
  * not have), and keeps of its entries only what the next load reuses: where each compressed form was
  * written, and each page's policy. Its readiness is the same as a served site's.
  */
-function diskOnlySite(dir: string, entries: StaticEntry[]): StaticSite {
+function diskOnlySite(dir: string, entries: StaticEntry[], lendsForms = true): StaticSite {
   const forms = new Map<string, () => Promise<Compressed | null>>();
-  for (const entry of entries) {
+  // Without its forms made (see uncompressedSites) there is nothing on disk to lend.
+  for (const entry of lendsForms ? entries : []) {
     const source = path.join(dir, entry.file);
     const hasGzip = entry.gzip !== null;
     const hasBr = entry.br !== null;
@@ -181,6 +189,7 @@ function compressedByHash(site: StaticSite): Map<string, () => Promise<Compresse
   const onDisk = diskMemoryOfSite.get(site);
   if (onDisk) return onDisk.forms;
   const map = new Map<string, () => Promise<Compressed | null>>();
+  if (uncompressedSites.has(site)) return map;
   for (const entry of entriesOfSite.get(site) ?? []) {
     const forms = { gzip: entry.gzip?.body ?? null, br: entry.br?.body ?? null };
     map.set(entry.sha256, () => Promise.resolve(forms));
