@@ -12,9 +12,12 @@
 import { build } from 'astro';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import type { AstroBuildDone, AstroBuildJob, AstroRenderDone, AstroWarmUpDone, BuildProcessMessage, WarmUpJob } from './warm-astro.ts';
 import { createKeptRenderer, type KeptRenderer } from './kept-renderer.ts';
+import { startMarkdownPrerender, type MarkdownPrerender, type PrerenderSummary } from './markdown-prerender.ts';
+import { pageGenerationIntegration } from './page-generation.ts';
 
 if (!process.send) {
   console.error('server/publish/astro-build-process.ts is started by the publisher, not by hand.');
@@ -61,17 +64,24 @@ async function work(): Promise<void> {
 
 async function runBuild(job: AstroBuildJob): Promise<void> {
   let ok = false;
+  let prerender: MarkdownPrerender | null = null;
   try {
     resetPeakRss();
     process.env.CONTENT_DIR = job.contentDir;
     process.chdir(job.workDir);
-    const keep = job.keep ? createKeptRenderer() : null;
-    await build({ root: job.root, outDir: job.outDir, logLevel: 'info', ...(keep ? { integrations: [keep.integration] } : {}) });
+    prerender = startPrerender(job);
+    const beforePages = prerender?.done.then(reportPrerender);
+    const keep = job.keep ? createKeptRenderer({ beforePages }) : null;
+    const integration = keep ? keep.integration : pageGenerationIntegration({ beforePages });
+    await build({ root: job.root, outDir: job.outDir, logLevel: 'info', integrations: [integration] });
     if (keep) renderer = await keep.afterBuild(job.outDir);
     ok = true;
   } catch (error) {
     // The log (this process's output) is what the admin reads about a failed build.
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  } finally {
+    // A build that failed before its pages leaves the workers nothing worth finishing.
+    prerender?.stop();
   }
   reply({
     type: 'done',
@@ -84,6 +94,26 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
   });
   // What the build left behind goes now: the process waits (as the renderer) with as little as it can.
   if (renderer) (globalThis as { gc?: () => void }).gc?.();
+}
+
+/**
+ * Fills the markdown cache on worker threads while Astro starts and bundles (docs/decisions/0052-markdown-prerender.md).
+ * The build process's environment names the cache (buildChildEnv); without one, as in `astro build` by hand,
+ * the build renders every body itself.
+ */
+function startPrerender(job: AstroBuildJob): MarkdownPrerender | null {
+  const cacheDir = process.env.MARKDOWN_CACHE_DIR;
+  if (!cacheDir || job.prerender?.threads === 0) return null;
+  const workerFile = job.prerender?.workerFile ? pathToFileURL(job.prerender.workerFile) : undefined;
+  return startMarkdownPrerender({ contentDir: job.contentDir, cacheDir, threads: job.prerender?.threads, workerFile });
+}
+
+function reportPrerender(summary: PrerenderSummary): void {
+  if (summary.missing === 0 && summary.failed === 0) return;
+  const failed = summary.failed > 0 ? `, ${summary.failed} worker(s) failed (the build renders what they left)` : '';
+  console.log(
+    `[markdown] ${summary.missing} of ${summary.bodies} bodies not cached: ${summary.rendered} rendered on ${summary.threads} thread(s) in ${summary.ms} ms${failed}`,
+  );
 }
 
 /** Renders the changed routes of one incremental publish into its new build directory (a linked copy of the live one). */
