@@ -12,11 +12,10 @@
 import { build } from 'astro';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import type { AstroBuildDone, AstroBuildJob, AstroRenderDone, AstroWarmUpDone, BuildProcessMessage, WarmUpJob } from './warm-astro.ts';
 import { createKeptRenderer, type KeptRenderer } from './kept-renderer.ts';
-import { startMarkdownPrerender, type MarkdownPrerender, type PrerenderSummary } from './markdown-prerender.ts';
+import { forkMarkdownPrerender, type MarkdownPrerender, type PrerenderReport } from './markdown-prerender.ts';
 import { pageGenerationIntegration } from './page-generation.ts';
 
 if (!process.send) {
@@ -64,7 +63,7 @@ async function work(): Promise<void> {
 
 async function runBuild(job: AstroBuildJob): Promise<void> {
   let ok = false;
-  let prerender: MarkdownPrerender | null = null;
+  let prerender: MarkdownPrerender<PrerenderReport> | null = null;
   try {
     resetPeakRss();
     process.env.CONTENT_DIR = job.contentDir;
@@ -88,6 +87,7 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     id: job.id,
     ok,
     // maxRSS (KiB): this build's peak where resetPeakRss() works (Linux), else this process's peak so far.
+    // The markdown pre-render's process (0052) is not in it: its peak is in the log, beside the build's start.
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     heapLimitBytes: v8.getHeapStatistics().heap_size_limit,
     ...(renderer ? { paths: renderer.livePaths() } : {}),
@@ -101,18 +101,17 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
  * The build process's environment names the cache (buildChildEnv); without one, as in `astro build` by hand,
  * the build renders every body itself.
  */
-function startPrerender(job: AstroBuildJob): MarkdownPrerender | null {
+function startPrerender(job: AstroBuildJob): MarkdownPrerender<PrerenderReport> | null {
   const cacheDir = process.env.MARKDOWN_CACHE_DIR;
   if (!cacheDir || job.prerender?.threads === 0) return null;
-  const workerFile = job.prerender?.workerFile ? pathToFileURL(job.prerender.workerFile) : undefined;
-  return startMarkdownPrerender({ contentDir: job.contentDir, cacheDir, threads: job.prerender?.threads, workerFile });
+  return forkMarkdownPrerender({ contentDir: job.contentDir, cacheDir, threads: job.prerender?.threads, workerFile: job.prerender?.workerFile });
 }
 
-function reportPrerender(summary: PrerenderSummary): void {
+function reportPrerender(summary: PrerenderReport): void {
   if (summary.missing === 0 && summary.failed === 0) return;
   const failed = summary.failed > 0 ? `, ${summary.failed} worker(s) failed (the build renders what they left)` : '';
   console.log(
-    `[markdown] ${summary.missing} of ${summary.bodies} bodies not cached: ${summary.rendered} rendered on ${summary.threads} thread(s) in ${summary.ms} ms${failed}`,
+    `[markdown] ${summary.missing} of ${summary.bodies} bodies not cached: ${summary.rendered} rendered on ${summary.threads} thread(s) in ${summary.ms} ms, peak ${Math.round(summary.peakRssBytes / 1048576)} MB${failed}`,
   );
 }
 

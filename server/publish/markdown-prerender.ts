@@ -8,6 +8,7 @@
 // Nothing here can fail a build: a worker that throws, crashes or runs out of memory only leaves its bodies
 // missing, and the build renders what is missing itself, as it always did. Entries appear whole or not at
 // all (cache.ts writes then renames).
+import { fork } from 'node:child_process';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 
@@ -34,9 +35,23 @@ export interface PrerenderSummary {
   ms: number;
 }
 
-export interface MarkdownPrerender {
+/** What the build process asks of the pre-render's process (markdown-prerender-process.ts). */
+export interface PrerenderJob {
+  contentDir: string;
+  cacheDir: string;
+  threads?: number;
+  /** The worker's module file (tests start one that fails). */
+  workerFile?: string;
+}
+
+/** The pre-render's summary with the peak resident memory of its process. */
+export interface PrerenderReport extends PrerenderSummary {
+  peakRssBytes: number;
+}
+
+export interface MarkdownPrerender<Summary extends PrerenderSummary = PrerenderSummary> {
   /** Settles when every worker has exited; never rejects. */
-  done: Promise<PrerenderSummary>;
+  done: Promise<Summary>;
   /** Ends the workers now (the build ended before its pages, e.g. it failed). */
   stop(): void;
 }
@@ -57,6 +72,9 @@ const BODIES_PER_THREAD = 50;
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 256, stackSizeMb: 1 };
 const WORKER_FILE = new URL('./markdown-prerender-worker.ts', import.meta.url);
+const PROCESS_FILE = new URL('./markdown-prerender-process.ts', import.meta.url);
+/** The process's own thread only hands out work: a small heap. */
+const PROCESS_EXEC_ARGV = ['--max-old-space-size=128', '--max-semi-space-size=8'];
 
 /** One per core the machine gives this process, at most MAX_PRERENDER_THREADS. */
 export function prerenderThreads(): number {
@@ -122,6 +140,40 @@ export function startMarkdownPrerender(options: {
     stop() {
       stopped = true;
       for (const worker of workers) void worker.terminate();
+    },
+  };
+}
+
+/**
+ * Runs the pre-render in a process of its own (markdown-prerender-process.ts), so that all the memory its
+ * threads took is given back when it ends, not kept by the build process. A process that cannot start or dies
+ * settles `done` as failed: the build renders what is missing.
+ */
+export function forkMarkdownPrerender(job: PrerenderJob): MarkdownPrerender<PrerenderReport> {
+  const started = performance.now();
+  const child = fork(PROCESS_FILE, [], { execArgv: PROCESS_EXEC_ARGV, stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+  const done = new Promise<PrerenderReport>((resolve) => {
+    let report: PrerenderReport | undefined;
+    child.once('message', (message: PrerenderReport) => (report = message));
+    const failed = (): PrerenderReport => ({
+      bodies: 0,
+      missing: 0,
+      rendered: 0,
+      threads: 0,
+      failed: 1,
+      ms: Math.round(performance.now() - started),
+      peakRssBytes: 0,
+    });
+    child.once('error', () => resolve(report ?? failed()));
+    child.once('exit', () => resolve(report ?? failed()));
+  });
+  child.send(job, (error) => {
+    if (error) child.kill('SIGKILL');
+  });
+  return {
+    done,
+    stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
 }
