@@ -28,7 +28,7 @@ function snapshotDir(posts: number): { contentDir: string; cacheDir: string; bod
   const bodies = [
     'Inline $x^2$ and ==marked== text :smile:\n\n$$\\sum_{i=1}^{n} i$$',
     '| a | b |\n| --- | --- |\n| 1 | 2 |\n\n<details><summary>More</summary>\n\n**inside**\n</details>',
-    `${'>'.repeat(5_000)} deep\n\n${'<div>'.repeat(3_000)}html${'</div>'.repeat(3_000)}`,
+    `${'>'.repeat(5_000)} deep\n\n${'<div>'.repeat(20_000)}html${'</div>'.repeat(20_000)}`,
     ...Array.from({ length: posts }, (_, i) => `## Post ${i}\n\nBody ${i} with $e^{${i}}$ and a list:\n\n- one\n- two`),
   ];
   for (const [index, body] of [...bodies, bodies[0]!].entries()) {
