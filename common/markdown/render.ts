@@ -68,12 +68,21 @@ function toHast(processor: typeof withHtml | typeof htmlAsText, markdown: string
  * degrades (embedded HTML as text, then the whole body as plain paragraphs) instead of throwing.
  */
 export function renderMarkdown(markdown: string): string {
+  return renderMarkdownOutcome(markdown).html;
+}
+
+/**
+ * renderMarkdown's rendering, saying whether it fell back because the body overflowed the stack. Where the
+ * fallback sets in depends on the thread's stack size, so a thread other than the build's own (the markdown
+ * pre-render's workers, server/publish/markdown-prerender.ts) keeps only renderings that needed none.
+ */
+export function renderMarkdownOutcome(markdown: string): { html: string; degraded: boolean } {
   for (const processor of [withHtml, htmlAsText]) {
     try {
-      return finalizeToHtml(toHast(processor, markdown));
+      return { html: finalizeToHtml(toHast(processor, markdown)), degraded: processor !== withHtml };
     } catch (error) {
       if (!isStackOverflow(error)) throw error;
     }
   }
-  return finalizeToHtml(plainTextTree(markdown));
+  return { html: finalizeToHtml(plainTextTree(markdown)), degraded: true };
 }

@@ -15,6 +15,8 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import type { AstroBuildDone, AstroBuildJob, AstroRenderDone, AstroWarmUpDone, BuildProcessMessage, WarmUpJob } from './warm-astro.ts';
 import { createKeptRenderer, type KeptRenderer } from './kept-renderer.ts';
+import { forkMarkdownPrerender, type MarkdownPrerender, type PrerenderReport } from './markdown-prerender.ts';
+import { pageGenerationIntegration } from './page-generation.ts';
 
 if (!process.send) {
   console.error('server/publish/astro-build-process.ts is started by the publisher, not by hand.');
@@ -61,29 +63,56 @@ async function work(): Promise<void> {
 
 async function runBuild(job: AstroBuildJob): Promise<void> {
   let ok = false;
+  let prerender: MarkdownPrerender<PrerenderReport> | null = null;
   try {
     resetPeakRss();
     process.env.CONTENT_DIR = job.contentDir;
     process.chdir(job.workDir);
-    const keep = job.keep ? createKeptRenderer() : null;
-    await build({ root: job.root, outDir: job.outDir, logLevel: 'info', ...(keep ? { integrations: [keep.integration] } : {}) });
+    prerender = startPrerender(job);
+    const beforePages = prerender?.done.then(reportPrerender);
+    const keep = job.keep ? createKeptRenderer({ beforePages }) : null;
+    const integration = keep ? keep.integration : pageGenerationIntegration({ beforePages });
+    await build({ root: job.root, outDir: job.outDir, logLevel: 'info', integrations: [integration] });
     if (keep) renderer = await keep.afterBuild(job.outDir);
     ok = true;
   } catch (error) {
     // The log (this process's output) is what the admin reads about a failed build.
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  } finally {
+    // A build that failed before its pages leaves the workers nothing worth finishing.
+    prerender?.stop();
   }
   reply({
     type: 'done',
     id: job.id,
     ok,
     // maxRSS (KiB): this build's peak where resetPeakRss() works (Linux), else this process's peak so far.
+    // The markdown pre-render's process (0052) is not in it: its peak is in the log, beside the build's start.
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     heapLimitBytes: v8.getHeapStatistics().heap_size_limit,
     ...(renderer ? { paths: renderer.livePaths() } : {}),
   });
   // What the build left behind goes now: the process waits (as the renderer) with as little as it can.
   if (renderer) (globalThis as { gc?: () => void }).gc?.();
+}
+
+/**
+ * Fills the markdown cache on worker threads while Astro starts and bundles (docs/decisions/0052-markdown-prerender.md).
+ * The build process's environment names the cache (buildChildEnv); without one, as in `astro build` by hand,
+ * the build renders every body itself.
+ */
+function startPrerender(job: AstroBuildJob): MarkdownPrerender<PrerenderReport> | null {
+  const cacheDir = process.env.MARKDOWN_CACHE_DIR;
+  if (!cacheDir || job.prerender?.threads === 0) return null;
+  return forkMarkdownPrerender({ contentDir: job.contentDir, cacheDir, threads: job.prerender?.threads, workerFile: job.prerender?.workerFile });
+}
+
+function reportPrerender(summary: PrerenderReport): void {
+  if (summary.missing === 0 && summary.failed === 0) return;
+  const failed = summary.failed > 0 ? `, ${summary.failed} worker(s) failed (the build renders what they left)` : '';
+  console.log(
+    `[markdown] ${summary.missing} of ${summary.bodies} bodies not cached: ${summary.rendered} rendered on ${summary.threads} thread(s) in ${summary.ms} ms, peak ${Math.round(summary.peakRssBytes / 1048576)} MB${failed}`,
+  );
 }
 
 /** Renders the changed routes of one incremental publish into its new build directory (a linked copy of the live one). */

@@ -75,6 +75,8 @@ export interface AstroBuildRunnerOptions {
   timeoutMs?: number;
   /** Where the time of each step goes (debug level). */
   log?: Logger;
+  /** The markdown pre-render of a full build, when not its defaults (tests; docs/decisions/0052-markdown-prerender.md). */
+  prerender?: { threads?: number; workerFile?: string };
 }
 
 export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): BuildRunner {
@@ -90,7 +92,7 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
       const astroStarted = performance.now();
       // CONTENT_DIR differs per build: the build process takes it with its job, not from its environment.
       const astro = await warm.build(
-        { id: job.id, root: projectRoot, outDir: job.outDir, workDir, contentDir: job.contentDir, keep: incremental },
+        { id: job.id, root: projectRoot, outDir: job.outDir, workDir, contentDir: job.contentDir, keep: incremental, prerender: options.prerender },
         { env, timeoutMs },
       );
       log += astro.log;

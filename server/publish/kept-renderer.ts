@@ -1,5 +1,5 @@
 // Runs inside an Astro build process (astro-build-process.ts), never in the server. A full build made with
-// this integration keeps its prerenderer (Astro's `setPrerenderer`, in `astro:build:start`): the build's own
+// this integration keeps its prerenderer (Astro's `setPrerenderer`, through page-generation.ts): the build's own
 // prerender bundle, loaded, with the build's asset manifest (hashed CSS links, scripts, island URLs). After
 // the build the process renders the routes a content change touches with it, through Astro's own
 // `renderPath` (what the build itself calls per page), reading the content from the next snapshot
@@ -15,31 +15,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pageGenerationIntegration, type BuildApp, type BuildOptions, type PathWithRoute, type Prerenderer, type RouteData } from './page-generation.ts';
 
-interface RouteData {
-  type: string;
-  distURL?: URL[] | undefined;
-}
-interface PathWithRoute {
-  pathname: string;
-  route: RouteData;
-}
-interface BuildOptions {
-  settings: { config: { outDir: URL } & Record<string, unknown> } & Record<string, unknown>;
-  logger: unknown;
-}
-interface BuildApp {
-  getOptions(): BuildOptions;
-  routeCache: { clearAll(): void };
-}
-interface Prerenderer {
-  name: string;
-  app?: BuildApp;
-  setup?(): Promise<void>;
-  getStaticPaths(): Promise<PathWithRoute[]>;
-  render(request: Request, options: unknown): Promise<unknown>;
-  teardown?(): Promise<void>;
-}
 type RenderPath = (args: {
   prerenderer: Prerenderer;
   pathname: string;
@@ -73,26 +50,13 @@ export interface KeptRenderer {
   render(request: RenderRequest): Promise<RenderOutcome>;
 }
 
-export function createKeptRenderer(): { integration: AstroIntegration; afterBuild: (outDir: string) => Promise<KeptRenderer> } {
+export function createKeptRenderer(options: { beforePages?: Promise<unknown> } = {}): {
+  integration: AstroIntegration;
+  afterBuild: (outDir: string) => Promise<KeptRenderer>;
+} {
   let kept: Prerenderer | undefined;
-  const integration = {
-    name: 'site-publish:keep-prerenderer',
-    hooks: {
-      'astro:build:start': ({ setPrerenderer }: { setPrerenderer: (make: (defaults: Prerenderer) => Prerenderer) => void }) => {
-        setPrerenderer((defaults) => {
-          kept = defaults;
-          // The build's own prerenderer, whose teardown is put off: the bundle stays loaded after the build.
-          return {
-            name: 'site-publish:kept',
-            setup: () => defaults.setup?.() ?? Promise.resolve(),
-            getStaticPaths: () => defaults.getStaticPaths(),
-            render: (request, options) => defaults.render(request, options),
-            teardown: async () => {},
-          };
-        });
-      },
-    },
-  } as unknown as AstroIntegration;
+  // The build's own prerenderer, whose teardown is put off: the bundle stays loaded after the build.
+  const integration = pageGenerationIntegration({ beforePages: options.beforePages, keep: (defaults) => (kept = defaults) });
 
   async function afterBuild(outDir: string): Promise<KeptRenderer> {
     const app = kept?.app;

@@ -20,6 +20,8 @@ export interface AstroBuildJob {
   contentDir: string;
   /** Keep the process after the build as the renderer of later incremental publishes (kept-renderer.ts, 0044). */
   keep?: boolean;
+  /** The markdown pre-render's threads (0 for none) and worker module, when not the defaults (tests; 0052). */
+  prerender?: { threads?: number; workerFile?: string };
 }
 
 /** Render the routes a change touches into a new build directory, with the bundle a kept build left loaded. */

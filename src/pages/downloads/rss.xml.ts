@@ -2,7 +2,7 @@
 import type { APIRoute } from 'astro';
 import { releasesFeed, renderRss } from '../../lib/feeds';
 // The cached renderer: feeds show the same bodies as the pages, so they reuse their rendering.
-import { renderMarkdownCached as renderMarkdown } from '../../lib/markdown-cache';
+import { renderMarkdownCached as renderMarkdown } from '../../../common/markdown/cache.ts';
 import { getSnapshot } from '../../lib/site-data';
 
 export const GET: APIRoute = () =>

@@ -2,7 +2,7 @@
 import type { APIRoute } from 'astro';
 import { NEWS_FEEDS, newsFeed, renderJsonFeed } from '../../lib/feeds';
 // The cached renderer: feeds show the same bodies as the pages, so they reuse their rendering.
-import { renderMarkdownCached as renderMarkdown } from '../../lib/markdown-cache';
+import { renderMarkdownCached as renderMarkdown } from '../../../common/markdown/cache.ts';
 import { siteBase } from '../../lib/sitemap';
 import { getSnapshot } from '../../lib/site-data';
 

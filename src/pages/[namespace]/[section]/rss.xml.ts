@@ -2,7 +2,7 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { renderRss, sectionFeed } from '../../../lib/feeds';
 // The cached renderer: feeds show the same bodies as the pages, so they reuse their rendering.
-import { renderMarkdownCached as renderMarkdown } from '../../../lib/markdown-cache';
+import { renderMarkdownCached as renderMarkdown } from '../../../../common/markdown/cache.ts';
 import { postsCacheKey } from '../../../lib/page-cache-key';
 import { getSnapshot } from '../../../lib/site-data';
 import type { SectionEntry } from '../../../../common/snapshot-schema';

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../common/markdown/index.ts';
-import { renderMarkdownCached } from '../../../src/lib/markdown-cache.ts';
+import { prerenderMarkdown, renderMarkdownCached } from '../../../common/markdown/cache.ts';
+import { isMarkdownCached, markdownCacheFile } from '../../../common/markdown/cache-file.ts';
 import { markdownPipelineFingerprint } from '../../../server/publish/build-runner.ts';
 
 const dirs: string[] = [];
@@ -31,6 +32,28 @@ describe('renderMarkdownCached', () => {
     fs.writeFileSync(path.join(dir, entry!), '<p>from cache</p>');
     expect(renderMarkdownCached(body, dir)).toBe('<p>from cache</p>');
     expect(renderMarkdownCached(`${body} changed`, dir)).toBe(renderMarkdown(`${body} changed`));
+  });
+
+  it('is filled ahead by prerenderMarkdown with the same entry the build reads, and only once', () => {
+    const dir = tempDir();
+    const body = '# Title\n\n$$\\frac{a}{b}$$';
+    expect(isMarkdownCached(body, dir)).toBe(false);
+    expect(prerenderMarkdown(body, dir)).toBe('rendered');
+    expect(fs.readFileSync(markdownCacheFile(dir, body), 'utf8')).toBe(renderMarkdown(body));
+    expect(prerenderMarkdown(body, dir)).toBe('cached');
+    fs.writeFileSync(markdownCacheFile(dir, body), '<p>from cache</p>');
+    expect(renderMarkdownCached(body, dir)).toBe('<p>from cache</p>');
+    // No temp file stays beside the entry.
+    expect(fs.readdirSync(path.dirname(markdownCacheFile(dir, body)))).toEqual([path.basename(markdownCacheFile(dir, body))]);
+  });
+
+  // Deep enough to overflow whatever V8 has compiled by then (3,000 levels did not, late in a full test run).
+  it('leaves a body that needed the stack-overflow fallback to the build, whose stack decides', () => {
+    const dir = tempDir();
+    const body = `${'<div>'.repeat(20_000)}html${'</div>'.repeat(20_000)}`;
+    expect(prerenderMarkdown(body, dir)).toBe('left to the build');
+    expect(isMarkdownCached(body, dir)).toBe(false);
+    expect(renderMarkdownCached(body, dir)).toBe(renderMarkdown(body));
   });
 
   it('renders directly when no cache directory is given', () => {

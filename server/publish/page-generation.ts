@@ -1,0 +1,63 @@
+// Runs inside an Astro build process (astro-build-process.ts). Astro lets an integration replace the
+// prerenderer that generates a build's pages (`setPrerenderer` in `astro:build:start`, Astro 7.3.5's
+// integrations/hooks.js), and the last one set wins: the build process's two needs of it go through this one
+// wrapper of the default prerenderer. Its pages wait for the markdown pre-render while Astro bundles
+// (markdown-prerender.ts, docs/decisions/0052-markdown-prerender.md), and a build asked to keep its
+// prerenderer puts off the teardown, so its bundle stays loaded to render later publishes (kept-renderer.ts,
+// docs/decisions/0044-incremental-publish.md).
+import type { AstroIntegration } from 'astro';
+
+interface RouteData {
+  type: string;
+  distURL?: URL[] | undefined;
+}
+export interface PathWithRoute {
+  pathname: string;
+  route: RouteData;
+}
+export interface BuildOptions {
+  settings: { config: { outDir: URL } & Record<string, unknown> } & Record<string, unknown>;
+  logger: unknown;
+}
+export interface BuildApp {
+  getOptions(): BuildOptions;
+  routeCache: { clearAll(): void };
+}
+export interface Prerenderer {
+  name: string;
+  app?: BuildApp;
+  setup?(): Promise<void>;
+  getStaticPaths(): Promise<PathWithRoute[]>;
+  render(request: Request, options: unknown): Promise<unknown>;
+  teardown?(): Promise<void>;
+}
+export type { RouteData };
+
+export function pageGenerationIntegration(options: {
+  /** Settles when the pages may be generated (it must never reject). */
+  beforePages?: Promise<unknown>;
+  /** Keeps the build's own prerenderer loaded after the build, handing it over here. */
+  keep?: (prerenderer: Prerenderer) => void;
+}): AstroIntegration {
+  return {
+    name: 'site-publish:page-generation',
+    hooks: {
+      'astro:build:start': ({ setPrerenderer }: { setPrerenderer: (make: (defaults: Prerenderer) => Prerenderer) => void }) => {
+        setPrerenderer((defaults) => {
+          options.keep?.(defaults);
+          return {
+            name: 'site-publish:page-generation',
+            setup: async () => {
+              await options.beforePages;
+              await defaults.setup?.();
+            },
+            getStaticPaths: () => defaults.getStaticPaths(),
+            render: (request, renderOptions) => defaults.render(request, renderOptions),
+            // A kept build's bundle stays loaded after build() returns.
+            teardown: options.keep ? async () => {} : () => defaults.teardown?.() ?? Promise.resolve(),
+          };
+        });
+      },
+    },
+  } as unknown as AstroIntegration;
+}
