@@ -15,7 +15,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import type { AstroBuildDone, AstroBuildJob, AstroRenderDone, AstroWarmUpDone, BuildProcessMessage, WarmUpJob } from './warm-astro.ts';
 import { createKeptRenderer, type KeptRenderer } from './kept-renderer.ts';
-import { forkMarkdownPrerender, type MarkdownPrerender, type PrerenderReport } from './markdown-prerender.ts';
+import { describePrerender, forkMarkdownPrerender, type MarkdownPrerender, type PrerenderReport } from './markdown-prerender.ts';
 import { pageGenerationIntegration } from './page-generation.ts';
 
 if (!process.send) {
@@ -64,12 +64,16 @@ async function work(): Promise<void> {
 async function runBuild(job: AstroBuildJob): Promise<void> {
   let ok = false;
   let prerender: MarkdownPrerender<PrerenderReport> | null = null;
+  let markdown: PrerenderReport | undefined;
   try {
     resetPeakRss();
     process.env.CONTENT_DIR = job.contentDir;
     process.chdir(job.workDir);
     prerender = startPrerender(job);
-    const beforePages = prerender?.done.then(reportPrerender);
+    const beforePages = prerender?.done.then((summary) => {
+      markdown = summary;
+      reportPrerender(summary);
+    });
     const keep = job.keep ? createKeptRenderer({ beforePages }) : null;
     const integration = keep ? keep.integration : pageGenerationIntegration({ beforePages });
     await build({ root: job.root, outDir: job.outDir, logLevel: 'info', integrations: [integration] });
@@ -91,6 +95,7 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     heapLimitBytes: v8.getHeapStatistics().heap_size_limit,
     ...(renderer ? { paths: renderer.livePaths() } : {}),
+    ...(markdown ? { markdown } : {}),
   });
   // What the build left behind goes now: the process waits (as the renderer) with as little as it can.
   if (renderer) (globalThis as { gc?: () => void }).gc?.();
@@ -108,11 +113,8 @@ function startPrerender(job: AstroBuildJob): MarkdownPrerender<PrerenderReport> 
 }
 
 function reportPrerender(summary: PrerenderReport): void {
-  if (summary.missing === 0 && summary.failed === 0) return;
-  const failed = summary.failed > 0 ? `, ${summary.failed} worker(s) failed (the build renders what they left)` : '';
-  console.log(
-    `[markdown] ${summary.missing} of ${summary.bodies} bodies not cached: ${summary.rendered} rendered on ${summary.threads} thread(s) in ${summary.ms} ms, peak ${Math.round(summary.peakRssBytes / 1048576)} MB${failed}`,
-  );
+  const words = describePrerender(summary);
+  if (words) console.log(`[markdown] ${words}`);
 }
 
 /** Renders the changed routes of one incremental publish into its new build directory (a linked copy of the live one). */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../env.ts';
 import { appendToBuildLog } from './build-log.ts';
+import { describePrerender } from './markdown-prerender.ts';
 import { createWarmAstro } from './warm-astro.ts';
 
 export interface BuildJob {
@@ -97,6 +98,9 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
       );
       log += astro.log;
       options.log?.debug(`publish ${job.id}: astro build ${astro.ok ? 'done' : 'failed'} in ${Math.round(performance.now() - astroStarted)} ms`);
+      // A cold build's markdown (a new server, or the first build after a dependency update) is worth a line.
+      const markdown = astro.markdown ? describePrerender(astro.markdown) : null;
+      if (markdown) options.log?.info(`publish ${job.id}: ${markdown}`);
       const { peakRssBytes, heapLimitBytes } = astro;
       const paths = astro.paths ? { paths: astro.paths } : {};
       if (!astro.ok || !pagefind || job.searchLater) return { ok: astro.ok, log, peakRssBytes, heapLimitBytes, ...paths };

@@ -35,6 +35,13 @@ export interface PrerenderSummary {
   ms: number;
 }
 
+/** The report in words, for the build's log and the server's: null when there was nothing to do. */
+export function describePrerender(summary: PrerenderReport): string | null {
+  if (summary.missing === 0 && summary.failed === 0) return null;
+  const failed = summary.failed > 0 ? `, ${summary.failed} worker(s) failed (the build renders what they left)` : '';
+  return `${summary.missing} of ${summary.bodies} markdown bodies not cached: ${summary.rendered} rendered on ${summary.threads} thread(s) in ${summary.ms} ms, peak ${Math.round(summary.peakRssBytes / 1048576)} MB${failed}`;
+}
+
 /** What the build process asks of the pre-render's process (markdown-prerender-process.ts). */
 export interface PrerenderJob {
   contentDir: string;

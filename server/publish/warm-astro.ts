@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { appendToBuildLog } from './build-log.ts';
+import type { PrerenderReport } from './markdown-prerender.ts';
 
 export interface AstroBuildJob {
   type: 'build';
@@ -64,6 +65,8 @@ export interface AstroBuildDone {
   heapLimitBytes: number;
   /** With `keep`: every pathname of the build, the process staying as the renderer. */
   paths?: string[];
+  /** What the markdown pre-render did before the pages (docs/decisions/0052-markdown-prerender.md), when it ran. */
+  markdown?: PrerenderReport;
 }
 
 export interface AstroWarmUpDone {
@@ -112,7 +115,7 @@ export interface WarmAstro {
   build(
     job: Omit<AstroBuildJob, 'type'>,
     options: WarmAstroOptions,
-  ): Promise<{ ok: boolean; log: string; peakRssBytes?: number; heapLimitBytes?: number; paths?: string[] }>;
+  ): Promise<{ ok: boolean; log: string; peakRssBytes?: number; heapLimitBytes?: number; paths?: string[]; markdown?: PrerenderReport }>;
   /** True when a full build was kept (its process waits as the renderer) for this environment. */
   canRender(env: NodeJS.ProcessEnv): boolean;
   /** Renders changed routes with the kept build; a failure ends the renderer (the next publish builds in full). */
@@ -220,6 +223,7 @@ export function createWarmAstro(): WarmAstro {
         let peakRssBytes: number | undefined;
         let heapLimitBytes: number | undefined;
         let paths: string[] | undefined;
+        let markdown: PrerenderReport | undefined;
         const settle = (ok: boolean, note?: string) => {
           if (settled) return;
           settled = true;
@@ -233,13 +237,14 @@ export function createWarmAstro(): WarmAstro {
           // asked to keep its bundle waits as the renderer of the next publishes instead (0044).
           if (ok && job.keep && paths) keepAsRenderer(worker, envKey);
           else end(worker);
-          resolve({ ok, log, peakRssBytes, heapLimitBytes, ...(paths ? { paths } : {}) });
+          resolve({ ok, log, peakRssBytes, heapLimitBytes, ...(paths ? { paths } : {}), ...(markdown ? { markdown } : {}) });
         };
         const onMessage = (message: AstroBuildDone | AstroWarmUpDone) => {
           if (message.type !== 'done' || message.id !== job.id) return;
           peakRssBytes = message.peakRssBytes;
           heapLimitBytes = message.heapLimitBytes;
           paths = message.paths;
+          markdown = message.markdown;
           // Its output may still be in the pipe: let it arrive before the log is handed over.
           setImmediate(() => settle(message.ok, message.ok ? undefined : '\n[publish] astro build failed\n'));
         };

@@ -6,6 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateHomeSection } from '../../../server/features/home/queries.ts';
 import { insertPost, updatePost } from '../../../server/features/content/queries.ts';
 import { insertSection } from '../../../server/features/content/queries.ts';
+import { markdownCacheFile } from '../../../common/markdown/cache-file.ts';
+import { renderMarkdown } from '../../../common/markdown/index.ts';
+import { snapshotMarkdownBodies } from '../../../common/snapshot-bodies.ts';
+import { buildChildEnv } from '../../../server/publish/build-runner.ts';
+import { exportSnapshot } from '../../../server/publish/export-snapshot.ts';
 import { createPublisher } from '../../../server/publish/publisher.ts';
 import type { Publisher } from '../../../server/publish/types.ts';
 import { createHttpServer } from '../../../server/server.ts';
@@ -82,6 +87,15 @@ describe('a real publish', () => {
       expect(csp.match(/script-src [^;]*/)?.[0]).not.toContain('unsafe-inline');
 
       expect(fs.existsSync(path.join(buildDir, 'pagefind', 'pagefind.js'))).toBe(true);
+
+      // The first build's markdown cache was empty: its bodies were rendered ahead, on worker threads, and each
+      // is cached (and shown) exactly as renderMarkdown renders it (docs/decisions/0052-markdown-prerender.md).
+      const bodies = snapshotMarkdownBodies(exportSnapshot(ctx.db, ctx.config, new Date()));
+      const report = ctx.logLines.find((line) => line.includes('markdown bodies not cached'));
+      expect(report).toMatch(new RegExp(`${bodies.length} of ${bodies.length} markdown bodies not cached: ${bodies.length} rendered on [1-4] thread`));
+      const cacheDir = buildChildEnv({ config: ctx.config }).MARKDOWN_CACHE_DIR ?? '';
+      for (const body of bodies) expect(fs.readFileSync(markdownCacheFile(cacheDir, body), 'utf8')).toBe(renderMarkdown(body));
+      expect(html).toContain(renderMarkdown(fixture.posts.first.body));
     },
     BUILD_TIMEOUT,
   );
