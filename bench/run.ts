@@ -25,7 +25,7 @@ import { createApiClient, freePort, login, solvedBotToken, type ApiClient } from
 import { runCannon, runWrk, type LoadResult } from './lib/load.ts';
 import { launchChromium, measurePage, SIGNED_OUT_GUARDED_PAGES, type PageWeight } from './lib/page-weight.ts';
 import { buildProcessesRss, PROJECT_ROOT, processTreePss, servingRss, startNodeProcess, type ProductProcess } from './lib/product.ts';
-import { lastBuildPeak, measurePublish, pageContains, settle } from './lib/publish-measures.ts';
+import { compressedFormsServed, lastBuildPeak, measurePublish, pageContains, settle } from './lib/publish-measures.ts';
 import { measureProductionRecipe } from './lib/production.ts';
 import { formatReport, checkTargets, type BenchReport, type SizeResult } from './lib/report.ts';
 import { BENCH_USER_PASSWORD, seedScaled, type ScaledSeed } from './lib/seed-scaled.ts';
@@ -348,7 +348,8 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
     const coldBuildPeakBytes = await lastBuildPeak(product.base);
     const admin = await login(product.base, ADMIN_EMAIL, ADMIN_PASSWORD);
 
-    // The idle server: started, first build served, nothing asked of it for a moment.
+    // The idle server: started, first build served with its compressed forms, nothing asked of it for a moment.
+    await compressedFormsServed(product.base);
     await settle(admin);
     const idleServerBytes = servingRss(product.pid);
     const readyBuildProcessBytes = buildProcessesRss(product.pid);

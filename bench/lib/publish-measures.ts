@@ -28,6 +28,26 @@ export async function settle(admin: ApiClient): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 }
 
+/**
+ * Waits until `path` is served brotli-compressed on fresh connections (so by each serving process): a server's
+ * first build goes live before its compressed forms are made (server/serving.ts), and what the bench measures
+ * of an idle server (its memory, the pages' weight, static serving) is the server with them.
+ */
+export async function compressedFormsServed(base: string, path = '/'): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  const compressed = async () => {
+    const answer = await fetch(`${base}${path}`, { headers: { 'Accept-Encoding': 'br', Connection: 'close' } });
+    await answer.arrayBuffer();
+    return answer.headers.get('content-encoding') === 'br';
+  };
+  for (;;) {
+    const answers = await Promise.all(Array.from({ length: 8 }, compressed));
+    if (answers.every(Boolean)) return;
+    if (Date.now() > deadline) throw new Error(`${path} was still served uncompressed after 120 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** site_publish_build_peak_rss_bytes from /metrics (served to loopback): the last Astro build's peak. */
 export async function lastBuildPeak(base: string): Promise<number> {
   const text = await (await fetch(`${base}/metrics`)).text();
