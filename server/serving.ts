@@ -137,8 +137,9 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
         const started = performance.now();
         // The first build of a server with nothing to serve goes live as soon as its files are read; its
         // gzip and brotli forms follow (about 4.6 s at 5,000 posts, most of what a cold start spent after
-        // the build, docs/scaling.md). A later build reuses the previous build's forms by content and goes
-        // live with all of them; one that comes while the first is being compressed waits for it.
+        // the build: docs/decisions/0053-first-build-before-its-compressed-forms.md). A later build reuses the
+        // previous build's forms by content and goes live with all of them; one that comes while the first is
+        // being compressed waits for it.
         const first = site === null;
         const next = first
           ? await loadStaticSite(buildDir, { compress: false, keepBodies: !config.nginxServesPages, imageOrigins: mediaImageOrigins(config) })
