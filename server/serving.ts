@@ -56,8 +56,9 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   let site: StaticSite | null = null;
   // The primary writes each build's compressed forms beside its files; the other processes only read them.
   // Behind nginx (NGINX_SERVES_PAGES) the forms are still made and written, for nginx, but no body is kept.
-  const load = (dir: string) =>
+  const load = (dir: string, { compress = true } = {}) =>
     loadStaticSite(dir, {
+      compress,
       previous: site,
       writeCompressed: true,
       onWriteError: reportWriteErrors(log, dir),
@@ -141,9 +142,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
         // previous build's forms by content and goes live with all of them; one that comes while the first is
         // being compressed waits for it.
         const first = site === null;
-        const next = first
-          ? await loadStaticSite(buildDir, { compress: false, keepBodies: !config.nginxServesPages, imageOrigins: mediaImageOrigins(config) })
-          : await load(buildDir);
+        const next = await load(buildDir, { compress: !first });
         const loaded = performance.now();
         // The others first: when this resolves (and the publisher reports the build live) every process serves it.
         await pool?.announce(next.dir);

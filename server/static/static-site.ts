@@ -128,7 +128,12 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     wasmCsp: contentSecurityPolicy([], { wasm: true, imageOrigins: options.imageOrigins }),
   };
   const entries = await mapLimited(files, COMPRESS_CONCURRENCY, (file) => loadEntry(load, file));
-  if (options.keepBodies === false) return diskOnlySite(dir, entries, load.compress);
+  const site = options.keepBodies === false ? diskOnlySite(dir, entries) : servedSite(dir, entries);
+  if (!load.compress) uncompressedSites.add(site);
+  return site;
+}
+
+function servedSite(dir: string, entries: StaticEntry[]): StaticSite {
   const routes = routeTable(entries);
   const site: StaticSite = {
     dir,
@@ -143,7 +148,6 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     matchEtag,
   };
   entriesOfSite.set(site, entries);
-  if (!load.compress) uncompressedSites.add(site);
   return site;
 }
 
@@ -152,10 +156,9 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
  * not have), and keeps of its entries only what the next load reuses: where each compressed form was
  * written, and each page's policy. Its readiness is the same as a served site's.
  */
-function diskOnlySite(dir: string, entries: StaticEntry[], lendsForms = true): StaticSite {
+function diskOnlySite(dir: string, entries: StaticEntry[]): StaticSite {
   const forms = new Map<string, () => Promise<Compressed | null>>();
-  // Without its forms made (see uncompressedSites) there is nothing on disk to lend.
-  for (const entry of lendsForms ? entries : []) {
+  for (const entry of entries) {
     const source = path.join(dir, entry.file);
     const hasGzip = entry.gzip !== null;
     const hasBr = entry.br !== null;
@@ -186,10 +189,10 @@ export function siteServedFromDisk(buildDir: string): StaticSite {
 }
 
 function compressedByHash(site: StaticSite): Map<string, () => Promise<Compressed | null>> {
-  const onDisk = diskMemoryOfSite.get(site);
-  if (onDisk) return onDisk.forms;
   const map = new Map<string, () => Promise<Compressed | null>>();
   if (uncompressedSites.has(site)) return map;
+  const onDisk = diskMemoryOfSite.get(site);
+  if (onDisk) return onDisk.forms;
   for (const entry of entriesOfSite.get(site) ?? []) {
     const forms = { gzip: entry.gzip?.body ?? null, br: entry.br?.body ?? null };
     map.set(entry.sha256, () => Promise.resolve(forms));
