@@ -128,27 +128,59 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
     wasmCsp: contentSecurityPolicy([], { wasm: true, imageOrigins: options.imageOrigins }),
   };
   const entries = await mapLimited(files, COMPRESS_CONCURRENCY, (file) => loadEntry(load, file));
-  const site = options.keepBodies === false ? diskOnlySite(dir, entries) : servedSite(dir, entries);
+  const site = options.keepBodies === false ? diskOnlySite(dir, entries) : servedSite(dir, entries, options.previous ?? null);
   if (!load.compress) uncompressedSites.add(site);
   return site;
 }
 
-function servedSite(dir: string, entries: StaticEntry[]): StaticSite {
+function servedSite(dir: string, entries: StaticEntry[], previous: StaticSite | null): StaticSite {
   const routes = routeTable(entries);
+  const carried = previous ? carriedAssets(routes, entriesOfSite.get(previous) ?? []) : new Map<string, StaticEntry>();
+  // The replaced build's bodies are let go with the map; the timer alone must not keep a process alive.
+  if (carried.size > 0) setTimeout(() => carried.clear(), CARRY_MS).unref();
+  const find = (urlPath: string) => routes.get(urlPath) ?? carried.get(urlPath);
   const site: StaticSite = {
     dir,
     fileCount: entries.length,
     lookup(requestPath) {
       // Plain ASCII paths hit directly; only encoded ones pay for decoding and the traversal check.
-      const direct = routes.get(requestPath);
+      const direct = find(requestPath);
       if (direct || !requestPath.includes('%')) return direct;
       const decoded = decodeSafePath(requestPath);
-      return decoded === null ? undefined : routes.get(decoded);
+      return decoded === null ? undefined : find(decoded);
     },
     matchEtag,
   };
   entriesOfSite.set(site, entries);
   return site;
+}
+
+/**
+ * Files named by their content that a page of the replaced build may still ask for: its lazily loaded
+ * scripts (/_astro/), and the search index it started reading (Pagefind reads pagefind-entry.json from one
+ * build and its index chunks later; a chunk it cannot fetch it skips without a word, and the search then
+ * finds nothing until the page is loaded again).
+ */
+const CARRIED_PREFIXES = ['_astro/', 'pagefind/'] as const;
+
+/**
+ * How long they stay answered: long enough for a page open when the site changed to finish what it started,
+ * short enough that an index of pages taken down (its excerpts) does not linger until the next publish.
+ */
+export const CARRY_MS = 10 * 60_000;
+
+/**
+ * The replaced build's files under CARRIED_PREFIXES that the new build lacks, one build back only (the
+ * replaced site's own entries, not what it carried itself). Their names are their contents' hashes; the
+ * files that keep their names (pagefind.js, the entry) the new build has itself.
+ */
+function carriedAssets(routes: Map<string, StaticEntry>, replaced: readonly StaticEntry[]): Map<string, StaticEntry> {
+  const carried = new Map<string, StaticEntry>();
+  for (const entry of replaced) {
+    const urlPath = `/${entry.file}`;
+    if (!routes.has(urlPath) && CARRIED_PREFIXES.some((prefix) => entry.file.startsWith(prefix))) carried.set(urlPath, entry);
+  }
+  return carried;
 }
 
 /**
