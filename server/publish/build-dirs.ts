@@ -1,6 +1,8 @@
-// The layout of $DATA_DIR/builds: one directory per build named by a sortable, time-based id, and a
-// `current` symlink naming the live one. Replacing the symlink with rename() is atomic, so a reader
-// (this server at start, or nginx serving builds/current) never sees a half-switched site.
+// The layout of $DATA_DIR/builds: one directory per build named by a sortable, time-based id, a `current`
+// symlink naming the live one, and for a while after a switch a `previous` symlink naming the build it
+// replaced (nginx answers that build's hashed files from it; docs/decisions/0006-publish-and-static-serving.md).
+// Replacing a symlink with rename() is atomic, so a reader (this server at start, or nginx serving
+// builds/current) never sees a half-switched site.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +11,7 @@ import type { Config } from '../env.ts';
 /** e.g. 20260101T120000123Z-000: UTC time to the millisecond, then a counter for builds in the same ms. */
 export const BUILD_ID_PATTERN = /^\d{8}T\d{9}Z-\d{3}$/;
 export const CURRENT_LINK = 'current';
+export const PREVIOUS_LINK = 'previous';
 export const FAILURE_LOG = 'last-failure.log';
 /** Snapshots handed to running builds live here; nothing in it outlives its build. */
 export const WORK_DIR = '.work';
@@ -37,16 +40,15 @@ export function createBuildDir(buildsDir: string, nowMs: number): BuildLocation 
 
 /** The live build, if `builds/current` names a complete one; null on a fresh data directory. */
 export function findCurrentBuild(config: Pick<Config, 'buildsDir'>): BuildLocation | null {
-  let target: string;
-  try {
-    target = fs.readlinkSync(path.join(config.buildsDir, CURRENT_LINK));
-  } catch {
-    return null;
-  }
-  const id = path.basename(target);
-  if (!BUILD_ID_PATTERN.test(id)) return null;
+  const id = linkTarget(config.buildsDir, CURRENT_LINK);
+  if (id === null) return null;
   const dir = path.join(config.buildsDir, id);
   return fs.existsSync(path.join(dir, 'index.html')) ? { id, dir } : null;
+}
+
+/** The build `builds/previous` names, or null. */
+export function findPreviousBuildId(buildsDir: string): string | null {
+  return linkTarget(buildsDir, PREVIOUS_LINK);
 }
 
 export const PUBLIC_DIR_MODE = 0o755;
@@ -67,13 +69,40 @@ export function makeBuildPublic(dir: string): void {
   }
 }
 
-/** Points `builds/current` at the build, atomically (a new symlink renamed over the old one). */
-export function switchCurrentBuild(buildsDir: string, id: string): void {
-  const temp = path.join(buildsDir, `.${CURRENT_LINK}.${crypto.randomBytes(6).toString('hex')}.tmp`);
+/**
+ * Points `builds/current` at the build, atomically, and first `builds/previous` at the build it replaces, so
+ * nginx finds the replaced build's files from the moment the new one is live. Returns the replaced build's
+ * id, or null when there was none (or it was the same build).
+ */
+export function switchCurrentBuild(buildsDir: string, id: string): string | null {
+  const replaced = linkTarget(buildsDir, CURRENT_LINK);
+  const previous = replaced !== null && replaced !== id ? replaced : null;
+  if (previous) pointLink(buildsDir, PREVIOUS_LINK, previous);
+  pointLink(buildsDir, CURRENT_LINK, id);
+  return previous;
+}
+
+/** Removes `builds/previous` if it still names `id` (a later switch has pointed it at a newer build). */
+export function forgetPreviousBuild(buildsDir: string, id: string): void {
+  if (linkTarget(buildsDir, PREVIOUS_LINK) === id) fs.rmSync(path.join(buildsDir, PREVIOUS_LINK), { force: true });
+}
+
+/** The build id a link of the builds directory names, or null. */
+function linkTarget(buildsDir: string, link: string): string | null {
+  try {
+    const id = path.basename(fs.readlinkSync(path.join(buildsDir, link)));
+    return BUILD_ID_PATTERN.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+function pointLink(buildsDir: string, link: string, id: string): void {
+  const temp = path.join(buildsDir, `.${link}.${crypto.randomBytes(6).toString('hex')}.tmp`);
   // Relative target: the builds directory stays valid when DATA_DIR is moved or mounted elsewhere.
   fs.symlinkSync(id, temp);
   try {
-    fs.renameSync(temp, path.join(buildsDir, CURRENT_LINK));
+    fs.renameSync(temp, path.join(buildsDir, link));
   } catch (error) {
     fs.rmSync(temp, { force: true });
     throw error;
@@ -85,7 +114,7 @@ export function pruneBuilds(buildsDir: string, keep: readonly string[]): void {
   for (const entry of fs.readdirSync(buildsDir, { withFileTypes: true })) {
     const stale =
       (entry.isDirectory() && BUILD_ID_PATTERN.test(entry.name) && !keep.includes(entry.name)) ||
-      (entry.name.startsWith(`.${CURRENT_LINK}.`) && entry.name.endsWith('.tmp'));
+      ([CURRENT_LINK, PREVIOUS_LINK].some((link) => entry.name.startsWith(`.${link}.`)) && entry.name.endsWith('.tmp'));
     if (stale) fs.rmSync(path.join(buildsDir, entry.name), { recursive: true, force: true });
   }
   fs.rmSync(path.join(buildsDir, WORK_DIR), { recursive: true, force: true });

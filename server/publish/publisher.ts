@@ -11,6 +11,8 @@ import {
   createBuildDir,
   findCurrentBuild,
   FAILURE_LOG,
+  findPreviousBuildId,
+  forgetPreviousBuild,
   linkBuildDir,
   makeBuildPublic,
   pruneBuilds,
@@ -24,6 +26,7 @@ import { exportSnapshot, writeSnapshot } from './export-snapshot.ts';
 import type { SiteSnapshot } from '../../common/snapshot-schema.ts';
 import type { Publisher, PublishStatus } from './types.ts';
 import { buildPeakRss, publishDuration, publishFailures } from '../ops/metrics.ts';
+import { CARRY_MS } from '../static/static-site.ts';
 
 export { findCurrentBuild } from './build-dirs.ts';
 
@@ -66,6 +69,24 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
   const version = options.codeVersion ?? codeVersion(config.projectRoot);
 
   let current: BuildLocation | null = findCurrentBuild(config);
+  // A page open across a switch may still ask for the replaced build's hashed files: the serving processes
+  // answer them for CARRY_MS, and nginx from `builds/previous` for as long (decision 0006).
+  const forgetPreviousLater = (id: string) => {
+    const timer = setTimeout(() => {
+      try {
+        forgetPreviousBuild(config.buildsDir, id);
+      } catch (error) {
+        log.warn('publish: could not remove builds/previous', error);
+      }
+    }, CARRY_MS);
+    timer.unref();
+  };
+  const switchLive = (id: string) => {
+    const replaced = switchCurrentBuild(config.buildsDir, id);
+    if (replaced) forgetPreviousLater(replaced);
+  };
+  const leftover = findPreviousBuildId(config.buildsDir);
+  if (leftover) forgetPreviousLater(leftover);
   let running: Promise<void> | null = null;
   let pending = false;
   let stopped = false;
@@ -215,7 +236,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
         // After onLive: it wrote the compressed forms nginx serves too.
         makeBuildPublic(build.dir);
         await fault?.('before-switch', build.dir);
-        switchCurrentBuild(config.buildsDir, build.id);
+        switchLive(build.id);
         await fault?.('after-switch', build.dir);
       }
     } catch (error) {
@@ -277,7 +298,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       if (pending || stopped || current !== indexed) throw new Error('superseded by a newer publish');
       await onLive(build.dir, build.id);
       makeBuildPublic(build.dir);
-      switchCurrentBuild(config.buildsDir, build.id);
+      switchLive(build.id);
       const previous = current;
       current = build;
       searchStale = false;

@@ -1,9 +1,13 @@
 // The site as readers, users and the admin meet it behind nginx with TRUST_PROXY=true (issue 15, item 5):
 // pages come from disk through nginx with no script blocked by their policy, a login and a download go
-// through to Node, and an admin's save republishes and nginx then serves the new build.
+// through to Node, and an admin's save republishes and nginx then serves the new build, and for a while the
+// replaced build's hashed files too.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../e2e/env.ts';
+import { NODE_ORIGIN } from './env.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
@@ -118,4 +122,66 @@ test('an admin save republishes and nginx serves the page from the new build', a
   expect(after['x-served-by']).toBe('nginx');
   expect(after.etag).not.toBe(beforeEtag);
   await expect(page.getByRole('heading', { name: newTitle })).toBeVisible();
+});
+
+/** The search index chunks of the live build, by name, read from disk as nginx serves them. */
+function indexChunks(): Map<string, Buffer> {
+  const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'builds', 'current', 'pagefind', 'index');
+  return new Map(
+    fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.pf_index'))
+      .map((name) => [name, fs.readFileSync(path.join(dir, name))]),
+  );
+}
+
+// A search page that read the index's entry before a publish fetches its chunks after: nginx answers the
+// replaced build's from builds/previous (Pagefind would skip a missing chunk and find nothing).
+test("after a publish changes the search index, nginx still answers the replaced index's chunks", async ({ page }) => {
+  await loginThroughUi(page);
+  const request = page.request;
+  const headers = await clientHeaders(request);
+  const status = async () =>
+    (await (await request.get('/api/admin/publish', { headers })).json()) as { state: string; search?: string; last_success: { build_id: string } | null };
+  const previous = (await status()).last_success?.build_id;
+  const before = indexChunks();
+
+  const answer = (await (await request.get('/api/news/getposts', { headers })).json()) as {
+    sections: { id: number; posts: { id: number; title: string }[] }[];
+  };
+  const title = `Interferometry ${Date.now()}`;
+  const created = await request.post('/api/news/store', {
+    data: { title, body: 'Zygometric quasicrystal heterodyne words no other page holds.', section_id: answer.sections[0]!.id, published: 1 },
+    headers,
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { post } = (await created.json()) as { post: { id: number; section_id: number } };
+  try {
+    await expect
+      .poll(
+        async () => {
+          const now = await status();
+          return now.state === 'idle' && now.search === 'updated' && now.last_success !== null && now.last_success.build_id !== previous;
+        },
+        { timeout: 120_000, intervals: [500] },
+      )
+      .toBe(true);
+    const after = indexChunks();
+    const replaced = [...before].filter(([name]) => !after.has(name));
+    expect(replaced.length).toBeGreaterThan(0);
+    for (const [name, bytes] of replaced) {
+      const response = await request.get(`/pagefind/index/${name}`, { headers: { 'Accept-Encoding': 'identity' }, maxRedirects: 0 });
+      expect(response.status(), name).toBe(200);
+      expect(response.headers()['x-served-by']).toBe('nginx');
+      expect(response.headers()['cache-control']).toBe('no-cache');
+      expect((await response.body()).equals(bytes)).toBe(true);
+    }
+    // A chunk neither build has still reaches Node, which answers as it does without nginx.
+    const unknown = '/pagefind/index/en_0000000.pf_index';
+    const viaNginx = await request.get(unknown, { maxRedirects: 0 });
+    expect(viaNginx.status()).not.toBe(200);
+    expect(viaNginx.status()).toBe((await request.get(`${NODE_ORIGIN}${unknown}`, { maxRedirects: 0 })).status());
+  } finally {
+    expect((await request.delete('/api/news/delete', { data: { id: post.id, section_id: post.section_id }, headers })).status()).toBe(200);
+  }
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nginxCspMap, writeNginxCspMap } from '../../../scripts/nginx-csp.ts';
 import { loadConfig } from '../../../server/env.ts';
-import { makeBuildPublic } from '../../../server/publish/build-dirs.ts';
+import { makeBuildPublic, PREVIOUS_LINK } from '../../../server/publish/build-dirs.ts';
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from '../../../server/http/security-headers.ts';
 import { inlineScriptHashes } from '../../../server/static/inline-scripts.ts';
 
@@ -89,13 +89,28 @@ describe('deploy/nginx.conf', () => {
 
   it('adds exactly the server’s security headers to every static answer', () => {
     const blocks = config.split(/\n {4}location /).filter((block) => block.includes('add_header X-Served-By'));
-    expect(blocks.length).toBe(3);
+    // Pages, directory pages, /_astro/, /pagefind/, and the replaced build's assets and files (@previous_*).
+    expect(blocks.length).toBe(6);
     for (const block of blocks) {
       const added = Object.fromEntries([...block.matchAll(/add_header ([\w-]+) "([^"]*)" always;/g)].map((match) => [match[1], match[2]]));
       for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) expect(added[name], name).toBe(value);
       expect(block).toContain('add_header Content-Security-Policy $site_csp always;');
       // Every answer names its request, as the server's do (X-Request-Id).
       expect(block).toContain('add_header X-Request-Id $request_id always;');
+    }
+  });
+
+  it('answers hashed files the live build lacks from builds/previous, then hands the path to Node', () => {
+    expect(config).toMatch(/location \/_astro\/ \{\s+try_files \$uri @previous_asset;/);
+    expect(config).toMatch(/location \/pagefind\/ \{\s+try_files \$uri @previous_file;/);
+    for (const [name, cache] of [
+      ['@previous_asset', 'public, max-age=31536000, immutable'],
+      ['@previous_file', 'no-cache'],
+    ]) {
+      const block = config.split(/\n {4}location /).find((candidate) => candidate.startsWith(`${name} {`)) ?? '';
+      expect(block, name).toContain(`root @DATA_DIR@/builds/${PREVIOUS_LINK};`);
+      expect(block, name).toContain('try_files $uri @node;');
+      expect(block, name).toContain(`add_header Cache-Control "${cache}" always;`);
     }
   });
 

@@ -2,13 +2,13 @@
 // pruning, and failures that leave the live site alone.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { updateHomeSection } from '../../../server/features/home/queries.ts';
-import { CURRENT_LINK, FAILURE_LOG } from '../../../server/publish/build-dirs.ts';
+import { CURRENT_LINK, FAILURE_LOG, PREVIOUS_LINK } from '../../../server/publish/build-dirs.ts';
 import { createPublisher, findCurrentBuild } from '../../../server/publish/publisher.ts';
 import type { Publisher } from '../../../server/publish/types.ts';
 import { createHttpServer } from '../../../server/server.ts';
-import { loadStaticSite, type StaticSite } from '../../../server/static/static-site.ts';
+import { CARRY_MS, loadStaticSite, type StaticSite } from '../../../server/static/static-site.ts';
 import { SNAPSHOT_FILE } from '../../../common/snapshot-types.ts';
 import { FIXTURE, insertContentFixture } from '../../helpers/content-fixture.ts';
 import { createControlledRunner, type ControlledRunner } from '../../helpers/controlled-runner.ts';
@@ -236,6 +236,40 @@ describe('publisher', () => {
     }
     expect(buildDirs().sort()).toEqual(ids.slice(-2));
     expect(fs.existsSync(path.join(ctx.config.buildsDir, '.work'))).toBe(false);
+  });
+
+  it('names the replaced build builds/previous for nginx, for CARRY_MS after each switch, and a restart forgets a leftover as long after', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const previousLink = path.join(ctx.config.buildsDir, PREVIOUS_LINK);
+      const ids: string[] = [];
+      for (let n = 1; n <= 3; n += 1) {
+        publisher.schedule(`change ${n}`);
+        const build = await runner.started(n);
+        build.succeed();
+        await publisher.whenIdle();
+        ids.push(build.job.id);
+        // The first build replaced nothing; every later one names the build it replaced.
+        if (n === 1) expect(fs.existsSync(previousLink)).toBe(false);
+        else expect(fs.readlinkSync(previousLink)).toBe(ids[n - 2]);
+        // The timer of the first replaced build must not remove the link a later switch made.
+        vi.advanceTimersByTime(CARRY_MS / 2);
+      }
+      expect(fs.readlinkSync(previousLink)).toBe(ids[1]);
+      vi.advanceTimersByTime(CARRY_MS / 2);
+      expect(fs.existsSync(previousLink)).toBe(false);
+      expect(fs.readlinkSync(path.join(ctx.config.buildsDir, CURRENT_LINK))).toBe(ids[2]);
+
+      // A restart finds a link its process did not make: it goes CARRY_MS later as well.
+      fs.symlinkSync(ids[1]!, previousLink);
+      createPublisher({ config: ctx.config, db: ctx.db, log: ctx.log, runBuild: runner.runBuild, onLive: () => {} });
+      vi.advanceTimersByTime(CARRY_MS - 1);
+      expect(fs.readlinkSync(previousLink)).toBe(ids[1]);
+      vi.advanceTimersByTime(1);
+      expect(fs.existsSync(previousLink)).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('knows the live build after a restart', async () => {
