@@ -1,9 +1,15 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Why the suite is split this way, and what each choice saved: docs/decisions/0039-test-suite-time.md.
 
 /** Tests that touch module state shared between files (vi.mock, stubbed globals, fake timers) or run real builds. */
 const NEEDS_ISOLATION = ['tests/src/lib/api/request.test.ts', 'tests/src/stores/**', 'tests/src/site-build.test.ts', 'tests/src/published-output.test.ts'];
+
+// Node keeps the compiled code of every module it loads here and reuses it in the next process: the server's
+// tests load the server natively in a process per file, and many start `node server/index.ts` or a CLI again
+// (docs/decisions/0039-test-suite-time.md). Set before the workers fork, so they and what they spawn inherit it.
+process.env.NODE_COMPILE_CACHE ??= path.resolve('node_modules/.cache/node-compile-cache');
 
 export default defineConfig({
   test: {
