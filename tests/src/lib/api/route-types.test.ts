@@ -1,5 +1,5 @@
 // The API client's answer types come from the server's routers (src/lib/api/route-types.ts): these
-// checks run in `tsc --noEmit` and fail to compile if a router stops recording its answers, if error
+// checks run in `npm test`'s type check (`astro check`) and fail it if a router stops recording its answers, if error
 // answers leak into success types, or if a client module drifts from what the server sends.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { publishRoutes } from '../../../../server/features/publish/routes.ts';
