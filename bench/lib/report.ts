@@ -338,7 +338,8 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
   );
 
   const last = report.sizes[report.sizes.length - 1];
-  if (last) {
+  // An `--only` run measures no pages: no table rather than a header over nothing.
+  if (last && last.pages.length > 0) {
     out.push(
       `\n### Page weight (${last.posts} posts; JS = what Chromium downloads before any interaction, gzip -9, and what it transferred, headers included)`,
       table(

@@ -107,4 +107,12 @@ describe('the bench targets of issue 31', () => {
     expect(checkTargets(report([size(1000, 200 * MB)], 'publish')).every((check) => check.met)).toBe(true);
     expect(checkTargets(report([size(1000, 200 * MB)], null)).some((check) => check.actual.startsWith('NOT MEASURED'))).toBe(true);
   });
+
+  it('prints the page-weight table only for a run that weighed pages (an --only run weighs none)', () => {
+    const onlyPublish = report([size(1000, 200 * MB)], 'publish');
+    expect(formatReport(onlyPublish, checkTargets(onlyPublish))).not.toContain('### Page weight');
+    const page = { path: '/news/', status: 200, htmlBytes: 30_000, htmlGzipBytes: 6_000, jsFiles: 5, jsGzipBytes: 12_000, jsTransferredBytes: 13_000 };
+    const weighed = report([size(1000, 200 * MB, 0.5, { pages: [page] })], null);
+    expect(formatReport(weighed, checkTargets(weighed))).toMatch(/### Page weight \(1000 posts;[^\n]*\n(?:.*\n){2}\| \/news\/ \|/);
+  });
 });
