@@ -3,10 +3,10 @@
 // are answered from the replaced build for a while when the new build lacks them. Pagefind skips a chunk it
 // cannot fetch without a word, so without this a search begun just before a publish found nothing.
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CARRY_MS, loadStaticSite, type StaticSite } from '../../../server/static/static-site.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
+import { writeBuild as writeBuildFiles } from './fixture-build.ts';
 
 let root: string;
 beforeEach(() => {
@@ -17,14 +17,7 @@ afterEach(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function writeBuild(name: string, files: Record<string, string>): string {
-  const dir = path.join(root, name);
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  }
-  return dir;
-}
+const writeBuild = (name: string, files: Record<string, string>) => writeBuildFiles(root, name, files);
 
 const build = (generation: string, pages: Record<string, string> = {}) => ({
   'index.html': `<!DOCTYPE html><h1>Home ${generation}</h1>`,

@@ -38,3 +38,13 @@ export function writeFixtureBuild(root: string): { buildDir: string; mediaDir: s
   fs.writeFileSync(path.join(mediaDir, '.hidden'), SECRET);
   return { buildDir, mediaDir };
 }
+
+/** A build directory `root/name` holding exactly these files (path → text). */
+export function writeBuild(root: string, name: string, files: Record<string, string>): string {
+  const dir = path.join(root, name);
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}

@@ -3,10 +3,10 @@
 // page), so the reuse must follow the bytes exactly: a changed script gets its own hash, never the old one.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadStaticSite, type StaticSite } from '../../../server/static/static-site.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
+import { writeBuild as writeBuildFiles } from './fixture-build.ts';
 
 let root: string;
 beforeEach(() => {
@@ -17,14 +17,7 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 const page = (script: string) => `<!DOCTYPE html><html><head><script>${script}</script></head><body><h1>Page</h1></body></html>`;
 const hashOf = (script: string) => `'sha256-${crypto.createHash('sha256').update(script).digest('base64')}'`;
 
-function writeBuild(name: string, files: Record<string, string>): string {
-  const dir = path.join(root, name);
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  }
-  return dir;
-}
+const writeBuild = (name: string, files: Record<string, string>) => writeBuildFiles(root, name, files);
 
 const policyOf = (site: StaticSite, requestPath: string) => {
   const headers = site.lookup(requestPath)?.identity.headers ?? [];
