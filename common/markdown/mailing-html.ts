@@ -7,9 +7,9 @@
 //   not play anyway) become links to them.
 // Browser-safe like the rest of the pipeline.
 import type { Element, ElementContent, Root } from 'hast';
-import { visit } from 'unist-util-visit';
 import { finalizeToHtml, parseHtmlFragment } from './finalize.ts';
 import { renderMarkdown } from './render.ts';
+import { walkElements } from './walk-elements.ts';
 
 const URL_ATTRIBUTES = ['href', 'src', 'poster', 'cite'] as const;
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpeg|webp);base64,/i;
@@ -52,14 +52,14 @@ function replacement(element: Element, siteOrigin: string): ElementContent | nul
 function adaptForMail(tree: Root, siteUrl: string): void {
   const base = siteUrl.replace(/\/+$/, '');
   const siteOrigin = new URL(base).origin;
-  visit(tree, 'element', (element, index, parent) => {
+  walkElements(tree, (element, index, parent) => {
     for (const attribute of URL_ATTRIBUTES) {
       const value = element.properties[attribute];
       if (typeof value === 'string') element.properties[attribute] = absolute(value, base);
     }
     if (typeof element.properties.poster === 'string' && !isOwn(element.properties.poster, siteOrigin)) delete element.properties.poster;
     const instead = replacement(element, siteOrigin);
-    if (instead === undefined || !parent || index === undefined) return undefined;
+    if (instead === undefined) return undefined;
     if (instead === null) parent.children.splice(index, 1);
     else parent.children[index] = instead;
     // Visit whatever now sits at this index.

@@ -6,11 +6,11 @@
 // Browser-safe like the rest of the pipeline.
 import type { Root as HastRoot } from 'hast';
 import type { Nodes, Root, RootContent } from 'mdast';
-import { SKIP, visit } from 'unist-util-visit';
 import { isStackOverflow, parseHtmlFragment } from './finalize.ts';
 import { collectText, limitContainerPrefixes } from './depth.ts';
 import { markdownPlugins } from './render.ts';
 import { SANITIZE_SCHEMA } from './schema.ts';
+import { walkElements } from './walk-elements.ts';
 
 const UNREAD = new Set(SANITIZE_SCHEMA.strip ?? []);
 
@@ -38,10 +38,10 @@ function linkText(text: string, href: string): string {
 /** Text of embedded HTML: what a reader of the rendered page would read (no script or style text). */
 function htmlText(html: string): string {
   const tree: HastRoot = parseHtmlFragment(html);
-  visit(tree, 'element', (element, index, parent) => {
-    if (!UNREAD.has(element.tagName) || !parent || index === undefined) return undefined;
+  walkElements(tree, (element, index, parent) => {
+    if (!UNREAD.has(element.tagName)) return undefined;
     parent.children.splice(index, 1);
-    return [SKIP, index];
+    return index;
   });
   return collectText(tree);
 }

@@ -3,9 +3,9 @@
 // style attributes (KaTeX positions glyphs with them), prefixed ids, and rel on external links.
 // Every rule is idempotent: running the sanitiser on its own output changes nothing.
 import type { Element, Properties, Root } from 'hast';
-import { visit } from 'unist-util-visit';
 import { collectText } from './depth.ts';
 import { MATHML_TAGS, SVG_TAGS } from './schema.ts';
+import { walkElements } from './walk-elements.ts';
 
 export const ID_PREFIX = 'user-content-';
 
@@ -35,7 +35,7 @@ export function checkUrl(value: string, allowed: readonly string[]): string | nu
 
 /** Cleans URL attributes before the schema's own protocol check sees them (it is case-sensitive). */
 export function normalizeUrls(tree: Root): void {
-  visit(tree, 'element', (element) => {
+  walkElements(tree, (element) => {
     for (const attribute of URL_ATTRIBUTES) {
       const value = element.properties[attribute];
       if (value === undefined || value === null) continue;
@@ -128,7 +128,7 @@ function isExternal(href: string): boolean {
   return /^(?:https?:)?\/\//i.test(href);
 }
 
-function enforceElement(element: Element, index: number | undefined, parent: Element | Root | undefined): number | undefined {
+function enforceElement(element: Element, index: number, parent: Element | Root): number | undefined {
   const props: Properties = element.properties;
 
   const src = props.src === undefined || props.src === null ? undefined : String(props.src);
@@ -138,8 +138,8 @@ function enforceElement(element: Element, index: number | undefined, parent: Ele
 
   if (element.tagName === 'iframe') {
     const embed = src === undefined ? null : youtubeEmbedUrl(src);
-    if (embed === null || parent === undefined || index === undefined) {
-      parent?.children.splice(index!, 1);
+    if (embed === null) {
+      parent.children.splice(index, 1);
       return index; // visit the node that moved into this slot
     }
     element.children = [];
@@ -185,7 +185,7 @@ function prefixId(id: string): string {
  */
 function prefixIds(tree: Root): void {
   const ids = new Set<string>();
-  visit(tree, 'element', (element) => {
+  walkElements(tree, (element) => {
     const id = element.properties.id;
     if (id === undefined || id === null || id === '') {
       delete element.properties.id;
@@ -195,7 +195,7 @@ function prefixIds(tree: Root): void {
     ids.add(String(element.properties.id));
   });
   const follow = (target: string): string => (!target.startsWith(ID_PREFIX) && ids.has(ID_PREFIX + target) ? ID_PREFIX + target : target);
-  visit(tree, 'element', (element) => {
+  walkElements(tree, (element) => {
     const href = element.properties.href;
     if (typeof href === 'string' && href.startsWith('#')) element.properties.href = `#${follow(href.slice(1))}`;
     for (const key of ['ariaDescribedBy', 'ariaLabelledBy'] as const) {
@@ -216,8 +216,7 @@ const SVG = new Set(SVG_TAGS);
  * of the serialised HTML would move it out of the formula. KaTeX's own output never mixes them.
  */
 function enforceNamespaces(tree: Root): void {
-  visit(tree, 'element', (element, index, parent) => {
-    if (!parent || index === undefined) return;
+  walkElements(tree, (element, index, parent) => {
     const context = parent.type === 'element' ? namespaceOf(parent) : 'html';
     const tag = element.tagName;
     const fits =
@@ -248,6 +247,6 @@ function namespaceOf(element: Element): 'html' | 'math' | 'svg' | 'text' {
 /** The post-schema rules, in order. */
 export function enforcePolicies(tree: Root): void {
   enforceNamespaces(tree);
-  visit(tree, 'element', enforceElement);
+  walkElements(tree, enforceElement);
   prefixIds(tree);
 }

@@ -6,8 +6,8 @@
 // sanitiser (which rightly lets no author set data-* attributes of its own), on every round of it: an
 // annotation already bracketed is left as it is.
 import type { Element, Root } from 'hast';
-import { visit } from 'unist-util-visit';
 import { isMarkedTex, markTexForSearch } from './search-tex.ts';
+import { walkElements } from './walk-elements.ts';
 
 function ignoreForSearch(element: Element): void {
   element.properties.dataPagefindIgnore = '';
@@ -22,7 +22,7 @@ function markTexSource(annotation: Element): void {
 }
 
 export function hideRenderedMathFromSearch(tree: Root): void {
-  visit(tree, 'element', (element) => {
+  walkElements(tree, (element) => {
     const classes = element.properties.className;
     if (Array.isArray(classes) && classes.includes('katex-html')) {
       ignoreForSearch(element);
