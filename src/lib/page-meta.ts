@@ -25,22 +25,43 @@ export function absoluteUrl(siteUrl: string, href: string): string {
 }
 
 /**
+ * `text.replace(/<[^>]*>/g, ' ')`, in one pass: that pattern scanned the rest of the body again from every
+ * `<` that no `>` follows, so thousands of them took time in the square of the body's length.
+ */
+function withoutTags(text: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('<', from);
+    if (open < 0) break;
+    const close = text.indexOf('>', open + 1);
+    // No `>` after this `<`: none after any later one either.
+    if (close < 0) break;
+    out += `${text.slice(from, open)} `;
+    from = close + 1;
+  }
+  return out + text.slice(from);
+}
+
+/**
  * Plain text from a markdown body for meta descriptions: markup, code, maths and embedded HTML
  * removed, link text kept, cut at a word boundary.
  */
 export function markdownExcerpt(markdown: string, maxLength = 160): string {
-  const text = markdown
+  const noMath = markdown
     .replace(/```[\s\S]*?```|~~~[\s\S]*?~~~/g, ' ')
     .replace(/\$\$[\s\S]*?\$\$/g, ' ')
-    .replace(/\$[^$\n]+\$/g, ' ')
-    .replace(/<[^>]*>/g, ' ')
+    .replace(/\$[^$\n]+\$/g, ' ');
+  const text = withoutTags(noMath)
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[\^[^\]]*\]:?/g, ' ')
     .replace(/`([^`]*)`/g, '$1')
     .replace(/:([a-z0-9_+-]+):/g, ' ')
     .replace(/^\s{0,3}(?:#{1,6}|>|[-+*]|\d+[.)])\s+/gm, '')
-    .replace(/^\s*\|?[\s:|-]+\|?\s*$/gm, ' ')
+    // A table's delimiter row. One class for the whole line: `\s*\|?[\s:|-]+\|?\s*` (what it was) backtracks
+    // cubically on a long run of spaces, and a body of nested tags becomes one (a build ran for minutes).
+    .replace(/^[ \t:|-]+$/gm, ' ')
     .replace(/[*_~=|#]+/g, '')
     .replace(/\s+/g, ' ')
     .trim();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { absoluteUrl, canonicalUrl, formatBytes, formatDate, markdownExcerpt, pageTitle, topLevelSection } from '../../../src/lib/page-meta.ts';
 
 describe('page meta', () => {
@@ -31,6 +32,82 @@ describe('page meta', () => {
     const long = markdownExcerpt('word '.repeat(100), 40);
     expect(long.length).toBeLessThanOrEqual(40);
     expect(long.endsWith('word…')).toBe(true);
+    expect(markdownExcerpt('| Feature | Tolerance |\n| :--- | ---: |\n| Bore | [±0.01](/t) |')).toBe('Feature Tolerance Bore ±0.01');
+  });
+
+  // Bodies the old patterns took minutes over or never finished (a run of spaces backtracked cubically; every
+  // `<` without a `>` after it rescanned the rest): a 20,000-deep nest of tags held a build. Now one pass each.
+  it('describes bodies of deeply nested tags, unclosed tags and long runs of spaces', () => {
+    expect(markdownExcerpt(`${'<div>'.repeat(20_000)}deep${'</div>'.repeat(20_000)}`)).toBe('deep');
+    expect(markdownExcerpt(`start ${'<'.repeat(50_000)}`, 20)).toBe(`start ${'<'.repeat(13)}…`);
+    expect(markdownExcerpt(`a${' '.repeat(100_000)}b`)).toBe('a b');
+  });
+
+  // The patterns changed for speed only: on markdown and HTML pieces they describe exactly what the chain
+  // they replaced (kept here as the specification) did.
+  it('describes every body as the original patterns did', () => {
+    const original = (markdown: string, maxLength = 160) => {
+      const text = markdown
+        .replace(/```[\s\S]*?```|~~~[\s\S]*?~~~/g, ' ')
+        .replace(/\$\$[\s\S]*?\$\$/g, ' ')
+        .replace(/\$[^$\n]+\$/g, ' ')
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/\[\^[^\]]*\]:?/g, ' ')
+        .replace(/`([^`]*)`/g, '$1')
+        .replace(/:([a-z0-9_+-]+):/g, ' ')
+        .replace(/^\s{0,3}(?:#{1,6}|>|[-+*]|\d+[.)])\s+/gm, '')
+        .replace(/^\s*\|?[\s:|-]+\|?\s*$/gm, ' ')
+        .replace(/[*_~=|#]+/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (text.length <= maxLength) return text;
+      const cut = text.slice(0, maxLength - 1);
+      const space = cut.lastIndexOf(' ');
+      return `${(space > maxLength / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.–—-]+$/, '')}…`;
+    };
+    const pieces = [
+      '| a | b |',
+      '\n',
+      '|---|:--:|',
+      ' ',
+      '[x](http://e.com/a_(b))',
+      '![i](p.png)',
+      '[^1]',
+      '[^1]: note',
+      '<b>',
+      '</b>',
+      '<',
+      '>',
+      '$x$',
+      '$$y$$',
+      '```',
+      'code',
+      '# h',
+      '> q',
+      '- li',
+      '1. n',
+      ':smile:',
+      '**s**',
+      '`c`',
+      'word',
+      '\t',
+      ':',
+      '-',
+      '|',
+      '[',
+      ']',
+      '(',
+      ')',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), fc.integer({ min: 10, max: 200 }), (parts, maxLength) => {
+        const markdown = parts.join('');
+        expect(markdownExcerpt(markdown, maxLength)).toBe(original(markdown, maxLength));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('formats dates (UTC) and sizes', () => {
