@@ -182,6 +182,17 @@ test("after a publish changes the search index, nginx still answers the replaced
     expect(viaNginx.status()).not.toBe(200);
     expect(viaNginx.status()).toBe((await request.get(`${NODE_ORIGIN}${unknown}`, { maxRedirects: 0 })).status());
   } finally {
+    const beforeDelete = (await status()).last_success?.build_id;
     expect((await request.delete('/api/news/delete', { data: { id: post.id, section_id: post.section_id }, headers })).status()).toBe(200);
+    // The next spec compares nginx's files with Node's: it must not run while this deletion publishes.
+    await expect
+      .poll(
+        async () => {
+          const now = await status();
+          return now.state === 'idle' && now.search === 'updated' && now.last_success !== null && now.last_success.build_id !== beforeDelete;
+        },
+        { timeout: 120_000, intervals: [500] },
+      )
+      .toBe(true);
   }
 });
