@@ -136,8 +136,12 @@ export async function loadStaticSite(buildDir: string, options: LoadOptions = {}
 function servedSite(dir: string, entries: StaticEntry[], previous: StaticSite | null): StaticSite {
   const routes = routeTable(entries);
   const carried = previous ? carriedAssets(routes, entriesOfSite.get(previous) ?? []) : new Map<string, StaticEntry>();
-  // The replaced build's bodies are let go with the map; the timer alone must not keep a process alive.
-  if (carried.size > 0) setTimeout(() => carried.clear(), CARRY_MS).unref();
+  // The replaced build's bodies are let go with the map. The timer holds it only weakly: a site replaced again
+  // within CARRY_MS is collected with what it carried, so a burst of publishes keeps one generation, not each.
+  if (carried.size > 0) {
+    const held = new WeakRef(carried);
+    setTimeout(() => held.deref()?.clear(), CARRY_MS).unref();
+  }
   const find = (urlPath: string) => routes.get(urlPath) ?? carried.get(urlPath);
   const site: StaticSite = {
     dir,
