@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../e2e/env.ts';
+import { publishStatus, waitForBuildAfter } from '../e2e/content-admin-support.ts';
 import { NODE_ORIGIN } from './env.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
@@ -98,24 +99,14 @@ test('an admin save republishes and nginx serves the page from the new build', a
   const headers = await clientHeaders(request);
   const before = await request.get('/', { headers: { 'Accept-Encoding': 'br' } });
   const beforeEtag = before.headers().etag;
-  const status = async () =>
-    (await (await request.get('/api/admin/publish', { headers })).json()) as { state: string; last_success: { build_id: string } | null };
-  const previous = (await status()).last_success?.build_id;
+  const previous = (await publishStatus(request, headers)).last_success?.build_id;
 
   const sections = (await (await request.get('/api/home/getSections')).json()) as { sections: { id: number; body: string; order: number }[] };
   const first = sections.sections[0]!;
   const newTitle = `Served by the front ${Date.now()}`;
   const update = await request.put('/api/home/update', { data: { id: first.id, title: newTitle, body: first.body, order: first.order }, headers });
   expect(update.status(), await update.text()).toBe(200);
-  await expect
-    .poll(
-      async () => {
-        const now = await status();
-        return now.state === 'idle' && now.last_success !== null && now.last_success.build_id !== previous;
-      },
-      { timeout: 120_000, intervals: [500] },
-    )
-    .toBe(true);
+  await waitForBuildAfter(request, headers, previous);
 
   const response = await page.goto('/');
   const after = await response!.allHeaders();
@@ -141,9 +132,7 @@ test("after a publish changes the search index, nginx still answers the replaced
   await loginThroughUi(page);
   const request = page.request;
   const headers = await clientHeaders(request);
-  const status = async () =>
-    (await (await request.get('/api/admin/publish', { headers })).json()) as { state: string; search?: string; last_success: { build_id: string } | null };
-  const previous = (await status()).last_success?.build_id;
+  const previous = (await publishStatus(request, headers)).last_success?.build_id;
   const before = indexChunks();
 
   const answer = (await (await request.get('/api/news/getposts', { headers })).json()) as {
@@ -157,15 +146,7 @@ test("after a publish changes the search index, nginx still answers the replaced
   expect(created.status(), await created.text()).toBe(201);
   const { post } = (await created.json()) as { post: { id: number; section_id: number } };
   try {
-    await expect
-      .poll(
-        async () => {
-          const now = await status();
-          return now.state === 'idle' && now.search === 'updated' && now.last_success !== null && now.last_success.build_id !== previous;
-        },
-        { timeout: 120_000, intervals: [500] },
-      )
-      .toBe(true);
+    await waitForBuildAfter(request, headers, previous, { search: true });
     const after = indexChunks();
     const replaced = [...before].filter(([name]) => !after.has(name));
     expect(replaced.length).toBeGreaterThan(0);
@@ -182,17 +163,9 @@ test("after a publish changes the search index, nginx still answers the replaced
     expect(viaNginx.status()).not.toBe(200);
     expect(viaNginx.status()).toBe((await request.get(`${NODE_ORIGIN}${unknown}`, { maxRedirects: 0 })).status());
   } finally {
-    const beforeDelete = (await status()).last_success?.build_id;
+    const beforeDelete = (await publishStatus(request, headers)).last_success?.build_id;
     expect((await request.delete('/api/news/delete', { data: { id: post.id, section_id: post.section_id }, headers })).status()).toBe(200);
     // The next spec compares nginx's files with Node's: it must not run while this deletion publishes.
-    await expect
-      .poll(
-        async () => {
-          const now = await status();
-          return now.state === 'idle' && now.search === 'updated' && now.last_success !== null && now.last_success.build_id !== beforeDelete;
-        },
-        { timeout: 120_000, intervals: [500] },
-      )
-      .toBe(true);
+    await waitForBuildAfter(request, headers, beforeDelete, { search: true });
   }
 });

@@ -1,6 +1,6 @@
 // Helpers for the content admin browser tests: logging a browser context in through the API (the subject
 // of these tests is the overlay, not the login form), a verified reader made through the admin API, a small
-// real PNG, and waiting for the overlay's publish status.
+// real PNG, and waiting for the overlay's publish status or for the next build through the API.
 import sharp from 'sharp';
 import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { solveBotChallenge } from '../helpers/botcheck.ts';
@@ -55,4 +55,36 @@ export async function waitForLive(page: Page): Promise<void> {
   await expect(status).toHaveAttribute('data-publish-state', /publishing|live/);
   await expect(status).toHaveAttribute('data-publish-state', 'live', { timeout: 120_000 });
   await expect(status).toContainText('Live');
+}
+
+/** What GET /api/admin/publish answers, the parts the browser tests wait on. */
+export interface PublishStatusAnswer {
+  state: string;
+  search?: string;
+  last_success: { build_id: string; duration_ms: number } | null;
+}
+
+export async function publishStatus(request: APIRequestContext, headers: Record<string, string>): Promise<PublishStatusAnswer> {
+  return (await (await request.get('/api/admin/publish', { headers })).json()) as PublishStatusAnswer;
+}
+
+/**
+ * Waits until a build other than `before` (a build id, or none) is live and nothing more is queued; with
+ * `search`, until that build's search index is updated as well.
+ */
+export async function waitForBuildAfter(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  before: string | undefined,
+  { search = false, timeout = 120_000 }: { search?: boolean; timeout?: number } = {},
+): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const now = await publishStatus(request, headers);
+        return now.state === 'idle' && (!search || now.search === 'updated') && now.last_success !== null && now.last_success.build_id !== before;
+      },
+      { timeout, intervals: [500] },
+    )
+    .toBe(true);
 }

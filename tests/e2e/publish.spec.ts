@@ -3,7 +3,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { E2E_ADMIN } from './env.ts';
 import { solveBotChallenge } from '../helpers/botcheck.ts';
-import { clientHeaders as contextHeaders, logInContext } from './content-admin-support.ts';
+import { clientHeaders as contextHeaders, logInContext, publishStatus, waitForBuildAfter } from './content-admin-support.ts';
 
 /** The headers the browser client sends; the XSRF cookie is re-read because login rotates it. */
 async function clientHeaders(request: APIRequestContext): Promise<Record<string, string>> {
@@ -28,26 +28,15 @@ test('an admin edit through the API is live on the static home page after the pu
   const sections = (await (await request.get('/api/home/getSections')).json()) as { sections: { id: number; body: string; order: number }[] };
   const first = sections.sections[0];
   expect(first).toBeDefined();
-  const before = (await (await request.get('/api/admin/publish', { headers })).json()) as { last_success: { build_id: string } | null };
+  const before = await publishStatus(request, headers);
 
   const newTitle = `Measured twice, published once ${Date.now()}`;
   const update = await request.put('/api/home/update', { data: { id: first!.id, title: newTitle, body: first!.body, order: first!.order }, headers });
   expect(update.status(), await update.text()).toBe(200);
 
-  await expect
-    .poll(
-      async () => {
-        const status = (await (await request.get('/api/admin/publish', { headers })).json()) as {
-          state: string;
-          last_success: { build_id: string; duration_ms: number } | null;
-        };
-        return status.state === 'idle' && status.last_success !== null && status.last_success.build_id !== before.last_success?.build_id;
-      },
-      { timeout: 60_000, intervals: [500] },
-    )
-    .toBe(true);
-  const status = (await (await request.get('/api/admin/publish', { headers })).json()) as { last_success: { duration_ms: number } };
-  expect(status.last_success.duration_ms).toBeGreaterThan(0);
+  await waitForBuildAfter(request, headers, before.last_success?.build_id, { timeout: 60_000 });
+  const status = await publishStatus(request, headers);
+  expect(status.last_success?.duration_ms).toBeGreaterThan(0);
 
   await page.goto('/');
   await expect(page.getByRole('heading', { name: newTitle })).toBeVisible();

@@ -6,7 +6,7 @@
 // Screenshots go to test-results/ beside the test's output.
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { E2E_ADMIN } from './env.ts';
-import { clientHeaders, logInContext, waitForLive } from './content-admin-support.ts';
+import { clientHeaders, logInContext, publishStatus, waitForBuildAfter, waitForLive } from './content-admin-support.ts';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -145,8 +145,6 @@ for (const { name, viewport } of VIEWPORTS) {
   });
 }
 
-type PublishStatus = { state: string; search?: string; last_success: { build_id: string } | null };
-
 // Found by CI: a search page that read the index's entry just before a publish went live asked for index
 // chunks the new build no longer had, and Pagefind skips those without a word: "sqrt" found nothing.
 test('2.12 across a publish: a search page opened before the index changed still finds what it started reading', async ({ browser }) => {
@@ -161,8 +159,7 @@ test('2.12 across a publish: a search page opened before the index changed still
 
     // A post that uses the word changes the index chunk that holds it.
     const headers = await logInContext(context, E2E_ADMIN);
-    const status = async () => (await (await context.request.get('/api/admin/publish', { headers })).json()) as PublishStatus;
-    const before = (await status()).last_success?.build_id;
+    const before = (await publishStatus(context.request, headers)).last_success?.build_id;
     const answer = (await (await context.request.get('/api/news/getposts', { headers })).json()) as { sections: { id: number }[] };
     const section = answer.sections[0];
     expect(section).toBeDefined();
@@ -171,15 +168,7 @@ test('2.12 across a publish: a search page opened before the index changed still
       headers,
     });
     expect(created.status(), await created.text()).toBe(201);
-    await expect
-      .poll(
-        async () => {
-          const now = await status();
-          return now.state === 'idle' && now.search === 'updated' && now.last_success !== null && now.last_success.build_id !== before;
-        },
-        { timeout: 120_000, intervals: [250] },
-      )
-      .toBe(true);
+    await waitForBuildAfter(context.request, headers, before, { search: true });
 
     await reader.locator('[data-search-input]').fill('sqrt');
     await expect(reader.locator('.search-result', { hasText: 'Tolerance formulas' })).toHaveCount(1);
