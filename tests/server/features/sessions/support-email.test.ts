@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, createUser, DEFAULT_TEST_PASSWORD, login } from '../../../helpers/auth.ts';
 import { solveBotChallenge } from '../../../helpers/botcheck.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
+import { accountPayload, SUPPORT_EMAIL_REUSE_MS } from '../../../../server/features/sessions/present.ts';
 
 let ctx: TestContext | undefined;
 afterEach(() => {
@@ -43,5 +44,23 @@ describe('support_email of the session answer', () => {
       g_token: await solveBotChallenge(ctx.app),
     });
     expect(await response.json()).toMatchObject({ support_email: 'help@example.test', inbox_unread: null });
+  });
+});
+
+describe('the first admin as support address, read at most once a minute', () => {
+  it('keeps the address read for SUPPORT_EMAIL_REUSE_MS, then reads the admins again', async () => {
+    ctx = createTestContext({});
+    const boss = await createUser(ctx, { email: 'boss@example.test', role: 'admin' });
+    const ann = await createUser(ctx, { email: 'ann@example.test' });
+    const at = Date.parse('2026-11-27T12:00:00Z');
+    const answer = (now: number) => accountPayload(ctx!, ann, now, { twoFactorRequired: false }).support_email;
+    expect(answer(at)).toBe('boss@example.test');
+    // The admin is banned: the address read a moment ago stands until the minute is over.
+    ctx.db.$client.prepare('update users set is_banned = 1 where id = ?').run(boss.id);
+    expect(answer(at + SUPPORT_EMAIL_REUSE_MS - 1)).toBe('boss@example.test');
+    expect(answer(at + SUPPORT_EMAIL_REUSE_MS)).toBeNull();
+    // A clock that went back reads again rather than trusting an address from "the future".
+    await createUser(ctx, { email: 'later@example.test', role: 'admin' });
+    expect(answer(at)).toBe('later@example.test');
   });
 });
