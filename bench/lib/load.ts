@@ -27,14 +27,20 @@ export interface WrkOptions {
 export function runWrk(options: WrkOptions): Promise<LoadResult> {
   const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency'];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  // The POST script's directory, removed when wrk ends (a full bench runs wrk a few hundred times).
+  let scriptDir: string | null = null;
   if (options.postBody !== undefined) {
     if (options.postBody.includes(']==]')) throw new Error('the POST body cannot be quoted for wrk');
-    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-wrk-')), 'post.lua');
+    scriptDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-wrk-'));
+    const script = path.join(scriptDir, 'post.lua');
     fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = [==[${options.postBody}]==]\n`);
     args.push('-s', script);
   }
   args.push(options.url);
-  return new Promise((resolve, reject) => {
+  const removeScript = () => {
+    if (scriptDir) fs.rmSync(scriptDir, { recursive: true, force: true });
+  };
+  return new Promise<LoadResult>((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -48,7 +54,7 @@ export function runWrk(options: WrkOptions): Promise<LoadResult> {
         reject(error instanceof Error ? new Error(`${error.message}\n${out}`) : error);
       }
     });
-  });
+  }).finally(removeScript);
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };

@@ -1,6 +1,9 @@
 // The bench reads its throughput figures from wrk's text output; a misread would print wrong ratios.
-import { describe, expect, it } from 'vitest';
-import { parseWrkOutput } from '../../bench/lib/load.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseWrkOutput, runWrk } from '../../bench/lib/load.ts';
 
 const OUTPUT = `Running 5s test @ http://127.0.0.1:8088/news/
   1 threads and 50 connections
@@ -31,5 +34,41 @@ describe('parseWrkOutput', () => {
 
   it('refuses output without a latency distribution rather than inventing figures', () => {
     expect(() => parseWrkOutput(OUTPUT.replace(/ {2}Latency Distribution[\s\S]*?99%.*\n/, ''))).toThrow(/latency distribution/);
+  });
+});
+
+describe('runWrk with a POST body', () => {
+  // A stand-in for wrk on PATH: it records the Lua script it was given and prints `OUTPUT` (or fails), so the
+  // test sees where the script lived and whether it is gone once the run ends.
+  let fakeDir: string;
+  let savedPath: string | undefined;
+  beforeEach(() => {
+    fakeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-wrk-'));
+    fs.writeFileSync(path.join(fakeDir, 'output.txt'), OUTPUT);
+    fs.writeFileSync(
+      path.join(fakeDir, 'wrk'),
+      `#!/bin/sh\nwhile [ "$1" != "-s" ]; do shift; done\necho "$2" > "${fakeDir}/script-path"\ncat "$2" > "${fakeDir}/script-body"\n[ -f "${fakeDir}/fail" ] && exit 1\ncat "${fakeDir}/output.txt"\n`,
+      { mode: 0o755 },
+    );
+    savedPath = process.env.PATH;
+    process.env.PATH = `${fakeDir}:${savedPath ?? ''}`;
+  });
+  afterEach(() => {
+    process.env.PATH = savedPath;
+    fs.rmSync(fakeDir, { recursive: true, force: true });
+  });
+  const scriptOfTheRun = () => fs.readFileSync(path.join(fakeDir, 'script-path'), 'utf8').trim();
+
+  it('gives wrk the body in a script and removes the script once wrk has ended', async () => {
+    const result = await runWrk({ url: 'http://127.0.0.1:9/api', seconds: 1, connections: 1, postBody: '{"key":"K"}' });
+    expect(result.requestsPerSec).toBe(6646.12);
+    expect(fs.readFileSync(path.join(fakeDir, 'script-body'), 'utf8')).toBe('wrk.method = "POST"\nwrk.body = [==[{"key":"K"}]==]\n');
+    expect(fs.existsSync(path.dirname(scriptOfTheRun()))).toBe(false);
+  });
+
+  it('removes the script when wrk fails too', async () => {
+    fs.writeFileSync(path.join(fakeDir, 'fail'), '');
+    await expect(runWrk({ url: 'http://127.0.0.1:9/api', seconds: 1, connections: 1, postBody: '{}' })).rejects.toThrow(/wrk exited with 1/);
+    expect(fs.existsSync(path.dirname(scriptOfTheRun()))).toBe(false);
   });
 });
