@@ -25,17 +25,27 @@ function siteScriptModule(id) {
 }
 
 /**
- * `react-ui`: React, the account dialogs' root (login, registration, the second step: every island and
- * screen mounts it) and the bot check they solve. They are fetched together when a dialog or island first
- * opens, and never by a page that opens none. Modules already in `site` stay there (its priority is higher).
+ * `account-ui`: the account dialogs (login, registration, the second step, the loading modal: plain DOM,
+ * docs/decisions/0055-account-dialogs-without-react.md), the bot check they solve and the passkey library
+ * the login form asks at once whether passkeys are offered. Fetched together when a dialog first opens (every
+ * island and screen mounts the loading modal), never by a page that opens none. Modules already in `site`
+ * stay there (its priority is higher).
+ * @param {string} id
+ */
+function accountUiModule(id) {
+  return (
+    /[\\/]node_modules[\\/](?:altcha|@simplewebauthn[\\/]browser)[\\/]/.test(id) ||
+    /[\\/]src[\\/]scripts[\\/]account-dialogs[\\/]index\.ts$/.test(id) ||
+    /[\\/]src[\\/]lib[\\/]botcheck-solver\.ts$/.test(id)
+  );
+}
+
+/**
+ * `react-ui`: React and React DOM, which every island needs and no page without one fetches.
  * @param {string} id
  */
 function reactUiModule(id) {
-  return (
-    /[\\/]node_modules[\\/](?:react|react-dom|scheduler|altcha)[\\/]/.test(id) ||
-    /[\\/]src[\\/]islands[\\/]AccountRoot\.tsx$/.test(id) ||
-    /[\\/]src[\\/]lib[\\/]botcheck-solver\.ts$/.test(id)
-  );
+  return /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/.test(id);
 }
 
 export default defineConfig({
@@ -67,6 +77,7 @@ export default defineConfig({
           codeSplitting: {
             groups: [
               { name: 'site', test: siteScriptModule, priority: 20 },
+              { name: 'account-ui', test: accountUiModule, priority: 15 },
               { name: 'react-ui', test: reactUiModule, priority: 10 },
             ],
           },

@@ -1,6 +1,6 @@
 // The browser's side of passkeys (docs/product/accounts.md#passkeys), through @simplewebauthn/browser, always
-// imported on demand: public pages never load it, the login dialog and the dashboard fetch it as a chunk of
-// their own when a ceremony starts (docs/engineering.md#keeping-public-pages-light). Nothing is fetched from
+// imported on demand: public pages never load it; it comes with the account dialogs' chunk (`account-ui`,
+// astro.config.mjs), which the login dialog and every island's page fetch (docs/engineering.md#keeping-public-pages-light). Nothing is fetched from
 // anywhere else: the library is bundled with the site.
 import type {
   AuthenticationResponseJSON,

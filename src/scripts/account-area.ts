@@ -1,6 +1,6 @@
 // The nav bar's account area (docs/product/routes.md#navigation-bar) without React: Login and Register buttons, or the user's name
 // and Logout. Anonymous readers (no `signed_in` hint cookie) get their buttons at once and no API call;
-// the modal's React code is fetched only when they hover, focus or click one (docs/engineering.md#keeping-public-pages-light). The same script runs the current-user check for every page, so islands read $user from
+// the modal's code is fetched only when they hover, focus or click one (docs/engineering.md#keeping-public-pages-light). The same script runs the current-user check for every page, so islands read $user from
 // the store instead of asking again, and applies the navigation guard of docs/product/routes.md#navigation-guard.
 import { loadCurrentUser, logout } from '../lib/api/session.ts';
 import { readCookie } from '../lib/cookies.ts';

@@ -1,7 +1,8 @@
-// Loads the React side of the account UI on demand: the login/registration modal, the 'Verification
-// sent' notice and the full-screen loading modal, all in one React root appended to <body>. Public pages
-// pay for React only when the reader asks for one of these (docs/engineering.md#keeping-public-pages-light); pages
-// that hydrate islands anyway mount it early so requests can show the loading modal.
+// Loads the account UI on demand: the login/registration modal, the 'Verification sent' notice and the
+// full-screen loading modal (./account-dialogs/, plain DOM, no React: docs/decisions/0055-account-dialogs-without-react.md),
+// all in one container appended to <body>. Public pages fetch it only when the reader asks for one of these
+// (docs/engineering.md#keeping-public-pages-light); pages that hydrate islands mount it early so requests
+// can show the loading modal.
 import { showAccountDialog, type AccountDialogMode, type AccountDialogOptions } from '../stores/account-dialog.ts';
 import { loadStylesheet } from './load-stylesheet.ts';
 // Only the URL: importing the sheet itself would make Astro add it to every page that has the nav bar.
@@ -10,22 +11,22 @@ import islandStylesUrl from '../styles/islands.css?url';
 let mounting: Promise<void> | undefined;
 
 /**
- * The islands' sheet, for every script that shows React on a page (this root, the admin overlay, the
- * guarded islands): island pages link it already (their frontmatter imports it); static pages get it now.
+ * The islands' sheet, for every script that shows a dialog or an island on a page (the account dialogs, the
+ * admin overlay, the guarded islands): island pages link it already (their frontmatter imports it); static pages get it now.
  * One importer of its URL keeps that URL in this chunk, which every page loads, instead of a file of its own.
  */
 export function loadIslandStyles(): Promise<void> {
   return loadStylesheet(islandStylesUrl);
 }
 
-/** Mounts the account root once; later calls share the first one's promise. */
+/** Mounts the account dialogs once; later calls share the first one's promise. */
 export function ensureAccountRoot(): Promise<void> {
-  mounting ??= Promise.all([import('../islands/AccountRoot.tsx'), loadIslandStyles()])
-    .then(([{ mountAccountRoot }]) => {
+  mounting ??= Promise.all([import('./account-dialogs/index.ts'), loadIslandStyles()])
+    .then(([{ mountAccountDialogs }]) => {
       const container = document.createElement('div');
       container.id = 'account-root';
       document.body.append(container);
-      mountAccountRoot(container);
+      mountAccountDialogs(container);
     })
     .catch((error: unknown) => {
       // A failed chunk load (offline, new deploy) may succeed on the next click.

@@ -1,12 +1,13 @@
 // docs/engineering.md#keeping-public-pages-light: an anonymous reader of a news page downloads no React and no
-// login code until they interact with the nav bar; clicking Login then loads the modal's chunk.
+// login code until they interact with the nav bar; clicking Login then loads the modal's chunk, and still no
+// React: the account dialogs are plain DOM (docs/decisions/0055-account-dialogs-without-react.md).
 import { expect, test, type Request } from '@playwright/test';
 
-// Chunks that only the React side has: the modal root, React and React DOM (Vite names chunks after
-// their modules, or after their group: `react-ui` holds React and the modal root together, astro.config.mjs),
-// the bot-check solver.
-const REACT_SIDE = /\/_astro\/(AccountRoot|AuthDialog|Dialog|react|client|botcheck)[.-]/i;
-const MODAL_ROOT = /\/_astro\/(AccountRoot|react-ui)\./;
+// React and React DOM (Vite names chunks after their modules, or after their group: `react-ui` holds React
+// and React DOM, astro.config.mjs) and Astro's React renderer (`client`).
+const REACT = /\/_astro\/(react|client)[.-]/i;
+// The account dialogs with the bot check's solver and the passkey library (the `account-ui` group).
+const MODAL_ROOT = /\/_astro\/(account-ui|botcheck)[.-]/;
 
 test('a news page loads no React before the reader interacts, and Login loads the modal', async ({ page }) => {
   const scripts: string[] = [];
@@ -21,7 +22,7 @@ test('a news page loads no React before the reader interacts, and Login loads th
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
 
   expect(scripts.length).toBeGreaterThan(0);
-  expect(scripts.filter((url) => REACT_SIDE.test(url))).toEqual([]);
+  expect(scripts.filter((url) => REACT.test(url) || MODAL_ROOT.test(url))).toEqual([]);
   // Nor the admins' inbox badge (docs/product/admin.md#inbox): only an admin's nav bar fetches it.
   expect(scripts.filter((url) => /\/_astro\/inbox-badge\./.test(url))).toEqual([]);
   // Nor did anything ask the API who is logged in: the reader has no signed_in hint.
@@ -30,4 +31,5 @@ test('a news page loads no React before the reader interacts, and Login loads th
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page.getByRole('dialog', { name: 'Login Form' })).toBeVisible();
   expect(scripts.some((url) => MODAL_ROOT.test(url))).toBe(true);
+  expect(scripts.filter((url) => REACT.test(url))).toEqual([]);
 });

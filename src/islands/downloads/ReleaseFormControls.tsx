@@ -2,7 +2,8 @@
 // downloadable and file each have one), tied to the input by aria-invalid and aria-describedby like the
 // shared text Field.
 import { useId } from 'react';
-import { describedByOf, FieldNotes } from '../ui/Field.tsx';
+import { describedByOf } from '../ui/described-by.ts';
+import { FieldNotes } from '../ui/Field.tsx';
 
 interface FlagFieldProps {
   label: string;

@@ -1,6 +1,7 @@
 // A labelled input (or textarea) with its first server error underneath, tied together for assistive
 // technology: aria-invalid marks the field, aria-describedby points at the error text.
 import { useId, type InputHTMLAttributes } from 'react';
+import { describedByOf } from './described-by.ts';
 
 interface FieldProps {
   label: string;
@@ -17,11 +18,6 @@ interface FieldProps {
   hint?: string;
   /** The id of a <datalist> of suggestions (free text stays allowed). */
   list?: string;
-}
-
-/** The ids a control's aria-describedby names: its hint and its error, where present. */
-export function describedByOf(id: string, hint: string | undefined, error: string | undefined): string | undefined {
-  return [hint ? `${id}-hint` : undefined, error ? `${id}-error` : undefined].filter(Boolean).join(' ') || undefined;
 }
 
 /** The hint and the first server error under a control, with the ids describedByOf names. */
