@@ -115,4 +115,26 @@ describe('the bench targets of issue 31', () => {
     const weighed = report([size(1000, 200 * MB, 0.5, { pages: [page] })], null);
     expect(formatReport(weighed, checkTargets(weighed))).toMatch(/### Page weight \(1000 posts;[^\n]*\n(?:.*\n){2}\| \/news\/ \|/);
   });
+
+  it('hold a signed-out /dashboard and /admin at ≤ 75 KB of JavaScript transferred (issue 23), missed just above', () => {
+    const weight = (path: string, jsTransferredBytes: number) => ({
+      path,
+      status: 200,
+      htmlBytes: 4_000,
+      htmlGzipBytes: 1_500,
+      jsFiles: 9,
+      jsGzipBytes: 27_000,
+      jsTransferredBytes,
+    });
+    const checks = (bytes: number) =>
+      named(
+        checkTargets(report([size(1000, 200 * MB, 0.5, { pages: [weight('/', 12_000), weight('/dashboard', bytes), weight('/admin', bytes)] })], null)),
+        'JavaScript transferred',
+      );
+    expect(checks(75_000).map((check) => [check.name, check.actual, check.met])).toEqual([
+      ['JavaScript transferred, signed-out /dashboard (1000 posts)', '75.0 KB', true],
+      ['JavaScript transferred, signed-out /admin (1000 posts)', '75.0 KB', true],
+    ]);
+    expect(checks(75_001).map((check) => check.met)).toEqual([false, false]);
+  });
 });
