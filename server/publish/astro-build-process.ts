@@ -13,8 +13,9 @@ import { build } from 'astro';
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import type { AstroBuildDone, AstroBuildJob, AstroRenderDone, AstroWarmUpDone, BuildProcessMessage, WarmUpJob } from './warm-astro.ts';
-import { createKeptRenderer, type KeptRenderer } from './kept-renderer.ts';
+import type { AstroBuildDone, AstroBuildJob, AstroWarmUpDone, BuildProcessMessage, WarmUpJob } from './warm-astro.ts';
+import { createKeptRenderer } from './kept-renderer.ts';
+import { peakRssBytes, resetPeakRss } from './peak-rss.ts';
 import { describePrerender, forkMarkdownPrerender, type MarkdownPrerender, type PrerenderReport } from './markdown-prerender.ts';
 import { pageGenerationIntegration } from './page-generation.ts';
 
@@ -23,10 +24,7 @@ if (!process.send) {
   process.exit(1);
 }
 
-const reply = (message: AstroBuildDone | AstroWarmUpDone | AstroRenderDone) => process.send?.(message);
-
-/** After a build asked to keep it: the build's own prerender bundle, kept to render changed routes (0044). */
-let renderer: KeptRenderer | null = null;
+const reply = (message: AstroBuildDone | AstroWarmUpDone) => process.send?.(message);
 
 /** The warm-up's working copy while it runs: removed here too if the server goes away meanwhile. */
 let warmUpDir: string | null = null;
@@ -51,7 +49,6 @@ async function work(): Promise<void> {
   try {
     for (let next = inbox.shift(); next; next = inbox.shift()) {
       if (next.type === 'build') await runBuild(next);
-      else if (next.type === 'render') await runRender(next);
       // A build already waiting goes first: the warm-up would delay it by more than it saves.
       else if (inbox.some((message) => message.type === 'build')) reply({ type: 'warm', ok: false });
       else await warmUp(next);
@@ -65,6 +62,7 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
   let ok = false;
   let prerender: MarkdownPrerender<PrerenderReport> | null = null;
   let markdown: PrerenderReport | undefined;
+  let kept: { stateFile: string; paths: string[] } | undefined;
   try {
     resetPeakRss();
     process.env.CONTENT_DIR = job.contentDir;
@@ -77,7 +75,8 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     const keep = job.keep ? createKeptRenderer({ beforePages }) : null;
     const integration = keep ? keep.integration : pageGenerationIntegration({ beforePages });
     await build({ root: job.root, outDir: job.outDir, logLevel: 'info', integrations: [integration] });
-    if (keep) renderer = await keep.afterBuild(job.outDir);
+    // What a renderer of later publishes needs, for warm-astro.ts to start one in a fresh process (0056).
+    if (keep) kept = await keep.afterBuild();
     ok = true;
   } catch (error) {
     // The log (this process's output) is what the admin reads about a failed build.
@@ -92,13 +91,11 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     ok,
     // maxRSS (KiB): this build's peak where resetPeakRss() works (Linux), else this process's peak so far.
     // The markdown pre-render's process (0052) is not in it: its peak is in the log, beside the build's start.
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    peakRssBytes: peakRssBytes(),
     heapLimitBytes: v8.getHeapStatistics().heap_size_limit,
-    ...(renderer ? { paths: renderer.livePaths() } : {}),
+    ...(kept ? { paths: kept.paths, rendererState: kept.stateFile } : {}),
     ...(markdown ? { markdown } : {}),
   });
-  // What the build left behind goes now: the process waits (as the renderer) with as little as it can.
-  if (renderer) (globalThis as { gc?: () => void }).gc?.();
 }
 
 /**
@@ -115,19 +112,6 @@ function startPrerender(job: AstroBuildJob): MarkdownPrerender<PrerenderReport> 
 function reportPrerender(summary: PrerenderReport): void {
   const words = describePrerender(summary);
   if (words) console.log(`[markdown] ${words}`);
-}
-
-/** Renders the changed routes of one incremental publish into its new build directory (a linked copy of the live one). */
-async function runRender(job: Extract<BuildProcessMessage, { type: 'render' }>): Promise<void> {
-  const started = performance.now();
-  try {
-    if (!renderer) throw new Error('no build was kept to render with');
-    const result = await renderer.render({ contentDir: job.contentDir, outDir: job.outDir, paths: job.paths });
-    reply({ type: 'rendered', id: job.id, ok: true, ...result, paths: renderer.livePaths(), ms: Math.round(performance.now() - started) });
-  } catch (error) {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    reply({ type: 'rendered', id: job.id, ok: false, written: [], removed: [], paths: [], ms: Math.round(performance.now() - started) });
-  }
 }
 
 /**
@@ -152,17 +136,4 @@ async function warmUp(job: WarmUpJob): Promise<void> {
   // The warm-up's garbage (and the native memory its objects hold) goes now, not during the real build.
   (globalThis as { gc?: () => void }).gc?.();
   reply({ type: 'warm', ok });
-}
-
-/**
- * Sets this process's high-water mark (VmHWM, and so maxRSS) back to its resident memory now, so the peak
- * reported after the build is the build's, not the warm-up's. Linux ≥ 4.0 only; elsewhere the mark keeps
- * the process's whole life.
- */
-function resetPeakRss(): void {
-  try {
-    fs.writeFileSync('/proc/self/clear_refs', '5');
-  } catch {
-    // Not Linux, or /proc not writable: the peak reported then covers the warm-up too.
-  }
 }

@@ -121,7 +121,7 @@ export function createAstroBuildRunner(options: AstroBuildRunnerOptions = {}): B
   const render = async (job: RenderJob): Promise<BuildResult> => {
     const rendered = await warm.render({ id: job.id, outDir: job.outDir, contentDir: job.contentDir, paths: job.paths }, { timeoutMs });
     options.log?.debug(`publish ${job.id}: rendered ${rendered.written.length} file(s) in ${rendered.ms ?? '?'} ms`);
-    return { ok: rendered.ok, log: rendered.log, written: rendered.written, removed: rendered.removed };
+    return { ok: rendered.ok, log: rendered.log, written: rendered.written, removed: rendered.removed, peakRssBytes: rendered.peakRssBytes };
   };
   const indexSearch = async (buildDir: string, config: BuildJob['config'], signal?: AbortSignal): Promise<BuildResult> => {
     const workDir = buildWorkDir(config.projectRoot, `search-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);

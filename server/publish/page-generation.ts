@@ -3,12 +3,15 @@
 // integrations/hooks.js), and the last one set wins: the build process's two needs of it go through this one
 // wrapper of the default prerenderer. Its pages wait for the markdown pre-render while Astro bundles
 // (markdown-prerender.ts, docs/decisions/0052-markdown-prerender.md), and a build asked to keep its
-// prerenderer puts off the teardown, so its bundle stays loaded to render later publishes (kept-renderer.ts,
-// docs/decisions/0044-incremental-publish.md).
+// prerenderer hands it over (kept-renderer.ts takes the bundle and internals a later renderer needs) and puts
+// off the teardown, so the routes can still be listed after the build (docs/decisions/0056-fresh-renderer.md).
 import type { AstroIntegration } from 'astro';
 
 interface RouteData {
   type: string;
+  /** The route's pattern as written ('/news/[slug]') and its page's file: together they name it. */
+  route?: string;
+  component?: string;
   distURL?: URL[] | undefined;
 }
 export interface PathWithRoute {

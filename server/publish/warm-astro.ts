@@ -19,13 +19,13 @@ export interface AstroBuildJob {
   workDir: string;
   /** The snapshot directory, CONTENT_DIR for this build. */
   contentDir: string;
-  /** Keep the process after the build as the renderer of later incremental publishes (kept-renderer.ts, 0044). */
+  /** Leave what a renderer of later incremental publishes needs (kept-renderer.ts, 0044, 0056). */
   keep?: boolean;
   /** The markdown pre-render's threads (0 for none) and worker module, when not the defaults (tests; 0052). */
   prerender?: { threads?: number; workerFile?: string };
 }
 
-/** Render the routes a change touches into a new build directory, with the bundle a kept build left loaded. */
+/** Render the routes a change touches into a new build directory, with the bundle a kept build left (renderer-process.ts). */
 export interface RenderJob {
   type: 'render';
   id: string;
@@ -43,6 +43,8 @@ export interface AstroRenderDone {
   /** Every pathname of the build after this render. */
   paths: string[];
   ms: number;
+  /** The renderer's peak resident memory during this render. */
+  peakRssBytes?: number;
 }
 
 export interface WarmUpJob {
@@ -53,7 +55,7 @@ export interface WarmUpJob {
   workDir: string;
 }
 
-export type BuildProcessMessage = AstroBuildJob | WarmUpJob | RenderJob;
+export type BuildProcessMessage = AstroBuildJob | WarmUpJob;
 
 export interface AstroBuildDone {
   type: 'done';
@@ -63,8 +65,9 @@ export interface AstroBuildDone {
   peakRssBytes: number;
   /** V8's heap limit in the process (set by BUILD_PROCESS_EXEC_ARGV). */
   heapLimitBytes: number;
-  /** With `keep`: every pathname of the build, the process staying as the renderer. */
+  /** With `keep`: every pathname of the build, and the state file a renderer process starts from. */
   paths?: string[];
+  rendererState?: string;
   /** What the markdown pre-render did before the pages (docs/decisions/0052-markdown-prerender.md), when it ran. */
   markdown?: PrerenderReport;
 }
@@ -88,6 +91,7 @@ export interface PrepareOptions {
 }
 
 const ENTRY = path.join(import.meta.dirname, 'astro-build-process.ts');
+const RENDERER_ENTRY = path.join(import.meta.dirname, 'renderer-process.ts');
 /** The warm-up site's sources: copied, never built in place (the project is read-only under systemd). */
 export const WARM_UP_SITE = path.join(import.meta.dirname, 'warm-up-site');
 /**
@@ -100,6 +104,14 @@ export const WARM_UP_SITE = path.join(import.meta.dirname, 'warm-up-site');
  * --expose-gc lets the process collect after its warm-up.
  */
 export const BUILD_PROCESS_EXEC_ARGV = ['--max-old-space-size=768', '--max-semi-space-size=8', '--expose-gc'];
+/**
+ * The renderer's limits (docs/decisions/0056-fresh-renderer.md). It starts at about 140 MB resident (Astro's
+ * build modules, which import Vite, and the bundle); what it renders adds heap. Rendering all 434 pages of the
+ * 5,000-post bench site at once, measured: old space capped at 96 MB 259 MB peak in 2.7 s, 128 MB 296 MB in
+ * 2.6 s, 192 MB 309 MB in 2.3 s, uncapped 546 MB. A render that outgrew the cap would end the process, and the
+ * publish would build in full.
+ */
+export const RENDERER_EXEC_ARGV = ['--max-old-space-size=128', '--max-semi-space-size=8'];
 /** A ready process holds about 260 MB: it is let go when nobody has published for this long. */
 const IDLE_MS = 10 * 60_000;
 
@@ -109,6 +121,7 @@ export interface RenderResult {
   written: string[];
   removed: string[];
   ms?: number;
+  peakRssBytes?: number;
 }
 
 export interface WarmAstro {
@@ -139,18 +152,35 @@ interface ReadyProcess {
 
 export function createWarmAstro(): WarmAstro {
   let ready: ReadyProcess | null = null;
-  /** The process a kept full build left loaded (0044); it holds the build's bundle, so it is let go when idle. */
+  /** The renderer process started after a kept full build (0044, 0056); it holds the build's bundle, so it is let go when idle. */
   let renderer: { child: ChildProcess; envKey: string; idleTimer: NodeJS.Timeout } | null = null;
 
   const end = (child: ChildProcess) => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
 
+  /**
+   * A kept build's state, before its renderer starts: it starts once the publisher is idle (prepare()) or at
+   * the first render, so it takes no processor time from the switch to the build it follows.
+   */
+  let pendingRenderer: { stateFile: string; env: NodeJS.ProcessEnv; envKey: string } | null = null;
+
   const discardRenderer = () => {
+    pendingRenderer = null;
     if (!renderer) return;
     clearTimeout(renderer.idleTimer);
     end(renderer.child);
     renderer = null;
+  };
+
+  /** A fresh process for the bundle a kept build left: none of the build's memory comes with it (0056). */
+  const startRenderer = (stateFile: string, env: NodeJS.ProcessEnv): ChildProcess =>
+    fork(RENDERER_ENTRY, [stateFile], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: RENDERER_EXEC_ARGV });
+
+  const startPendingRenderer = () => {
+    if (!pendingRenderer) return;
+    const { stateFile, env, envKey } = pendingRenderer;
+    keepAsRenderer(startRenderer(stateFile, env), envKey);
   };
 
   const keepAsRenderer = (child: ChildProcess, envKey: string) => {
@@ -223,6 +253,7 @@ export function createWarmAstro(): WarmAstro {
         let peakRssBytes: number | undefined;
         let heapLimitBytes: number | undefined;
         let paths: string[] | undefined;
+        let rendererState: string | undefined;
         let markdown: PrerenderReport | undefined;
         const settle = (ok: boolean, note?: string) => {
           if (settled) return;
@@ -234,9 +265,9 @@ export function createWarmAstro(): WarmAstro {
           worker.stderr?.off('data', append);
           if (note) log += note;
           // One build per process: what Rolldown kept of this one must not weigh on the next (0036). A build
-          // asked to keep its bundle waits as the renderer of the next publishes instead (0044).
-          if (ok && job.keep && paths) keepAsRenderer(worker, envKey);
-          else end(worker);
+          // asked to keep its bundle leaves it to a fresh renderer process for the next publishes (0044, 0056).
+          end(worker);
+          if (ok && job.keep && paths && rendererState) pendingRenderer = { stateFile: rendererState, env: options.env, envKey };
           resolve({ ok, log, peakRssBytes, heapLimitBytes, ...(paths ? { paths } : {}), ...(markdown ? { markdown } : {}) });
         };
         const onMessage = (message: AstroBuildDone | AstroWarmUpDone) => {
@@ -244,6 +275,7 @@ export function createWarmAstro(): WarmAstro {
           peakRssBytes = message.peakRssBytes;
           heapLimitBytes = message.heapLimitBytes;
           paths = message.paths;
+          rendererState = message.rendererState;
           markdown = message.markdown;
           // Its output may still be in the pipe: let it arrive before the log is handed over.
           setImmediate(() => settle(message.ok, message.ok ? undefined : '\n[publish] astro build failed\n'));
@@ -259,9 +291,10 @@ export function createWarmAstro(): WarmAstro {
       });
     },
     canRender(env) {
-      return renderer !== null && renderer.envKey === JSON.stringify(env);
+      return (renderer ?? pendingRenderer)?.envKey === JSON.stringify(env);
     },
     render(job, options) {
+      startPendingRenderer();
       const current = renderer;
       if (!current) return Promise.resolve({ ok: false, log: '[publish] no kept build to render with\n', written: [], removed: [] });
       const worker = current.child;
@@ -296,7 +329,7 @@ export function createWarmAstro(): WarmAstro {
           if (message.type !== 'rendered' || message.id !== job.id) return;
           setImmediate(() =>
             settle(
-              { ok: message.ok, written: message.written, removed: message.removed, ms: message.ms },
+              { ok: message.ok, written: message.written, removed: message.removed, ms: message.ms, peakRssBytes: message.peakRssBytes },
               message.ok ? undefined : '\n[publish] rendering failed\n',
             ),
           );
@@ -315,7 +348,8 @@ export function createWarmAstro(): WarmAstro {
       });
     },
     prepare({ env, workDir }) {
-      // A kept build renders the next publish: no second process waits beside it.
+      // A kept build renders the next publish: its renderer starts now, and no second process waits beside it.
+      startPendingRenderer();
       if (renderer) return Promise.resolve(false);
       const envKey = JSON.stringify(env);
       if (ready?.envKey === envKey) return ready.warmedUp;

@@ -120,3 +120,49 @@ describe('Astro builds, one per process', () => {
     BUILD_TIMEOUT * 2,
   );
 });
+
+describe('the renderer of incremental publishes', () => {
+  it(
+    'is a fresh process of its own (docs/decisions/0056-fresh-renderer.md): the kept build’s process ends with its build, and the renderer renders an edit with its bundle',
+    async () => {
+      const keeping = createAstroBuildRunner({ pagefind: false });
+      const section = insertSection(ctx.db, 'news', { title: 'Rendered news', order: 2 });
+      const post = insertPost(ctx.db, 'news', {
+        section_id: section.id,
+        title: 'Before the edit',
+        body: 'One.',
+        published: true,
+        display_order: 1,
+        user_id: null,
+      });
+      const snapshotAt = (id: string) => {
+        const dir = path.join(ctx.config.dataDir, 'content-jobs', id);
+        writeSnapshot(dir, exportSnapshot(ctx.db, ctx.config, new Date()));
+        return dir;
+      };
+      const outDir = path.join(ctx.config.dataDir, 'out', 'kept');
+      fs.mkdirSync(outDir, { recursive: true });
+      const built = await keeping({ id: 'kept', outDir, contentDir: snapshotAt('kept'), config: ctx.config });
+      expect(built.ok, built.log).toBe(true);
+      const builder = buildProcessOf(built.log).pid;
+      // The build process does not stay as the renderer: its Vite and Rolldown memory goes with it.
+      await expect.poll(() => isRunning(builder)).toBe(false);
+      expect(keeping.canRender?.(ctx.config)).toBe(true);
+
+      ctx.db.$client.prepare('update posts set title = ? where id = ?').run('After the edit', post.id);
+      const nextDir = path.join(ctx.config.dataDir, 'out', 'kept-next');
+      fs.cpSync(outDir, nextDir, { recursive: true });
+      const pagePath = `/news/${section.title_slug}`;
+      const rendered = await keeping.render?.({ id: 'kept-next', outDir: nextDir, contentDir: snapshotAt('kept-next'), paths: [pagePath], config: ctx.config });
+      expect(rendered?.ok, rendered?.log).toBe(true);
+      const renderer = Number(/\(renderer (\d+)\)/.exec(rendered?.log ?? '')?.[1]);
+      expect(renderer).not.toBe(builder);
+      expect(isRunning(renderer)).toBe(true);
+      expect(rendered?.written).toContain(path.join('news', section.title_slug, 'index.html'));
+      expect(fs.readFileSync(path.join(nextDir, 'news', section.title_slug, 'index.html'), 'utf8')).toContain('After the edit');
+      // The render's own peak, for the metric site_publish_build_peak_rss_bytes (the bench holds its size).
+      expect(rendered?.peakRssBytes).toBeGreaterThan(0);
+    },
+    BUILD_TIMEOUT,
+  );
+});
