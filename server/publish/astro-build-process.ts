@@ -75,9 +75,10 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     const keep = job.keep ? createKeptRenderer({ beforePages }) : null;
     const integration = keep ? keep.integration : pageGenerationIntegration({ beforePages });
     await build({ root: job.root, outDir: job.outDir, logLevel: 'info', integrations: [integration] });
-    // What a renderer of later publishes needs, for warm-astro.ts to start one in a fresh process (0056).
-    if (keep) kept = await keep.afterBuild();
     ok = true;
+    // What a renderer of later publishes needs, for warm-astro.ts to start one in a fresh process (0056). A
+    // build that could not be kept is still a good build: the next publishes build in full.
+    if (keep) kept = await keep.afterBuild().catch((error: unknown) => void console.warn(`[publish] not kept for incremental publishes: ${String(error)}`));
   } catch (error) {
     // The log (this process's output) is what the admin reads about a failed build.
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));

@@ -27,8 +27,20 @@ interface BuildAppWithInternals extends BuildApp {
   setInternals(internals: BuildInternals): void;
 }
 
+/** Imports the prerender entry ahead of Astro and hands over the internals Astro gives its app. */
+async function watchInternals(prerenderDir: string, take: (internals: BuildInternals) => void): Promise<void> {
+  const entry = fs.readdirSync(prerenderDir).find((name) => name.startsWith('prerender-entry'));
+  if (!entry) throw new Error(`no prerender entry in ${prerenderDir}`);
+  const { app } = (await import(pathToFileURL(path.join(prerenderDir, entry)).href)) as { app: BuildAppWithInternals };
+  const setInternals = app.setInternals.bind(app);
+  app.setInternals = (value) => {
+    take(value);
+    setInternals(value);
+  };
+}
+
 /** The file the state is written to, in the build's working directory; the bundle beside it. */
-export const RENDERER_STATE_FILE = 'renderer-state.json';
+const RENDERER_STATE_FILE = 'renderer-state.json';
 const BUNDLE_DIR = 'renderer-bundle';
 
 export function createKeptRenderer(options: { beforePages?: Promise<unknown> } = {}): {
@@ -46,20 +58,21 @@ export function createKeptRenderer(options: { beforePages?: Promise<unknown> } =
     defaults.setup = async () => {
       // Astro writes the prerender bundle under <cwd>/.astro/.prerender (the build's outDir lies outside the
       // working directory) and imports its entry in setup(); importing it first gives the same module, whose
-      // app then hands us the internals as Astro sets them.
+      // app then hands us the internals as Astro sets them. Nothing here may fail the build: without what it
+      // keeps, the next publishes build in full (afterBuild says why).
       const prerenderDir = path.join(process.cwd(), '.astro', '.prerender');
-      const entry = fs.readdirSync(prerenderDir).find((name) => name.startsWith('prerender-entry'));
-      if (!entry) throw new Error(`no prerender entry in ${prerenderDir}`);
-      const { app } = (await import(pathToFileURL(path.join(prerenderDir, entry)).href)) as { app: BuildAppWithInternals };
-      const setInternals = app.setInternals.bind(app);
-      app.setInternals = (value) => {
-        internals = value;
-        setInternals(value);
-      };
+      await watchInternals(prerenderDir, (value) => (internals = value)).catch((error: unknown) =>
+        console.warn(`[publish] the build's internals: ${String(error)}`),
+      );
       await setup?.();
       // Astro removes the directory once the pages are written; the renderer imports the bundle from here.
-      bundleDir = path.join(process.cwd(), BUNDLE_DIR);
-      fs.cpSync(prerenderDir, bundleDir, { recursive: true });
+      try {
+        const copy = path.join(process.cwd(), BUNDLE_DIR);
+        fs.cpSync(prerenderDir, copy, { recursive: true });
+        bundleDir = copy;
+      } catch (error) {
+        console.warn(`[publish] the prerender bundle: ${String(error)}`);
+      }
     };
   };
   const integration = pageGenerationIntegration({ beforePages: options.beforePages, keep });

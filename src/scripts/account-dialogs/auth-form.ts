@@ -121,21 +121,25 @@ export function showAuthForm(state: AuthState, view: AuthDialogView): () => void
   // Conditional mediation: the browser offers passkeys in the e-mail field's suggestions, and this waits
   // until the user picks one (or the form goes). Failures are quiet: the form is still there.
   // Not through the form's controller: the wait is not a submission and must not block the Login button.
-  let autofillRunning = false;
+  // Each start is a run of its own: a run the form has moved on from (code step, closed) stays quiet.
+  let autofillRuns = 0;
+  let activeAutofill = 0;
   function startPasskeyAutofill() {
-    autofillRunning = true;
+    autofillRuns += 1;
+    const run = autofillRuns;
+    activeAutofill = run;
     void (async () => {
-      if (!(await passkeyAutofillSupported()) || !autofillRunning) return;
+      if (!(await passkeyAutofillSupported()) || activeAutofill !== run) return;
       try {
         await passkeyLogIn(remember.input.checked, state, { autofill: true });
       } catch (error) {
-        if (autofillRunning && error instanceof ApiError) controller.setMessage({ text: serverMessage(error), tone: 'error' });
+        if (activeAutofill === run && error instanceof ApiError) controller.setMessage({ text: serverMessage(error), tone: 'error' });
       }
     })().catch(() => undefined);
   }
   function stopPasskeyAutofill() {
-    if (!autofillRunning) return;
-    autofillRunning = false;
+    if (activeAutofill === 0) return;
+    activeAutofill = 0;
     void cancelPasskeyCeremony().catch(() => undefined);
   }
 
