@@ -165,4 +165,33 @@ describe('the renderer of incremental publishes', () => {
     },
     BUILD_TIMEOUT,
   );
+
+  it(
+    'that cannot load what the build left ends, and says so: the render fails and nothing is kept to render with (the publish then builds in full)',
+    async () => {
+      const keeping = createAstroBuildRunner({ pagefind: false });
+      const outDir = path.join(ctx.config.dataDir, 'out', 'unloadable');
+      fs.mkdirSync(outDir, { recursive: true });
+      const contentDir = path.join(ctx.config.dataDir, 'content-jobs', 'unloadable');
+      writeSnapshot(contentDir, exportSnapshot(ctx.db, ctx.config, new Date()));
+      const built = await keeping({ id: 'unloadable', outDir, contentDir, config: ctx.config });
+      expect(built.ok, built.log).toBe(true);
+      expect(keeping.canRender?.(ctx.config)).toBe(true);
+
+      // The renderer starts at the first render (no prepare() here): spoil the state it would start from.
+      const workRoot = path.join(ctx.config.projectRoot, 'node_modules', '.cache', 'site-publish');
+      const workDir = fs.readdirSync(workRoot).find((name) => name.startsWith(`unloadable-${process.pid}-`));
+      expect(workDir).toBeDefined();
+      fs.writeFileSync(path.join(workRoot, workDir ?? '', 'renderer-state.json'), '{ not JSON');
+
+      const nextDir = path.join(ctx.config.dataDir, 'out', 'unloadable-next');
+      fs.cpSync(outDir, nextDir, { recursive: true });
+      const rendered = await keeping.render?.({ id: 'unloadable-next', outDir: nextDir, contentDir, paths: ['/'], config: ctx.config });
+      expect(rendered?.ok).toBe(false);
+      expect(rendered?.log).toMatch(/renderer exited with code 1/);
+      expect(rendered?.log).toContain('JSON');
+      expect(keeping.canRender?.(ctx.config)).toBe(false);
+    },
+    BUILD_TIMEOUT,
+  );
 });
