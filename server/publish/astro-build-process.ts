@@ -90,7 +90,7 @@ async function runBuild(job: AstroBuildJob): Promise<void> {
     type: 'done',
     id: job.id,
     ok,
-    // maxRSS (KiB): this build's peak where resetPeakRss() works (Linux), else this process's peak so far.
+    // This build's peak where resetPeakRss() works (Linux), else this process's peak so far.
     // The markdown pre-render's process (0052) is not in it: its peak is in the log, beside the build's start.
     peakRssBytes: peakRssBytes(),
     heapLimitBytes: v8.getHeapStatistics().heap_size_limit,

@@ -1,6 +1,6 @@
 // The peak resident memory a build or a render reports of itself (the metric site_publish_build_peak_rss_bytes),
-// for the build process (astro-build-process.ts) and the renderer (renderer-process.ts), which each do more
-// than one piece of work in their life.
+// the build process (astro-build-process.ts), the renderer (renderer-process.ts) and the markdown pre-render
+// (markdown-prerender-process.ts). The first two do more than one piece of work in their life: they reset it.
 import fs from 'node:fs';
 
 /**

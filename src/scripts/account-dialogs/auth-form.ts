@@ -24,7 +24,7 @@ const FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
 
 export type AuthState = AccountDialogState & { mode: 'login' | 'register' };
 
-export const AUTH_TITLES = { login: 'Login Form', register: 'Registration Form', codeStep: 'Two-factor sign-in' } as const;
+const AUTH_TITLES = { login: 'Login Form', register: 'Registration Form', codeStep: 'Two-factor sign-in' } as const;
 
 /** The end of a login, after the password, the code or a passkey: the same for all. */
 function finishLogin(answer: SessionAnswer, state: AuthState) {

@@ -18,11 +18,9 @@ export function mountAccountDialogs(container: HTMLElement): void {
   mountLoadingModal(container);
 
   let endAuthForm: (() => void) | undefined;
-  let shownOpening: number | undefined;
+  // Every change of the store is a new opening (showAccountDialog numbers each) or a close: an open form ends
+  // and the next starts from empty fields.
   $accountDialog.subscribe((state) => {
-    // A new opening (every showAccountDialog) starts from empty fields; the same one is left alone.
-    if (state?.openedAt === shownOpening && state !== null) return;
-    shownOpening = state?.openedAt;
     endAuthForm?.();
     endAuthForm = undefined;
     if (isAuthState(state)) {
