@@ -172,7 +172,8 @@ function decideHeartbeat(current: LicenseForSoftware | undefined, machines: () =
  *
  * Every floating seat sends one every few minutes, from every serving process, and the write lock is the
  * database's: so the decision is read from a snapshot without that lock, and the lease renewed by one
- * UPDATE that only applies if nothing the decision read has changed (renewLeaseIfUnchanged). The seat
+ * UPDATE that only applies if nothing the decision read has changed (renewLeaseIfUnchanged), in a write
+ * transaction of its own for writeTransaction's quick lock retries (server/db/client.ts). The seat
  * order cannot move under it otherwise: seats go by activation, an activation is always the newest, and a
  * lapsed lease only comes back by a new activation. When anything moved, the heartbeat is decided again
  * inside BEGIN IMMEDIATE, as activations are. The key is in its stored form (normaliseLicenseKey).
@@ -189,7 +190,7 @@ export function heartbeat(ctx: AppContext, storedKey: string, fingerprint: strin
     .deferred();
   if (!snapshot.ok) return snapshot;
   const reading = { machineId: snapshot.machine.id, readLease: snapshot.machine.lease_expires_at, license: snapshot.license };
-  const renewed = renewLeaseIfUnchanged(ctx.db, reading, at, leaseEnd(ctx, snapshot.license, now));
+  const renewed = writeTransaction(ctx.db, () => renewLeaseIfUnchanged(ctx.db, reading, at, leaseEnd(ctx, snapshot.license, now)));
   if (renewed) return { ok: true, machine: renewed, license: snapshot.license };
   return writeTransaction(ctx.db, (): HeartbeatResult => {
     const current = findLicenseByKey(ctx.db, storedKey);
