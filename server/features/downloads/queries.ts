@@ -1,7 +1,7 @@
 // Named queries for download items (software releases), their files and their download counts.
 import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { preparedFor } from '../../db/prepared.ts';
+import { plainRowsOf, preparedFor } from '../../db/prepared.ts';
 import { downloadItems, releaseDownloads, releaseFiles, type DownloadItem, type ReleaseFile } from '../../db/schema.ts';
 
 export type DownloadItemInput = Omit<typeof downloadItems.$inferInsert, 'id' | 'created_at' | 'updated_at'>;
@@ -42,16 +42,20 @@ export function listDownloadItems(db: Db): ReleaseWithFiles[] {
 
 const versioned = and(eq(downloadItems.downloadable, 1), sql`${downloadItems.version} is not null`);
 // Every update check reads these two (GET /api/updates/v1/latest): prepared once per connection, as the
-// other hottest reads are (server/db/prepared.ts; bench: latest beside a bare handler).
+// other hottest reads are, and run without drizzle's row mapping (server/db/prepared.ts; bench: latest
+// beside a bare handler).
 const versionedItemsStatement = (db: Db) =>
-  db.select().from(downloadItems).where(versioned).orderBy(desc(downloadItems.released_at), desc(downloadItems.id)).prepare();
+  plainRowsOf(db, downloadItems, db.select().from(downloadItems).where(versioned).orderBy(desc(downloadItems.released_at), desc(downloadItems.id)));
 const versionedFilesStatement = (db: Db) =>
-  db
-    .select()
-    .from(releaseFiles)
-    .where(inArray(releaseFiles.download_item_id, db.select({ id: downloadItems.id }).from(downloadItems).where(versioned)))
-    .orderBy(asc(releaseFiles.download_item_id), asc(releaseFiles.id))
-    .prepare();
+  plainRowsOf(
+    db,
+    releaseFiles,
+    db
+      .select()
+      .from(releaseFiles)
+      .where(inArray(releaseFiles.download_item_id, db.select({ id: downloadItems.id }).from(downloadItems).where(versioned)))
+      .orderBy(asc(releaseFiles.download_item_id), asc(releaseFiles.id)),
+  );
 
 /** The releases that may reach customers through the update feeds: downloadable ones with a version, newest release first. */
 export function listVersionedReleases(db: Db): ReleaseWithFiles[] {

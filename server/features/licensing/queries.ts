@@ -11,7 +11,7 @@
 // License types are the license-types feature's (server/features/license-types/).
 import { and, asc, desc, eq, gt, lte, or, sql, type SQL, isNull, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { preparedFor } from '../../db/prepared.ts';
+import { plainRowsOf, preparedFor } from '../../db/prepared.ts';
 import { rowsByIndex } from '../../db/rows-by-index.ts';
 import {
   licenseEvents,
@@ -96,12 +96,15 @@ export function getLicenseForSoftware(db: Db, id: number): LicenseForSoftware | 
 }
 
 const machinesOfLicenseStatement = (db: Db) =>
-  db
-    .select()
-    .from(licenseMachines)
-    .where(rowsByIndex(licenseMachines, eq(licenseMachines.license_id, sql.placeholder('licenseId'))))
-    .orderBy(asc(licenseMachines.activated_at), asc(licenseMachines.id))
-    .prepare();
+  plainRowsOf(
+    db,
+    licenseMachines,
+    db
+      .select()
+      .from(licenseMachines)
+      .where(rowsByIndex(licenseMachines, eq(licenseMachines.license_id, sql.placeholder('licenseId'))))
+      .orderBy(asc(licenseMachines.activated_at), asc(licenseMachines.id)),
+  );
 
 /**
  * The machines of a license, first activated first: when an admin lowers the limit below the machines
