@@ -1,5 +1,6 @@
 // Security headers for every answer of the Hono app. Static pages get the same set (with their own
 // per-page script hashes) from server/static; the policy text lives here so both agree.
+import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context.ts';
 import type { Config } from '../env.ts';
@@ -66,19 +67,57 @@ const PRIVATE_CACHE_CONTROL = /(?:^|,)\s*(?:private|no-store)\s*(?:,|=|$)/i;
  * browser's token. An answer that sets a cookie is never shareable whatever its route said: a pull CDN
  * (docs/scaling.md#a-pull-cdn) would hand one visitor's session or XSRF cookie to the next (the JWKS,
  * asked with an ended session cookie, clears it and sends a fresh XSRF token).
+ *
+ * Served over HTTP (server/server.ts), the headers are put on Node's response as its head is written,
+ * where the answer's own headers are final: touching the Hono answer's headers turns them into a fetch
+ * `Headers` object, whose checks and sorted copy into Node's headers made the API's cheapest answers about
+ * a fifth slower (docs/engineering.md#speed-notes). Without Node's response (`app.request()`), on the answer.
  */
 export function apiSecurityHeaders(config: Pick<Config, 'siteOrigin'>) {
   const hsts = strictTransportSecurity(config);
+  const always = Object.entries({ ...BASE_SECURITY_HEADERS, ...(hsts ? { 'Strict-Transport-Security': hsts } : {}) });
   return createMiddleware<AppEnv>(async (c, next) => {
     await next();
-    for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) c.res.headers.set(name, value);
-    if (hsts) c.res.headers.set('Strict-Transport-Security', hsts);
-    if (!c.res.headers.has('Content-Security-Policy')) c.res.headers.set('Content-Security-Policy', apiPolicy);
-    const cacheControl = c.res.headers.get('Cache-Control');
-    if (c.res.headers.has('Set-Cookie')) {
-      if (!cacheControl || !PRIVATE_CACHE_CONTROL.test(cacheControl)) c.res.headers.set('Cache-Control', 'no-store');
-    } else if (!cacheControl && (c.req.path.startsWith('/api/') || c.req.path.startsWith('/sanctum/') || c.get('user'))) {
-      c.res.headers.set('Cache-Control', 'no-store');
+    const privateByDefault = c.req.path.startsWith('/api/') || c.req.path.startsWith('/sanctum/') || Boolean(c.get('user'));
+    const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+    if (outgoing instanceof ServerResponse) {
+      setAsHeadIsWritten(outgoing, always, privateByDefault);
+      return;
     }
+    const headers = c.res.headers;
+    for (const [name, value] of always) headers.set(name, value);
+    if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', apiPolicy);
+    const cacheControl = cacheControlFor(headers.get('Cache-Control') ?? undefined, headers.has('Set-Cookie'), privateByDefault);
+    if (cacheControl) headers.set('Cache-Control', cacheControl);
   });
+}
+
+/** The Cache-Control an answer must carry instead of its own (`own`), or undefined to keep its own. */
+function cacheControlFor(own: string | undefined, setsCookie: boolean, privateByDefault: boolean): string | undefined {
+  if (setsCookie) return own && PRIVATE_CACHE_CONTROL.test(own) ? undefined : 'no-store';
+  return !own && privateByDefault ? 'no-store' : undefined;
+}
+
+/**
+ * Adds the headers when the answer's head is written: Hono's adapter hands its headers to writeHead as
+ * one object (with lower-case names when they came from a `Headers`), which Node merges over the ones set
+ * on the response before, so an answer's own Content-Security-Policy wins, and its Cache-Control is
+ * replaced in that object when a cookie makes it unfit.
+ */
+function setAsHeadIsWritten(outgoing: ServerResponse, always: ReadonlyArray<[string, string]>, privateByDefault: boolean): void {
+  const writeHead = outgoing.writeHead;
+  outgoing.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
+    outgoing.writeHead = writeHead;
+    for (const [name, value] of always) this.setHeader(name, value);
+    if (!this.hasHeader('Content-Security-Policy')) this.setHeader('Content-Security-Policy', apiPolicy);
+    const last = rest[rest.length - 1];
+    const given = last !== null && typeof last === 'object' && !Array.isArray(last) ? (last as OutgoingHttpHeaders) : undefined;
+    const givenCacheControl = given && Object.keys(given).find((name) => name.toLowerCase() === 'cache-control');
+    const setsCookie = this.hasHeader('Set-Cookie') || (given !== undefined && Object.keys(given).some((name) => name.toLowerCase() === 'set-cookie'));
+    const own = givenCacheControl ? given?.[givenCacheControl] : this.getHeader('Cache-Control');
+    const cacheControl = cacheControlFor(own === undefined ? undefined : String(own), setsCookie, privateByDefault);
+    if (cacheControl && given && givenCacheControl) rest[rest.length - 1] = { ...given, [givenCacheControl]: cacheControl };
+    else if (cacheControl) this.setHeader('Cache-Control', cacheControl);
+    return writeHead.call(this, statusCode, ...(rest as []));
+  } as ServerResponse['writeHead'];
 }

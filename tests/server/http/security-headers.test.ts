@@ -88,3 +88,66 @@ describe('Cache-Control on API answers', () => {
     expect((await ctx.app.request('/api/openapi.json')).headers.get('Cache-Control')).toBe('public, max-age=300');
   });
 });
+
+describe('over HTTP and through app.request()', () => {
+  // Served over HTTP the headers are put on Node's response as its head is written; app.request() has
+  // none, and gets them on the answer. Both must give every answer the same ones.
+  let ctx: TestContext;
+  let server: Awaited<ReturnType<typeof listen>>;
+  let signedIn: string;
+
+  beforeAll(async () => {
+    ctx = createTestContext({ env: { SITE_URL: 'https://example.com' } });
+    await createUser(ctx, { email: 'reader@example.com' });
+    signedIn = (await login(ctx.app, 'reader@example.com')).cookieHeader;
+    const { buildDir, mediaDir } = writeFixtureBuild(ctx.dataDir);
+    const site = await loadStaticSite(buildDir);
+    server = await listen(createHttpServer({ app: ctx.app, getSite: () => site, mediaDir }));
+  });
+  afterAll(async () => {
+    await server.close();
+    ctx.cleanup();
+  });
+
+  const POLICY_HEADERS = [
+    'x-content-type-options',
+    'referrer-policy',
+    'x-frame-options',
+    'cross-origin-opener-policy',
+    'permissions-policy',
+    'strict-transport-security',
+    'content-security-policy',
+    'cache-control',
+  ];
+
+  it('gives every kind of answer the same security headers and cache policy', async () => {
+    const cases: Array<{ target: string; cookie?: string; expect: Record<string, string | RegExp> }> = [
+      { target: '/api/user', expect: { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': /^default-src 'self'/ } },
+      { target: '/api/user', cookie: signedIn, expect: { 'cache-control': 'no-store' } },
+      { target: '/api/licensing/v1/keys', expect: { 'cache-control': 'public, max-age=300', 'strict-transport-security': HSTS } },
+      // A public answer that has to clear an ended session's cookies is no longer shareable.
+      { target: '/api/openapi.json', cookie: 'session=ended-or-forged-token; signed_in=1', expect: { 'cache-control': 'no-store' } },
+      { target: '/api/openapi.json', expect: { 'cache-control': 'public, max-age=300' } },
+      // The API reference page names its own Content-Security-Policy, which is kept.
+      { target: '/api/reference', expect: { 'content-security-policy': /style-src/ } },
+      { target: '/sanctum/csrf-cookie', expect: { 'cache-control': 'no-store' } },
+      { target: '/api/no-such-route', expect: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } },
+      // A signed-in reader's redirect from an unknown page is private too.
+      { target: '/no/such/page', cookie: signedIn, expect: { 'cache-control': 'no-store' } },
+    ];
+    for (const { target, cookie, expect: expected } of cases) {
+      const headers = cookie ? { Cookie: cookie } : undefined;
+      const overHttp = await rawRequest(server.port, target, { headers });
+      const throughApp = await ctx.app.request(target, { headers });
+      const label = `${target}${cookie ? ' with a cookie' : ''}`;
+      expect(overHttp.status, label).toBe(throughApp.status);
+      // The reference page's nonce is new in every answer.
+      const policyOf = (value: string | null | undefined) => value?.replace(/'nonce-[^']+'/, "'nonce-…'") ?? undefined;
+      for (const name of POLICY_HEADERS) expect(policyOf(overHttp.headers[name]), `${label}: ${name}`).toBe(policyOf(throughApp.headers.get(name)));
+      for (const [name, value] of Object.entries(expected)) {
+        if (value instanceof RegExp) expect(overHttp.headers[name], `${label}: ${name}`).toMatch(value);
+        else expect(overHttp.headers[name], `${label}: ${name}`).toBe(value);
+      }
+    }
+  });
+});
