@@ -39,10 +39,28 @@ function compareIdentifiers(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * Versions already parsed, for compareSemver: sorting a feed compares each release's version with several
+ * others on every update check, and parsing it again each time was most of the sort. Bounded, as the
+ * versions clients report are theirs to choose; cleared when full.
+ */
+const parsedVersions = new Map<string, Semver | null>();
+const PARSED_VERSIONS_KEPT = 1000;
+
+function parsedVersion(text: string): Semver | null {
+  let parsed = parsedVersions.get(text);
+  if (parsed === undefined) {
+    parsed = parseSemver(text);
+    if (parsedVersions.size >= PARSED_VERSIONS_KEPT) parsedVersions.clear();
+    parsedVersions.set(text, parsed);
+  }
+  return parsed;
+}
+
 /** Negative, 0 or positive as `a` is older than, equal to or newer than `b`; throws for text that is not a version. */
 export function compareSemver(a: string, b: string): number {
-  const left = parseSemver(a);
-  const right = parseSemver(b);
+  const left = parsedVersion(a);
+  const right = parsedVersion(b);
   if (!left || !right) throw new Error(`not a version: ${JSON.stringify(left ? b : a)}`);
   for (const key of ['major', 'minor', 'patch'] as const) if (left[key] !== right[key]) return Math.sign(left[key] - right[key]);
   if (left.prerelease.length === 0 || right.prerelease.length === 0)

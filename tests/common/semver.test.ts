@@ -48,7 +48,14 @@ describe('compareSemver', () => {
     expect(shuffled.sort(compareSemver)).toEqual(ascending);
   });
 
-  it('throws for text that is not a version', () => {
+  it('throws for text that is not a version, every time it is asked', () => {
     expect(() => compareSemver('1.0', '1.0.0')).toThrow(/not a version/);
+    expect(() => compareSemver('1.0.0', '1.0')).toThrow(/not a version/);
+  });
+
+  it('keeps ordering right past the versions it remembers parsed (clients report any version)', () => {
+    const reported = Array.from({ length: 2500 }, (_, i) => `${Math.floor(i / 100)}.${i % 100}.0`);
+    for (let i = 1; i < reported.length; i++) expect(compareSemver(reported[i]!, reported[i - 1]!), reported[i]).toBe(1);
+    expect([...ascending].reverse().sort(compareSemver)).toEqual(ascending);
   });
 });
