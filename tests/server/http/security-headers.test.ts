@@ -142,7 +142,7 @@ describe('over HTTP and through app.request()', () => {
       const label = `${target}${cookie ? ' with a cookie' : ''}`;
       expect(overHttp.status, label).toBe(throughApp.status);
       // The reference page's nonce is new in every answer.
-      const policyOf = (value: string | null | undefined) => value?.replace(/'nonce-[^']+'/, "'nonce-…'") ?? undefined;
+      const policyOf = (value: string | string[] | null | undefined) => (value == null ? undefined : String(value).replace(/'nonce-[^']+'/, "'nonce-…'"));
       for (const name of POLICY_HEADERS) expect(policyOf(overHttp.headers[name]), `${label}: ${name}`).toBe(policyOf(throughApp.headers.get(name)));
       for (const [name, value] of Object.entries(expected)) {
         if (value instanceof RegExp) expect(overHttp.headers[name], `${label}: ${name}`).toMatch(value);
