@@ -60,5 +60,13 @@ export function plainRowsOf<Table extends SQLiteTable>(
   if (!isDeepStrictEqual(selected, Object.keys(columns))) {
     throw new Error(`plainRowsOf: the query selects ${selected.join(', ')}, not every column of ${getTableName(table)} in order`);
   }
-  return { all: (values = {}) => statement.all(...fillPlaceholders(params, values)) as Table['$inferSelect'][] };
+  // Logged as drizzle logs its own statements: the bench reads the product's SQL through that logger.
+  const { logger } = (db as unknown as { session: { logger: { logQuery(sql: string, params: unknown[]): void } } }).session;
+  return {
+    all: (values = {}) => {
+      const bound = fillPlaceholders(params, values);
+      logger.logQuery(sql, bound);
+      return statement.all(...bound) as Table['$inferSelect'][];
+    },
+  };
 }

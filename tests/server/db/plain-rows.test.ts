@@ -2,7 +2,11 @@
 // exactly what drizzle's own mapping returns, and a table or query where they would not be is refused.
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../../server/db/client.ts';
+import * as schema from '../../../server/db/schema.ts';
 import { downloadItems, licenseMachines, releaseFiles } from '../../../server/db/schema.ts';
 import { plainRowsOf } from '../../../server/db/prepared.ts';
 import { listVersionedReleases } from '../../../server/features/downloads/queries.ts';
@@ -78,6 +82,18 @@ describe('plainRowsOf', () => {
     expect(listMachinesOfLicense(ctx.db, license.id)).toEqual(expected);
     expect(expected.map((machine) => machine.fingerprint)).toEqual(['early', 'late']);
     expect(listMachinesOfLicense(ctx.db, other.id).map((machine) => machine.fingerprint)).toEqual(['elsewhere']);
+  });
+
+  it("logs its statement and parameters through the connection's drizzle logger, as drizzle's own reads do", async () => {
+    const logged: Array<{ sql: string; params: unknown[] }> = [];
+    const sqlite = new Database(ctx.config.databaseFile, { readonly: true });
+    try {
+      const logging = drizzle(sqlite, { schema, logger: { logQuery: (query, params) => logged.push({ sql: query, params }) } }) as unknown as Db;
+      listMachinesOfLicense(logging, 42);
+      expect(logged).toEqual([{ sql: expect.stringMatching(/^select .* from "license_machines"/), params: [42] }]);
+    } finally {
+      sqlite.close();
+    }
   });
 
   it('refuses a table with a column drizzle decodes, one stored under another name, and a query that selects other columns', () => {
