@@ -2,23 +2,25 @@
 // with Hono and better-sqlite3 — the same SQL as the product (captured-queries.ts), rows grouped by table,
 // JSON out — and none of the product's middleware (sessions, XSRF, security headers, logging). Issue 25
 // adds the update API's latest: the same reads, choice, signed link and answer, without the guard, the
-// rate limits, the check counting and the query validation.
+// rate limits, the check counting and the query validation. The work both share is done the product's way
+// (a write transaction's quick lock retries, license files signed by node:crypto: decision 0057), so a ratio
+// says what the product adds around that work, not how the work is done.
 // Usage: node bench/lib/bare-api-server.ts <database file> <port> <captured queries JSON file> [processes]
 //
 // Like with like (issue 31, item 7): with `processes` > 1 it forks that many minus one more processes, and
 // each binds the port itself (SO_REUSEPORT), as the product's primary and web workers do
 // (server/process/worker.ts); the first answers /ready once every one listens.
 import cluster from 'node:cluster';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import fs from 'node:fs';
 import { createAdaptorServer } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { generateKeyPair, SignJWT } from 'jose';
 import type { CapturedQueries } from './captured-queries.ts';
 import { compareSemver } from '../../common/semver.ts';
 import { renderMarkdown } from '../../common/markdown/index.ts';
+import { writeTransaction, type Db } from '../../server/db/client.ts';
 
 const [databaseFile, port, queriesFile, processesArgument = '1'] = process.argv.slice(2);
 if (!databaseFile || !port || !queriesFile) throw new Error('usage: bare-api-server.ts <database file> <port> <queries JSON> [processes]');
@@ -64,9 +66,14 @@ const writer = new Database(databaseFile, { fileMustExist: true });
 writer.pragma('journal_mode = WAL');
 writer.pragma('busy_timeout = 5000');
 const renewLease = writer.prepare('update license_machines set last_check_in_at = ?, lease_expires_at = ? where id = ?');
-const heartbeatWrite = writer.transaction((machineId: number, at: string, lease: string) => renewLease.run(at, lease, machineId));
-// Signing is part of the work measured (a heartbeat answers a fresh file), so the bare handler signs too.
-const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+// In a write transaction as the product takes one (server/db/client.ts): the lock asked for again after
+// microseconds when another process holds it, not after SQLite's millisecond sleeps.
+const writerDb = { $client: writer } as unknown as Db;
+const heartbeatWrite = (machineId: number, at: string, lease: string) => writeTransaction(writerDb, () => renewLease.run(at, lease, machineId));
+// Signing is part of the work measured (a heartbeat answers a fresh file), so the bare handler signs too,
+// the way the product does (node:crypto, server/features/licensing/license-file.ts).
+const { privateKey } = generateKeyPairSync('ed25519');
+const jsonPart = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const LEASE_MS = 15 * 60_000;
 
 // The update API's latest (issue 25): every downloadable versioned release with its files, read per request
@@ -185,12 +192,15 @@ const app = new Hono()
     if (!machine) return c.json({ code: 'HEARTBEAT_DEAD', message: 'The lease of this machine has ended; activate again.', valid: false });
     const now = Date.now();
     const lease = new Date(now + LEASE_MS).toISOString();
-    heartbeatWrite.immediate(Number(machine.id), new Date(now).toISOString(), lease);
-    const file = await new SignJWT({ license: { id: license.id, key: license.key, type: found.license_types?.name }, machine: { fingerprint } })
-      .setProtectedHeader({ alg: 'EdDSA', typ: 'dctl-license+jwt' })
-      .setIssuedAt(Math.floor(now / 1000))
-      .setExpirationTime(Math.floor((now + LEASE_MS) / 1000))
-      .sign(privateKey);
+    heartbeatWrite(Number(machine.id), new Date(now).toISOString(), lease);
+    const claims = {
+      license: { id: license.id, key: license.key, type: found.license_types?.name },
+      machine: { fingerprint },
+      iat: Math.floor(now / 1000),
+      exp: Math.floor((now + LEASE_MS) / 1000),
+    };
+    const signingInput = `${jsonPart({ alg: 'EdDSA', typ: 'dctl-license+jwt' })}.${jsonPart(claims)}`;
+    const file = `${signingInput}.${sign(null, Buffer.from(signingInput), privateKey).toString('base64url')}`;
     return c.json({ code: 'VALID', message: 'The license is valid.', valid: true, lease_expires_at: lease, license_file: file });
   })
   .get('/ready', (c) => c.text('ok'));

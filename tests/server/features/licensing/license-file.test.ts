@@ -3,7 +3,7 @@
 // rotation new files use the new key and files signed before still verify.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SignJWT } from 'jose';
+import { decodeProtectedHeader, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signLicenseFile, type LicenseFileInput } from '../../../../server/features/licensing/license-file.ts';
 import { addSigningKey, createKeyringSource, loadKeyring, signingKeysDir } from '../../../../server/features/licensing/signing-keys.ts';
@@ -64,6 +64,34 @@ describe('license files', () => {
       exp: Date.parse('2026-07-01T00:00:00Z') / 1000,
     });
     expect(result.claims.license).toEqual(input().license);
+  });
+
+  it('are the JWS jose itself would sign: verified by jose alone against the published JWK, header and claims as set', async () => {
+    const keyring = loadKeyring(config());
+    const leaseExpiresAt = new Date('2026-06-15T12:00:00Z');
+    const token = await signLicenseFile(keyring, input({ machine: { fingerprint: 'fp-1', name: 'Lab PC', leaseExpiresAt } }));
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'EdDSA', kid: keyring.current.kid, typ: 'dctl-license+jwt' });
+    const key = await importJWK(keyring.published[0] as JWK, 'EdDSA');
+    const { payload } = await jwtVerify(token, key, { currentDate: NOW, issuer: 'https://www.example.com', typ: 'dctl-license+jwt' });
+    expect(payload).toEqual({
+      license: input().license,
+      machine: { fingerprint: 'fp-1', name: 'Lab PC' },
+      iss: 'https://www.example.com',
+      sub: '7',
+      iat: NOW.getTime() / 1000,
+      nbf: NOW.getTime() / 1000,
+      exp: leaseExpiresAt.getTime() / 1000,
+    });
+    // The same claims signed by jose give the same header and payload parts (Ed25519 signatures are deterministic too).
+    const byJose = await new SignJWT({ license: input().license, machine: { fingerprint: 'fp-1', name: 'Lab PC' } })
+      .setProtectedHeader({ alg: 'EdDSA', kid: keyring.current.kid, typ: 'dctl-license+jwt' })
+      .setIssuer('https://www.example.com')
+      .setSubject('7')
+      .setIssuedAt(NOW.getTime() / 1000)
+      .setNotBefore(NOW.getTime() / 1000)
+      .setExpirationTime(leaseExpiresAt.getTime() / 1000)
+      .sign(keyring.current.privateKey);
+    expect(token).toBe(byJose);
   });
 
   it('are refused when the header, payload or signature changed, or the kid is unknown', async () => {
