@@ -20,7 +20,7 @@ import { getCookie } from 'hono/cookie';
 import type { CapturedQueries } from './captured-queries.ts';
 import { compareSemver } from '../../common/semver.ts';
 import { renderMarkdown } from '../../common/markdown/index.ts';
-import { writeTransaction, type Db } from '../../server/db/client.ts';
+import { writeTransaction } from '../../server/db/client.ts';
 
 const [databaseFile, port, queriesFile, processesArgument = '1'] = process.argv.slice(2);
 if (!databaseFile || !port || !queriesFile) throw new Error('usage: bare-api-server.ts <database file> <port> <queries JSON> [processes]');
@@ -68,8 +68,7 @@ writer.pragma('busy_timeout = 5000');
 const renewLease = writer.prepare('update license_machines set last_check_in_at = ?, lease_expires_at = ? where id = ?');
 // In a write transaction as the product takes one (server/db/client.ts): the lock asked for again after
 // microseconds when another process holds it, not after SQLite's millisecond sleeps.
-const writerDb = { $client: writer } as unknown as Db;
-const heartbeatWrite = (machineId: number, at: string, lease: string) => writeTransaction(writerDb, () => renewLease.run(at, lease, machineId));
+const heartbeatWrite = (machineId: number, at: string, lease: string) => writeTransaction({ $client: writer }, () => renewLease.run(at, lease, machineId));
 // Signing is part of the work measured (a heartbeat answers a fresh file), so the bare handler signs too,
 // the way the product does (node:crypto, server/features/licensing/license-file.ts).
 const { privateKey } = generateKeyPairSync('ed25519');

@@ -11,6 +11,9 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
 
+/** The busy timeout of every connection: how long a write waits for another process's write lock. */
+const BUSY_TIMEOUT_MS = 5000;
+
 export function openDatabase(file: string): Db {
   if (file !== ':memory:') {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -55,9 +58,6 @@ function reportFailedCommitsOfSingleRowWrites(sqlite: Database.Database): void {
   }) as Database.Database['prepare'];
 }
 
-/** The busy timeout of every connection: how long a write waits for another process's write lock. */
-const BUSY_TIMEOUT_MS = 5000;
-
 /**
  * How long writeTransaction waits, in turn, before each new try for a write lock another process holds,
  * before it leaves the rest to SQLite's busy timeout: 20 µs doubling to 1.3 ms, about 2.5 ms in all.
@@ -75,7 +75,7 @@ export const FAST_LOCK_RETRY_WAITS_MS = [0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.2
  * waits FAST_LOCK_RETRY_WAITS_MS between tries and only then leaves the rest to the busy timeout. Inside a
  * transaction it is a savepoint and needs no lock.
  */
-export function writeTransaction<T>(db: Db, work: () => T): T {
+export function writeTransaction<T>(db: Pick<Db, '$client'>, work: () => T): T {
   const sqlite = db.$client;
   if (sqlite.inTransaction) return sqlite.transaction(work).immediate();
   let began = false;

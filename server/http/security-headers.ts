@@ -112,8 +112,13 @@ function setAsHeadIsWritten(outgoing: ServerResponse, always: ReadonlyArray<[str
     if (!this.hasHeader('Content-Security-Policy')) this.setHeader('Content-Security-Policy', apiPolicy);
     const last = rest[rest.length - 1];
     const given = last !== null && typeof last === 'object' && !Array.isArray(last) ? (last as OutgoingHttpHeaders) : undefined;
-    const givenCacheControl = given && Object.keys(given).find((name) => name.toLowerCase() === 'cache-control');
-    const setsCookie = this.hasHeader('Set-Cookie') || (given !== undefined && Object.keys(given).some((name) => name.toLowerCase() === 'set-cookie'));
+    let givenCacheControl: string | undefined;
+    let setsCookie = this.hasHeader('Set-Cookie');
+    for (const name of given ? Object.keys(given) : []) {
+      const lower = name.toLowerCase();
+      if (lower === 'cache-control') givenCacheControl = name;
+      else if (lower === 'set-cookie') setsCookie = true;
+    }
     const own = givenCacheControl ? given?.[givenCacheControl] : this.getHeader('Cache-Control');
     const cacheControl = cacheControlFor(own === undefined ? undefined : String(own), setsCookie, privateByDefault);
     if (cacheControl && given && givenCacheControl) rest[rest.length - 1] = { ...given, [givenCacheControl]: cacheControl };

@@ -41,9 +41,9 @@ export function preloadAccountRoot(): void {
   ensureAccountRoot().catch((error: unknown) => console.error('Could not load the account dialogs', error));
 }
 
-/** Opens a dialog, loading the React root first when needed. */
+/** Opens a dialog, loading the account dialogs first when needed. */
 export async function openAccountDialog(mode: AccountDialogMode, options: AccountDialogOptions = {}): Promise<void> {
-  // Set first: the root renders whatever the store holds when it mounts.
+  // Set first: the dialogs show whatever the store holds when they mount.
   showAccountDialog(mode, options);
   try {
     await ensureAccountRoot();
