@@ -41,7 +41,9 @@ export default defineConfig({
       : []),
     {
       command: 'node server/index.ts',
-      url: `http://localhost:${E2E_PORT}/`,
+      // Ready once the first build and its search index are both live: the first build goes live before its
+      // index (docs/decisions/0058-first-build-search-after-live.md), and the search tests need the index.
+      url: `http://localhost:${E2E_PORT}/pagefind/pagefind.js`,
       timeout: 180_000,
       reuseExistingServer: false,
       stdout: 'pipe',

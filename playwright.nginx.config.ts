@@ -35,7 +35,9 @@ export default defineConfig({
       // The service's umask (deploy/site.service): nginx's user (www-data under root) can read a build
       // only because the server makes it public, as in production.
       command: 'umask 077 && exec node server/index.ts',
-      url: `${NODE_ORIGIN}/`,
+      // Ready once the first build and its search index are both live (the index follows the first build:
+      // docs/decisions/0058-first-build-search-after-live.md); the parity test compares the index's files too.
+      url: `${NODE_ORIGIN}/pagefind/pagefind.js`,
       timeout: 180_000,
       reuseExistingServer: false,
       stdout: 'pipe',

@@ -13,15 +13,16 @@ export async function pageContains(url: string, text: string): Promise<boolean> 
 }
 
 /**
- * Waits until the publisher has nothing queued or running, then 3 s more: an admin's next save comes seconds
- * after the last publish, by when the build process for it is loaded and warmed up (0036). The save right
- * behind another is measured on its own.
+ * Waits until the publisher has nothing queued or running, its search index included (it follows the pages,
+ * the first build's too: docs/decisions/0058-first-build-search-after-live.md), then 3 s more: an admin's next
+ * save comes seconds after the last publish, by when the build process for it is loaded and warmed up (0036).
+ * The save right behind another is measured on its own.
  */
 export async function settle(admin: ApiClient): Promise<void> {
   const deadline = Date.now() + 300_000;
   for (;;) {
-    const status = (await (await admin.json('GET', '/api/admin/publish')).json()) as { state: string; pending: boolean };
-    if (status.state !== 'building' && !status.pending) break;
+    const status = (await (await admin.json('GET', '/api/admin/publish')).json()) as { state: string; pending: boolean; search?: string };
+    if (status.state !== 'building' && !status.pending && status.search !== 'updating') break;
     if (Date.now() > deadline) throw new Error('the publisher was still busy after 300 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

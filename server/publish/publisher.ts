@@ -217,10 +217,12 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       writeSnapshot(contentDir, snapshot);
       const rendered = await renderIncrementally(build, contentDir, snapshot);
       incremental = rendered !== null;
-      // A full build keeps its bundle for the next publish and leaves the search index to after "live" when
-      // a live site exists (readers keep the old index meanwhile); the first build indexes before it goes live.
+      // A full build keeps its bundle for the next publish and leaves the search index to after "live" (readers
+      // keep the old index meanwhile). The first build too: a server's first pages are not held back by
+      // Pagefind's seconds, and a search made before its index exists says it is not available yet
+      // (docs/decisions/0058-first-build-search-after-live.md).
       fullRequested = false;
-      const searchLater = current !== null && runBuild.indexSearch !== undefined;
+      const searchLater = runBuild.indexSearch !== undefined;
       result = rendered ?? (await runBuild({ id: build.id, outDir: build.dir, contentDir, config, searchLater }));
       // Until refreshSearch indexes the new pages, readers search with the live build's index.
       if (!rendered && searchLater && result.ok && current) linkSearchIndex(current.dir, build.dir);
@@ -255,7 +257,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       current = build;
       if (snapshot) live = { snapshot, paths: incremental ? (live?.paths ?? []) : (result.paths ?? []) };
       if (!result.paths && !incremental) live = null;
-      if (incremental || (previous !== null && runBuild.indexSearch)) searchStale = true;
+      if (incremental || runBuild.indexSearch) searchStale = true;
       lastBuildFailed = false;
       lastSuccess = { at: new Date(finishedAt).toISOString(), durationMs, buildId: build.id };
       log.info(`publish ${build.id}: live after ${durationMs} ms`);

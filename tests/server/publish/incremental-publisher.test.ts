@@ -77,12 +77,35 @@ describe('an incremental publish (fake runner)', () => {
     expect(second.search).toBe('updated');
     const liveDir = path.join(ctx.config.buildsDir, second.currentBuildId ?? '');
     expect(fs.readFileSync(path.join(liveDir, 'page.html'), 'utf8')).toBe('rendered 1');
-    expect(fs.readFileSync(path.join(liveDir, 'pagefind', 'pagefind.js'), 'utf8')).toBe('index 1');
+    // The first build's index was the first (made after it went live), this build's the second.
+    expect(fs.readFileSync(path.join(liveDir, 'pagefind', 'pagefind.js'), 'utf8')).toBe('index 2');
     // The unchanged file is the same inode as the first build's; the rendered one is not, and the first build's is intact.
     expect(fs.statSync(path.join(liveDir, 'index.html')).ino).toBe(firstIndexInode);
     expect(seenLive[0]).toBe('page 1');
     // Each build records the code that made it (a restart compares it, issue 31 item 2).
     expect(readCodeVersion(liveDir)).toBe(codeVersion(ctx.config.projectRoot));
+  });
+
+  it('puts the first build live before its search index, then its indexed copy, pages served meanwhile', async () => {
+    const { runner, calls } = fakeRunner({});
+    const indexSearch = runner.indexSearch!;
+    const wentLive: { dir: string; indexed: boolean }[] = [];
+    const { publisher, publish } = await publishWith(runner, (dir) => wentLive.push({ dir, indexed: fs.existsSync(path.join(dir, 'pagefind')) }));
+    let whileIndexing: ReturnType<typeof publisher.status> | undefined;
+    runner.indexSearch = async (dir, config, signal) => {
+      whileIndexing = publisher.status();
+      return indexSearch(dir, config, signal);
+    };
+    const status = await publish();
+    // Pagefind did not hold the pages back: they were live (and the publisher idle) while it ran.
+    expect(wentLive.map((build) => build.indexed)).toEqual([false, true]);
+    expect(whileIndexing).toMatchObject({ state: 'idle', search: 'updating', currentBuildId: path.basename(wentLive[0]?.dir ?? '') });
+    expect(calls).toMatchObject({ full: 1, index: 1 });
+    // Then the indexed copy went live: the same page files (hard links) with the index beside them.
+    expect(status).toMatchObject({ state: 'idle', search: 'updated', currentBuildId: path.basename(wentLive[1]?.dir ?? '') });
+    const [first, indexed] = wentLive.map((build) => build.dir);
+    expect(fs.statSync(path.join(indexed ?? '', 'index.html')).ino).toBe(fs.statSync(path.join(first ?? '', 'index.html')).ino);
+    expect(fs.readFileSync(path.join(indexed ?? '', 'pagefind', 'pagefind.js'), 'utf8')).toBe('index 1');
   });
 
   it('falls back to a full build in the same publish when the render fails, and the site goes live whole', async () => {
@@ -104,10 +127,12 @@ describe('an incremental publish (fake runner)', () => {
     let aborted = 0;
     let indexing: () => void = () => {};
     const indexStarted = () => new Promise<void>((resolve) => (indexing = resolve));
-    // An index that takes as long as its signal lets it (Pagefind on a large site), then the fake's own.
+    // Once held: an index that takes as long as its signal lets it (Pagefind on a large site); else the fake's own.
+    let holdNext = false;
     runner.indexSearch = async (dir, config, signal) => {
       indexing();
-      if (calls.index > 0 || aborted > 0) return slowIndex(dir, config, signal);
+      if (!holdNext) return slowIndex(dir, config, signal);
+      holdNext = false;
       await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
       aborted++;
       return { ok: false, log: 'superseded' };
@@ -115,6 +140,8 @@ describe('an incremental publish (fake runner)', () => {
     const { publisher } = await publishWith(runner);
     publisher.schedule('first');
     await publisher.whenIdle();
+    expect(calls.index).toBe(1);
+    holdNext = true;
     insertSection(ctx.db, 'news', { title: 'One', order: 1 });
     const started = indexStarted();
     publisher.schedule('an edit');
@@ -125,7 +152,7 @@ describe('an incremental publish (fake runner)', () => {
     publisher.schedule('the next edit');
     await publisher.whenIdle();
     expect(aborted).toBe(1);
-    expect(calls).toMatchObject({ full: 1, render: 2, index: 1 });
+    expect(calls).toMatchObject({ full: 1, render: 2, index: 2 });
     expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updated' });
     expect(ctx.logLines.some((line) => line.includes('search index was not updated'))).toBe(true);
   });
