@@ -71,13 +71,17 @@ export const MAX_PRERENDER_THREADS = 4;
 /** A worker is only worth its start and its memory for this many missing bodies (~0.35 s of rendering). */
 const BODIES_PER_THREAD = 50;
 /**
- * The heap of a worker is bounded like the build process's (semi-spaces of 8 MB, BUILD_PROCESS_EXEC_ARGV):
- * left to V8, a worker's young generation grew to ~200 MB on this 24 GB machine. A body that needs more than
- * the old space ends its worker, and the build (768 MB) renders it as before. The stack is smaller than the
- * build thread's (984 KB): a body that overflows it falls back in the worker and is left to the build
- * (prerenderMarkdown), and one that renders in the worker renders alike on the build's deeper stack.
+ * The heap of a worker is bounded: left to V8, a worker's young generation grew to ~200 MB on this 24 GB
+ * machine. Not as tightly as the build process's (8 MB semi-spaces, BUILD_PROCESS_EXEC_ARGV), though: a body's
+ * trees are still alive at most collections, so small semi-spaces copy them again and again, and two workers
+ * capped at 8 MB semi-spaces and a 256 MB old space rendered the bench's 1,706 bodies in 7.0–7.3 s against
+ * 5.7 s unbounded; 32 MB semi-spaces and 512 MB gave the same peak of the pre-render's process (269–277 MB
+ * against 276–285 MB in a cold start) (docs/decisions/0052-markdown-prerender.md, "Worker heaps"). A body that
+ * needs more than the old space ends its worker, and the build (768 MB) renders it as before. The stack is
+ * smaller than the build thread's (984 KB): a body that overflows it falls back in the worker and is left to
+ * the build (prerenderMarkdown), and one that renders in the worker renders alike on the build's deeper stack.
  */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 256, stackSizeMb: 1 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96, maxOldGenerationSizeMb: 512, stackSizeMb: 1 };
 const WORKER_FILE = new URL('./markdown-prerender-worker.ts', import.meta.url);
 const PROCESS_FILE = new URL('./markdown-prerender-process.ts', import.meta.url);
 /** The process's own thread only hands out work: a small heap. */
