@@ -20,7 +20,7 @@ describe.skipIf(!linux)('the peak of a process started by a large one', () => {
     const child = spawnSync(process.execPath, ['tests/helpers/peak-rss-child.ts'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(child.status, child.stderr).toBe(0);
     expect(ballast.length).toBe(300 * MB);
-    const { afterReset, afterWork } = JSON.parse(child.stdout) as Record<string, number>;
+    const { afterReset, afterWork } = JSON.parse(child.stdout) as { afterReset: number; afterWork: number };
     // A Node process with nothing loaded: well under the 300 MB of its parent.
     expect(afterReset).toBeLessThan(150 * MB);
     // Its 48 MB are in the peak read after them.
