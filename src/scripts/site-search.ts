@@ -98,6 +98,18 @@ function renderResult(data: PagefindData): HTMLLIElement {
   return item;
 }
 
+/**
+ * True when the site has no search index at all (yet): a server's first build goes live before its index
+ * (docs/decisions/0058-first-build-search-after-live.md). Anything else (offline, a broken index) is not this.
+ */
+async function indexMissing(): Promise<boolean> {
+  try {
+    return (await fetch(PAGEFIND_URL, { method: 'HEAD', cache: 'no-store' })).status === 404;
+  } catch {
+    return false;
+  }
+}
+
 function setup(): (() => void) | void {
   const page = document.querySelector<HTMLElement>('[data-search-page]');
   const form = page?.querySelector<HTMLFormElement>('[data-search-form]');
@@ -149,7 +161,10 @@ function setup(): (() => void) | void {
       status.textContent = `${count === 0 ? 'No' : count} result${count === 1 ? '' : 's'} for “${term}”${where ? ` in ${where}` : ''}${count > MAX_RESULTS ? `, the first ${MAX_RESULTS} shown` : ''}.`;
     } catch (error) {
       console.error('Search failed', error);
-      if (mine === latest) status.textContent = 'Search is not available right now. Please try again later.';
+      const message = (await indexMissing())
+        ? 'The search index is still being made: a new site indexes its pages just after they go live. Please try again in a few seconds.'
+        : 'Search is not available right now. Please try again later.';
+      if (mine === latest) status.textContent = message;
     }
   };
 

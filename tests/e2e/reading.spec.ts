@@ -218,6 +218,24 @@ test.describe('search', () => {
     await expect(page.locator('#aligning-a-scan-to-cad')).toBeInViewport();
   });
 
+  test('says the index is still being made while a new site has none, and searches once it is there', async ({ page }) => {
+    // A server's first build goes live a few seconds before its index (docs/decisions/0058-first-build-search-after-live.md).
+    await page.route('**/pagefind/**', (route) => route.fulfill({ status: 404, body: 'Not found' }));
+    await page.goto('/search?q=zeppelin-shaped');
+    await expect(page.getByRole('status')).toHaveText(
+      'The search index is still being made: a new site indexes its pages just after they go live. Please try again in a few seconds.',
+    );
+    // Any other failure (here the network) is not that.
+    await page.unroute('**/pagefind/**');
+    await page.route('**/pagefind/**', (route) => route.abort());
+    await page.locator('[data-search-form]').getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByRole('status')).toHaveText('Search is not available right now. Please try again later.');
+    // The index is there now: the next search loads it.
+    await page.unroute('**/pagefind/**');
+    await page.locator('[data-search-form]').getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByRole('status')).toHaveText('1 result for “zeppelin-shaped”.');
+  });
+
   test('the search page works from its address, and words found everywhere are filterable', async ({ page }) => {
     await page.goto('/search?q=markdown&ns=documentation');
     await expect(page.getByRole('radio', { name: 'Documentation' })).toBeChecked();
