@@ -219,7 +219,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       incremental = rendered !== null;
       // A full build keeps its bundle for the next publish and leaves the search index to after "live" (readers
       // keep the old index meanwhile). The first build too: a server's first pages are not held back by
-      // Pagefind's seconds, and a search made before its index exists says it is not available yet
+      // Pagefind's seconds, and a search made before its index exists says the index is still being made
       // (docs/decisions/0058-first-build-search-after-live.md).
       fullRequested = false;
       const searchLater = runBuild.indexSearch !== undefined;
