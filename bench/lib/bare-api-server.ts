@@ -11,7 +11,7 @@
 // each binds the port itself (SO_REUSEPORT), as the product's primary and web workers do
 // (server/process/worker.ts); the first answers /ready once every one listens.
 import cluster from 'node:cluster';
-import { createHash, createHmac, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { createHash, createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createAdaptorServer } from '@hono/node-server';
 import Database from 'better-sqlite3';
@@ -21,6 +21,7 @@ import type { CapturedQueries } from './captured-queries.ts';
 import { compareSemver } from '../../common/semver.ts';
 import { renderMarkdown } from '../../common/markdown/index.ts';
 import { writeTransaction } from '../../server/db/client.ts';
+import { signCompactEdDsa } from '../../server/features/licensing/license-file.ts';
 
 const [databaseFile, port, queriesFile, processesArgument = '1'] = process.argv.slice(2);
 if (!databaseFile || !port || !queriesFile) throw new Error('usage: bare-api-server.ts <database file> <port> <queries JSON> [processes]');
@@ -70,9 +71,8 @@ const renewLease = writer.prepare('update license_machines set last_check_in_at 
 // microseconds when another process holds it, not after SQLite's millisecond sleeps.
 const heartbeatWrite = (machineId: number, at: string, lease: string) => writeTransaction({ $client: writer }, () => renewLease.run(at, lease, machineId));
 // Signing is part of the work measured (a heartbeat answers a fresh file), so the bare handler signs too,
-// the way the product does (node:crypto, server/features/licensing/license-file.ts).
+// with the product's own signing (server/features/licensing/license-file.ts).
 const { privateKey } = generateKeyPairSync('ed25519');
-const jsonPart = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const LEASE_MS = 15 * 60_000;
 
 // The update API's latest (issue 25): every downloadable versioned release with its files, read per request
@@ -198,8 +198,7 @@ const app = new Hono()
       iat: Math.floor(now / 1000),
       exp: Math.floor((now + LEASE_MS) / 1000),
     };
-    const signingInput = `${jsonPart({ alg: 'EdDSA', typ: 'dctl-license+jwt' })}.${jsonPart(claims)}`;
-    const file = `${signingInput}.${sign(null, Buffer.from(signingInput), privateKey).toString('base64url')}`;
+    const file = signCompactEdDsa({ alg: 'EdDSA', typ: 'dctl-license+jwt' }, claims, privateKey);
     return c.json({ code: 'VALID', message: 'The license is valid.', valid: true, lease_expires_at: lease, license_file: file });
   })
   .get('/ready', (c) => c.text('ok'));

@@ -6,7 +6,7 @@
 // signature, and that cost five times the signature itself (decision 0057); every activation and every
 // floating seat's heartbeat signs one. The compact form is three base64url parts (RFC 7515, section 7.1);
 // files are still read with jose (verify-file.ts), and the tests verify them with jose alone.
-import { sign } from 'node:crypto';
+import { sign, type KeyObject } from 'node:crypto';
 import type { Keyring } from './signing-keys.ts';
 
 export const LICENSE_FILE_TYPE = 'dctl-license+jwt';
@@ -45,6 +45,16 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 /** base64url of the JSON of `value`, as a JWS part. */
 const jsonPart = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
+/**
+ * A compact JWS of `claims` under `header` (whose `alg` is EdDSA), signed with an Ed25519 key. Also how the
+ * bench's bare handler signs (bench/lib/bare-api-server.ts), so the two compare the same signing.
+ */
+export function signCompactEdDsa(header: { alg: 'EdDSA' } & Record<string, unknown>, claims: Record<string, unknown>, privateKey: KeyObject): string {
+  const signingInput = `${jsonPart(header)}.${jsonPart(claims)}`;
+  // Ed25519 signs the message itself: no digest is named (RFC 8037).
+  return `${signingInput}.${sign(null, Buffer.from(signingInput), privateKey).toString('base64url')}`;
+}
+
 export async function signLicenseFile(keyring: Keyring, input: LicenseFileInput): Promise<string> {
   const { license, machine, now } = input;
   const claims: Record<string, unknown> = { license };
@@ -56,7 +66,5 @@ export async function signLicenseFile(keyring: Keyring, input: LicenseFileInput)
   claims.nbf = seconds(now);
   const expiries = [license.expire_date ? new Date(license.expire_date) : null, machine?.leaseExpiresAt ?? null].filter((date): date is Date => date !== null);
   if (expiries.length > 0) claims.exp = Math.min(...expiries.map(seconds));
-  const signingInput = `${jsonPart({ alg: 'EdDSA', kid: keyring.current.kid, typ: LICENSE_FILE_TYPE })}.${jsonPart(claims)}`;
-  // Ed25519 signs the message itself: no digest is named (RFC 8037).
-  return `${signingInput}.${sign(null, Buffer.from(signingInput), keyring.current.privateKey).toString('base64url')}`;
+  return signCompactEdDsa({ alg: 'EdDSA', kid: keyring.current.kid, typ: LICENSE_FILE_TYPE }, claims, keyring.current.privateKey);
 }
