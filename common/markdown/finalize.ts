@@ -1,6 +1,6 @@
 // The last steps of both renderMarkdown and sanitizeHtml, so that what the editor previews, what
 // the build publishes and what sanitizeHtml returns obey exactly the same rules.
-import type { Root } from 'hast';
+import type { Properties, Root } from 'hast';
 import { sanitize } from 'hast-util-sanitize';
 import rehypeRaw from 'rehype-raw';
 import rehypeStringify from 'rehype-stringify';
@@ -44,29 +44,73 @@ function escapeBracketsInAttributes(html: string): string {
   return out;
 }
 
-function sanitizeOnce(tree: Root): string {
+/** The tree sanitised (depth cap, allowlist, policies), and its HTML. */
+function sanitizeOnce(tree: Root): { clean: Root; html: string } {
   limitHastDepth(tree);
   normalizeUrls(tree);
   const clean = sanitize(tree, SANITIZE_SCHEMA) as Root;
   enforcePolicies(clean);
   hideRenderedMathFromSearch(clean);
-  return escapeBracketsInAttributes(serializer.stringify(clean));
+  return { clean, html: escapeBracketsInAttributes(serializer.stringify(clean)) };
 }
 
 /**
  * Sanitises a hast tree (depth cap, allowlist, policies) and serialises it. Removing elements can
  * leave structures the HTML parser would rearrange on the next read (a <p> inside a <p> once a
- * <button> between them is gone), so the result is read back and cleaned again until it is stable:
- * the HTML returned is exactly what a browser will build.
+ * <button> between them is gone), so the result is read back as a browser reads it. When that reading is
+ * the sanitised tree itself, node for node, the HTML is what a browser will build and is returned (the
+ * common case: one parse instead of a second sanitiser pass, docs/decisions/0059-finalize-read-back.md).
+ * Otherwise the reading is cleaned again, and again, until the HTML is stable, as before.
  */
 export function finalizeToHtml(tree: Root): string {
-  let html = sanitizeOnce(tree);
+  const first = sanitizeOnce(tree);
+  let html = first.html;
+  let readBack = parseHtmlFragment(html);
+  if (sameTree(readBack, first.clean)) return html;
   for (let round = 0; round < 3; round++) {
-    const next = sanitizeOnce(parseHtmlFragment(html));
+    const next = sanitizeOnce(readBack).html;
     if (next === html) break;
     html = next;
+    readBack = parseHtmlFragment(html);
   }
   return html;
+}
+
+type TreeNode = Root | Root['children'][number];
+
+/**
+ * Whether two hast trees are the same document: the same nodes in the same order, with equal tag names,
+ * text and properties (positions and other data aside). Anything it does not know to compare (a
+ * <template>'s content, a doctype, raw HTML) counts as different, which only costs the slower check.
+ */
+function sameTree(a: TreeNode, b: TreeNode): boolean {
+  if (a.type !== b.type) return false;
+  if (a.type === 'text' || a.type === 'comment') return a.value === (b as typeof a).value;
+  if (a.type === 'root') return sameChildren(a.children, (b as typeof a).children);
+  if (a.type !== 'element') return false;
+  const other = b as typeof a;
+  if (a.tagName !== other.tagName || a.content !== undefined || other.content !== undefined) return false;
+  return sameProperties(a.properties, other.properties) && sameChildren(a.children, other.children);
+}
+
+function sameChildren(a: readonly TreeNode[], b: readonly TreeNode[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (!sameTree(a[index]!, b[index]!)) return false;
+  return true;
+}
+
+function sameProperties(a: Properties, b: Properties): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    const left = a[key];
+    if (!Object.hasOwn(b, key)) return false;
+    const right = b[key];
+    if (left === right) continue;
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false;
+    for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
+  }
+  return true;
 }
 
 /** Stack overflow, as V8 (RangeError) and SpiderMonkey (InternalError) report it. */

@@ -7,7 +7,7 @@ import { NAMESPACE_TITLES, sortSections } from './posts.ts';
 import { latestUpdate, siteBase } from './sitemap.ts';
 import type { SectionEntry, SiteSnapshot } from '../../common/snapshot-schema.ts';
 import type { Namespace } from '../../common/snapshot-types.ts';
-import { escapeXml } from './xml.ts';
+import { escapeXml } from '../../common/xml.ts';
 
 export { latestUpdate };
 
@@ -55,23 +55,21 @@ export function absolutizeHtml(html: string, siteUrl: string): string {
 
 function itemsOf(snapshot: SiteSnapshot, namespace: Namespace, sections: readonly SectionEntry[], render: (markdown: string) => string): FeedItem[] {
   const base = siteBase(snapshot.site.url);
-  const items = sections.flatMap((section) =>
-    section.posts.map((post) => ({
-      id: `${base}/${namespace}#post-${post.id}`,
-      title: post.title,
-      url: `${base}/${namespace}/${section.title_slug}#${post.title_slug}`,
-      html: absolutizeHtml(render(post.body), base),
-      summary: markdownExcerpt(post.body, 300),
-      published: post.created_at,
-      updated: post.updated_at,
-      author: post.author?.name,
-      category: section.title,
-      sortKey: [new Date(post.created_at).getTime() || 0, post.id] as const,
-    })),
-  );
-  // Newest first; the id breaks ties so the order is stable from one build to the next.
-  items.sort((a, b) => b.sortKey[0] - a.sortKey[0] || b.sortKey[1] - a.sortKey[1]);
-  return items.slice(0, FEED_MAX_ITEMS).map(({ sortKey: _sortKey, ...item }) => item);
+  const posts = sections.flatMap((section) => section.posts.map((post) => ({ post, section, createdAt: new Date(post.created_at).getTime() || 0 })));
+  // Newest first; the id breaks ties so the order is stable from one build to the next. Chosen before
+  // anything is rendered: the news feed picks 50 of every news post (1,667 at the bench's largest size).
+  posts.sort((a, b) => b.createdAt - a.createdAt || b.post.id - a.post.id);
+  return posts.slice(0, FEED_MAX_ITEMS).map(({ post, section }) => ({
+    id: `${base}/${namespace}#post-${post.id}`,
+    title: post.title,
+    url: `${base}/${namespace}/${section.title_slug}#${post.title_slug}`,
+    html: absolutizeHtml(render(post.body), base),
+    summary: markdownExcerpt(post.body, 300),
+    published: post.created_at,
+    updated: post.updated_at,
+    author: post.author?.name,
+    category: section.title,
+  }));
 }
 
 export function newsFeed(snapshot: SiteSnapshot, render: (markdown: string) => string): Feed {

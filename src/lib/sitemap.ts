@@ -4,7 +4,7 @@
 import { sortSections } from './posts.ts';
 import type { SiteSnapshot } from '../../common/snapshot-schema.ts';
 import { NAMESPACE_LIST } from '../../common/snapshot-types.ts';
-import { escapeXml, isoDay } from './xml.ts';
+import { escapeXml, isoDay } from '../../common/xml.ts';
 
 export const SITEMAP_PRIORITY = { home: 1, section: 0.8, downloads: 0.8, namespace: 0.7, post: 0.6, contact: 0.5 } as const;
 

@@ -3,6 +3,7 @@
 // release body through the site's one markdown pipeline, rendered once per release version (cached).
 import { stringify } from 'yaml';
 import { renderMarkdown } from '../../../common/markdown/index.ts';
+import { escapeXml, xmlCdata } from '../../../common/xml.ts';
 import type { ReleaseFile } from '../../db/schema.ts';
 import type { ReleaseWithFiles } from '../downloads/index.ts';
 import type { FeedEntry } from './feeds.ts';
@@ -63,10 +64,6 @@ export function presentUpdateYaml(entry: FeedEntry, urlOf: (file: ReleaseFile) =
   return stringify({ version: entry.release.version, files, path: first.url, sha512: first.sha512, releaseDate: entry.release.released_at });
 }
 
-const escapeXml = (text: string) => text.replace(/[<>&"']/g, (char) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' }[char]};`);
-/** CDATA cannot hold "]]>": split it across two sections. */
-const cdata = (text: string) => `<![CDATA[${text.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
-
 /** A Sparkle 2 appcast, newest first; every enclosure carries the file's Ed25519 signature. */
 export function presentAppcast(options: { title: string; link: string; entries: readonly FeedEntry[]; urlOf: (file: ReleaseFile) => string }): string {
   const items = options.entries.map((entry) => {
@@ -78,7 +75,7 @@ export function presentAppcast(options: { title: string; link: string; entries: 
       `      <pubDate>${new Date(release.released_at).toUTCString()}</pubDate>`,
       `      <sparkle:version>${escapeXml(release.version)}</sparkle:version>`,
       `      <sparkle:shortVersionString>${escapeXml(release.version)}</sparkle:shortVersionString>`,
-      `      <description>${cdata(notesHtml(release))}</description>`,
+      `      <description>${xmlCdata(notesHtml(release))}</description>`,
       `      <enclosure url="${escapeXml(options.urlOf(file))}" length="${file.size}" type="application/octet-stream" sparkle:edSignature="${escapeXml(file.ed_signature ?? '')}"/>`,
       '    </item>',
     ].join('\n');

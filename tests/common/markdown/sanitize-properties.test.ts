@@ -137,6 +137,55 @@ describe('sanitizeHtml', () => {
   });
 });
 
+// Elements the allowlist unwraps or drops, and the ones whose nesting the HTML parser rearranges once they
+// are gone (a <p> that a <button> held inside another <p>): the sanitiser must read its output back and
+// return what a browser builds from it (common/markdown/finalize.ts).
+const STRUCTURE = [
+  '<p>',
+  '</p>',
+  '<button>',
+  '</button>',
+  '<form>',
+  '</form>',
+  '<select>',
+  '<option>',
+  '<div>',
+  '</div>',
+  '<li>',
+  '<ul>',
+  '</ul>',
+  '<table>',
+  '<td>',
+  '<tr>',
+  '<a href="https://a.example/">',
+  '</a>',
+  '<object>',
+  '</object>',
+  '<h1>',
+  'text',
+  ' ',
+];
+const structural = fc.array(fc.constantFrom(...STRUCTURE), { maxLength: 24 }).map((parts) => parts.join(''));
+
+describe('sanitizeHtml, read back', () => {
+  it.each([
+    ['a <p> a <button> held inside a <p>', '<p>a<button><p>b</p></button></p>', '<p>a</p><p>b</p><p></p>'],
+    ['a list item a <button> held inside a list item', '<ul><li>a<button><li>b</li></button></li></ul>', '<ul><li>a</li><li>b</li></ul>'],
+  ])('returns what a browser builds once %s is unwrapped', (_name, input, expected) => {
+    expect(sanitizeHtml(input)).toBe(expected);
+  });
+
+  it('is idempotent on HTML whose nesting the parser rearranges', () => {
+    fc.assert(
+      fc.property(structural, (input) => {
+        const once = sanitizeHtml(input);
+        expect(sanitizeHtml(once)).toBe(once);
+      }),
+      RUNS,
+    );
+  });
+});
+
 describe('renderMarkdown', () => {
   it('lets nothing dangerous through for arbitrary strings', () => {
     fc.assert(

@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { absolutizeHtml, newsFeed, renderJsonFeed, renderRss, sectionFeed, FEED_MAX_ITEMS } from '../../../src/lib/feeds.ts';
 import { latestUpdate, renderRobots, renderSitemap, sitemapUrls, SITEMAP_PRIORITY } from '../../../src/lib/sitemap.ts';
 import type { PostEntry, SiteSnapshot } from '../../../common/snapshot-schema.ts';
-import { escapeXml, isoDay } from '../../../src/lib/xml.ts';
+import { escapeXml, isoDay, xmlCdata } from '../../../common/xml.ts';
 
 const fixture = JSON.parse(fs.readFileSync(new URL('../../fixtures/snapshot.json', import.meta.url), 'utf8')) as SiteSnapshot;
 const render = (markdown: string) => `<p>${markdown.replace(/</g, '&lt;')}</p>`;
@@ -12,6 +13,27 @@ describe('xml helpers', () => {
   it('escapes markup and drops characters XML forbids', () => {
     expect(escapeXml(`a<b>&"c"'d'\u0000\u0008e`)).toBe('a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos;e');
     expect(escapeXml('tab\tnew\nline')).toBe('tab\tnew\nline');
+    // Lone surrogates and the two non-characters of the basic plane are forbidden too; a pair is a character.
+    expect(escapeXml('a\uD800b\uDC00c\uFFFEd\uFFFFe \u{1F600} <&>')).toBe('abcde \u{1F600} &lt;&amp;&gt;');
+    expect(escapeXml('no markup at all')).toBe('no markup at all');
+    expect(escapeXml('<<>>""')).toBe('&lt;&lt;&gt;&gt;&quot;&quot;');
+  });
+
+  it('escapes exactly as the plain rule says, whatever the text', () => {
+    const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+    // eslint-disable-next-line no-control-regex
+    const forbidden = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 120 }), fc.constantFrom('', '<p>', '&amp;', '"\'', '\u0001', '\uD83D'), (text, extra) => {
+        const input = `${extra}${text}${extra}`;
+        expect(escapeXml(input)).toBe(input.replace(forbidden, '').replace(/[&<>"']/g, (char) => entities[char] ?? char));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps "]]>" from ending a CDATA section early, and drops what XML forbids there too', () => {
+    expect(xmlCdata('<p>a]]>b</p>\u0000')).toBe('<![CDATA[<p>a]]]]><![CDATA[>b</p>]]>');
   });
 
   it('gives the UTC day of a date', () => {
@@ -113,9 +135,15 @@ describe('the feeds', () => {
       ...fixture,
       namespaces: { ...fixture.namespaces, news: [{ id: 1, title: 'S', title_slug: 's', order: 0, updated_at: '', posts }] },
     };
-    const feed = newsFeed(snapshot, render);
+    let rendered = 0;
+    const feed = newsFeed(snapshot, (markdown) => {
+      rendered += 1;
+      return render(markdown);
+    });
     expect(feed.items).toHaveLength(FEED_MAX_ITEMS);
     expect(feed.items[0]!.title).toBe(`P${FEED_MAX_ITEMS + 4}`);
+    // Only the posts it holds are rendered (a build's news feed chooses 50 of every news post).
+    expect(rendered).toBe(FEED_MAX_ITEMS);
   });
 
   it('make root-relative links and images absolute', () => {
