@@ -25,23 +25,28 @@ export function parseHtmlFragment(html: string): Root {
  * there is none. Escaping brackets inside double-quoted values keeps the meaning and removes that.
  */
 function escapeBracketsInAttributes(html: string): string {
+  // By UTF-16 unit: every character it looks at is ASCII, never part of a surrogate pair. The runs between
+  // replacements are copied whole, and HTML without a bracket in a value comes back as the very string it
+  // was: a string built a character at a time is a rope of thousands of pieces that every later reader (the
+  // cache's file write, the page) had to flatten (docs/decisions/0059-finalize-read-back.md).
   let out = '';
+  let copied = 0;
   let inTag = false;
   let inValue = false;
-  for (const char of html) {
+  for (let index = 0; index < html.length; index++) {
+    const code = html.charCodeAt(index);
     if (!inTag) {
-      if (char === '<') inTag = true;
-      out += char;
+      if (code === 0x3c) inTag = true;
     } else if (inValue) {
-      if (char === '"') inValue = false;
-      out += char === '<' ? '&#x3C;' : char === '>' ? '&#x3E;' : char;
-    } else {
-      if (char === '"') inValue = true;
-      else if (char === '>') inTag = false;
-      out += char;
-    }
+      if (code === 0x22) inValue = false;
+      else if (code === 0x3c || code === 0x3e) {
+        out += html.slice(copied, index) + (code === 0x3c ? '&#x3C;' : '&#x3E;');
+        copied = index + 1;
+      }
+    } else if (code === 0x22) inValue = true;
+    else if (code === 0x3e) inTag = false;
   }
-  return out;
+  return copied === 0 ? html : out + html.slice(copied);
 }
 
 /** The tree sanitised (depth cap, allowlist, policies), and its HTML. */

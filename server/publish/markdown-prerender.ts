@@ -73,19 +73,24 @@ const BODIES_PER_THREAD = 50;
 /**
  * The heap of a worker is bounded: left to V8, a worker's young generation grew to ~200 MB on this 24 GB
  * machine. Not as tightly as the build process's (8 MB semi-spaces, BUILD_PROCESS_EXEC_ARGV), though: a body's
- * trees are still alive at most collections, so small semi-spaces copy them again and again, and two workers
- * capped at 8 MB semi-spaces and a 256 MB old space rendered the bench's 1,706 bodies in 7.0–7.3 s against
- * 5.7 s unbounded; 32 MB semi-spaces and 512 MB gave the same peak of the pre-render's process (269–277 MB
- * against 276–285 MB in a cold start) (docs/decisions/0052-markdown-prerender.md, "Worker heaps"). A body that
- * needs more than the old space ends its worker, and the build (768 MB) renders it as before. The stack is
- * smaller than the build thread's (984 KB): a body that overflows it falls back in the worker and is left to
- * the build (prerenderMarkdown), and one that renders in the worker renders alike on the build's deeper stack.
+ * trees are still alive at most collections, so small semi-spaces copy them again and again. Two workers
+ * rendering the bench's 1,706 bodies in this process (docs/decisions/0059-finalize-read-back.md, "Worker
+ * heaps, measured"): 8 MB semi-spaces 7.7–9.3 s, the process peaking at 285–291 MB; 16 MB (a 48 MB young
+ * generation) 6.4–7.1 s at 333–338 MB; 32 MB 6.5–6.9 s at 399–431 MB. A body that needs more than the old
+ * space ends its worker, and the build (768 MB) renders it as before. The stack is smaller than the build
+ * thread's (984 KB): a body that overflows it falls back in the worker and is left to the build
+ * (prerenderMarkdown), and one that renders in the worker renders alike on the build's deeper stack.
  */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 96, maxOldGenerationSizeMb: 512, stackSizeMb: 1 };
+export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 48, maxOldGenerationSizeMb: 512, stackSizeMb: 1 };
 const WORKER_FILE = new URL('./markdown-prerender-worker.ts', import.meta.url);
 const PROCESS_FILE = new URL('./markdown-prerender-process.ts', import.meta.url);
-/** The process's own thread only hands out work: a small heap. */
-const PROCESS_EXEC_ARGV = ['--max-old-space-size=128', '--max-semi-space-size=8'];
+/**
+ * No V8 heap flags for the process: they are the whole process's, and override the workers' own limits (with
+ * `--max-semi-space-size=8 --max-old-space-size=128` here, as until 0059, every worker ran with 8 MB
+ * semi-spaces and a 128 MB old space whatever WORKER_LIMITS said). Its own thread only hands out work and
+ * allocates little; V8 grows a heap only as it is used.
+ */
+const PROCESS_EXEC_ARGV: string[] = [];
 
 /** One per core the machine gives this process, at most MAX_PRERENDER_THREADS. */
 export function prerenderThreads(): number {

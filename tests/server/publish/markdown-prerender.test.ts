@@ -10,7 +10,7 @@ import { markdownCacheFile } from '../../../common/markdown/cache-file.ts';
 import { renderMarkdown } from '../../../common/markdown/index.ts';
 import { renderMarkdownOutcome } from '../../../common/markdown/render.ts';
 import { snapshotMarkdownBodies } from '../../../common/snapshot-bodies.ts';
-import { startMarkdownPrerender } from '../../../server/publish/markdown-prerender.ts';
+import { forkMarkdownPrerender, startMarkdownPrerender, WORKER_LIMITS } from '../../../server/publish/markdown-prerender.ts';
 import { exportSnapshot, writeSnapshot } from '../../../server/publish/export-snapshot.ts';
 import { insertPost, insertSection } from '../../../server/features/content/queries.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
@@ -89,6 +89,33 @@ describe('the markdown pre-render', () => {
         expect(summary).toMatchObject({ threads: 1, failed: 1, rendered: 0 });
       }
       expect(cacheEntries(cacheDir)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives the workers in the pre-render's own process the heap it names for them", async () => {
+    // V8's heap flags are a whole process's: on the process, they overrode every worker's limits unseen.
+    const { contentDir, cacheDir } = snapshotDir(0);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prerender-worker-'));
+    try {
+      const reporting = path.join(dir, 'reporting.mjs');
+      const report = path.join(dir, 'heap.json');
+      fs.writeFileSync(
+        reporting,
+        [
+          "import fs from 'node:fs';",
+          "import v8 from 'node:v8';",
+          "import { parentPort } from 'node:worker_threads';",
+          `fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify(v8.getHeapStatistics()));`,
+          "parentPort.postMessage({ type: 'done', rendered: 0 });",
+        ].join('\n'),
+      );
+      const summary = await forkMarkdownPrerender({ contentDir, cacheDir, threads: 1, workerFile: reporting }).done;
+      expect(summary).toMatchObject({ threads: 1, failed: 0 });
+      const heap = JSON.parse(fs.readFileSync(report, 'utf8')) as { heap_size_limit: number };
+      // V8's limit is the old space plus the young generation, as asked.
+      expect(heap.heap_size_limit / 1048576).toBe(WORKER_LIMITS.maxOldGenerationSizeMb + WORKER_LIMITS.maxYoungGenerationSizeMb);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
