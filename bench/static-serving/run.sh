@@ -8,7 +8,9 @@
 # Usage: bench/static-serving/run.sh [seconds per run, default 8] [rounds, default 3] [build dir]
 #   Without a build dir the page is a generated 30 KB HTML file (the figures of docs/engineering.md#speed-notes were measured with it).
 #   With one (e.g. data/builds/current) the build is copied and PAGE (default /news/) is requested.
-#   REFERENCES=1 adds Hono answering from memory and a bare node server (servers.ts), single processes.
+#   REFERENCES=1 adds Hono answering from memory and a bare node server (servers.ts), single processes, a bare
+#   node server in two processes on one port (as the product serves), and nginx with sendfile off: what Node
+#   can reach at all, and what nginx does when it copies each answer from user space as Node must.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -59,6 +61,7 @@ http {
   access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
   include /etc/nginx/mime.types;
   server { listen 127.0.0.1:8088; root $WORK/site; add_header Cache-Control no-cache; }
+  server { listen 127.0.0.1:8093; root $WORK/site; add_header Cache-Control no-cache; sendfile off; }
 }
 CONF
 /usr/sbin/nginx -c "$WORK/nginx.conf"
@@ -76,10 +79,14 @@ declare -A names=([8088]=nginx [8089]="product WEB_WORKERS=auto" [8090]="product
 ports=(8088 8089 8090)
 if [ "${REFERENCES:-0}" = 1 ]; then
   node bench/static-serving/servers.ts hono 8091 "$WORK/site" & pids+=($!)
-  node bench/static-serving/servers.ts raw 8092 "$WORK/site" & pids+=($!)
+  node bench/static-serving/servers.ts raw 8092 "$WORK/site" "$PAGE" & pids+=($!)
+  node bench/static-serving/servers.ts raw 8094 "$WORK/site" "$PAGE" & pids+=($!)
+  node bench/static-serving/servers.ts raw 8094 "$WORK/site" "$PAGE" & pids+=($!)
   names[8091]="hono from memory (1 process)"
   names[8092]="bare node (1 process)"
-  ports+=(8091 8092)
+  names[8093]="nginx, sendfile off"
+  names[8094]="bare node (2 processes)"
+  ports+=(8091 8092 8093 8094)
 fi
 
 # Ready: every server answers the page, and every serving process of the auto product says it is serving.
