@@ -78,7 +78,7 @@ start_product single 8090 0
 declare -A names=([8088]=nginx [8089]="product WEB_WORKERS=auto" [8090]="product WEB_WORKERS=0")
 ports=(8088 8089 8090)
 if [ "${REFERENCES:-0}" = 1 ]; then
-  node bench/static-serving/servers.ts hono 8091 "$WORK/site" & pids+=($!)
+  node bench/static-serving/servers.ts hono 8091 "$WORK/site" "$PAGE" & pids+=($!)
   node bench/static-serving/servers.ts raw 8092 "$WORK/site" "$PAGE" & pids+=($!)
   node bench/static-serving/servers.ts raw 8094 "$WORK/site" "$PAGE" & pids+=($!)
   node bench/static-serving/servers.ts raw 8094 "$WORK/site" "$PAGE" & pids+=($!)
