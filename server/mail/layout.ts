@@ -2,6 +2,7 @@
 // over plain text only; this file is the single place that turns it into HTML, escaping everything, so a
 // name or message typed by a visitor can never become markup in an admin's mail client.
 import type { Config } from '../env.ts';
+import { escapeHtml } from '../../common/escape-html.ts';
 
 export type MailSite = Pick<Config, 'siteName' | 'siteUrl'>;
 
@@ -15,10 +16,6 @@ export interface MailBody {
   action?: { label: string; url: string };
   /** Paragraphs after the button (expiry notes, "ignore this if…"). */
   closing?: string[];
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 export function renderText(site: MailSite, body: MailBody): string {

@@ -2,8 +2,7 @@
 // server, so it works without any script (none from elsewhere, and none of ours either). Styles are inline,
 // allowed by a nonce in this answer's own Content-Security-Policy.
 import type { OpenApiDocument } from './document.ts';
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+import { escapeHtml } from '../../../common/escape-html.ts';
 
 type Operation = {
   summary?: string;
@@ -15,7 +14,7 @@ type Operation = {
 };
 
 function schemaText(schema: unknown): string {
-  return escape(JSON.stringify(schema, null, 2) ?? '');
+  return escapeHtml(JSON.stringify(schema, null, 2) ?? '');
 }
 
 export function renderReferencePage(doc: OpenApiDocument, nonce: string): string {
@@ -26,15 +25,15 @@ export function renderReferencePage(doc: OpenApiDocument, nonce: string): string
       const id = `${method}-${path}`.replace(/[^a-z0-9]+/gi, '-');
       const parameters = (operation.parameters ?? []).map(
         (parameter) =>
-          `<li><code>${escape(parameter.name)}</code> (${escape(parameter.in)}${parameter.required ? ', required' : ''})${parameter.description ? `: ${escape(parameter.description)}` : ''}</li>`,
+          `<li><code>${escapeHtml(parameter.name)}</code> (${escapeHtml(parameter.in)}${parameter.required ? ', required' : ''})${parameter.description ? `: ${escapeHtml(parameter.description)}` : ''}</li>`,
       );
       const body = operation.requestBody?.content?.['application/json']?.schema;
       const responses = Object.entries(operation.responses ?? {}).map(
-        ([status, response]) => `<li><strong>${escape(status)}</strong> ${escape(response.description ?? '')}</li>`,
+        ([status, response]) => `<li><strong>${escapeHtml(status)}</strong> ${escapeHtml(response.description ?? '')}</li>`,
       );
       sections.push(`<section id="${id}" aria-labelledby="${id}-h">
-<h3 id="${id}-h"><span class="method">${escape(method.toUpperCase())}</span> <code>${escape(path)}</code></h3>
-<p>${escape(operation.summary ?? '')}</p>
+<h3 id="${id}-h"><span class="method">${escapeHtml(method.toUpperCase())}</span> <code>${escapeHtml(path)}</code></h3>
+<p>${escapeHtml(operation.summary ?? '')}</p>
 ${parameters.length ? `<h4>Parameters</h4><ul>${parameters.join('')}</ul>` : ''}
 ${body ? `<h4>Body (JSON)</h4><pre>${schemaText(body)}</pre>` : ''}
 <h4>Answers</h4><ul>${responses.join('')}</ul>
@@ -42,9 +41,9 @@ ${body ? `<h4>Body (JSON)</h4><pre>${schemaText(body)}</pre>` : ''}
     }
   }
   const schemas = Object.entries((doc.components?.schemas ?? {}) as Record<string, unknown>).map(
-    ([name, schema]) => `<section id="schema-${escape(name)}"><h3>${escape(name)}</h3><pre>${schemaText(schema)}</pre></section>`,
+    ([name, schema]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3><pre>${schemaText(schema)}</pre></section>`,
   );
-  const title = escape(doc.info.title);
+  const title = escapeHtml(doc.info.title);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} reference</title>
@@ -58,8 +57,8 @@ code{font-size:.95em;word-break:break-all}
 </style></head>
 <body><main>
 <h1>${title}</h1>
-<p>${escape(doc.info.description ?? '')}</p>
-<p>The machine-readable description: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI ${escape(doc.openapi)}). Guides: docs/integrations.md, docs/licensing.md.</p>
+<p>${escapeHtml(doc.info.description ?? '')}</p>
+<p>The machine-readable description: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI ${escapeHtml(doc.openapi)}). Guides: docs/integrations.md, docs/licensing.md.</p>
 <h2>Operations</h2>
 ${sections.join('\n')}
 <h2>Schemas</h2>

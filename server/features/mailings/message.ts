@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { ONE_CLICK_UNSUBSCRIBE_PATH } from '../../auth/csrf.ts';
 import { signUrl } from '../../auth/signed-urls.ts';
 import { renderMailingHtml, renderPlainText } from '../../../common/markdown/index.ts';
-import { escapeHtml } from '../../mail/layout.ts';
+import { escapeHtml } from '../../../common/escape-html.ts';
 import type { MailMessage } from '../../mail/transport.ts';
 
 /** The one path exempt from the XSRF check for RFC 8058's one-click POST (server/auth/csrf.ts). */

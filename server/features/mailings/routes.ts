@@ -36,7 +36,7 @@ import { errorResponse, HttpError } from '../../http/errors.ts';
 import { required, requiredText, parseId } from '../../http/fields.ts';
 import { validate } from '../../http/validate.ts';
 import { verifySignedUrl } from '../../auth/signed-urls.ts';
-import { escapeHtml } from '../../mail/layout.ts';
+import { escapeHtml } from '../../../common/escape-html.ts';
 
 export const MAILING_MESSAGES = {
   queued: (count: number) => `Mailing queued for ${count} ${count === 1 ? 'recipient' : 'recipients'}.`,

@@ -1,6 +1,7 @@
 // The markdown toolbar's edits as pure functions over (text, selection), so they are testable without a
 // browser: each returns the replacement for a range and the selection to leave afterwards. The editor
 // applies them through the browser's own editing (undo keeps working).
+import { escapeHtml } from '../../../common/escape-html.ts';
 
 export interface Selection {
   start: number;
@@ -153,6 +154,5 @@ export function imageMarkdown(alt: string, url: string): string {
 
 /** A video item's privacy-friendly embed (the sanitiser keeps youtube-nocookie iframes only). */
 export function videoEmbed(title: string, url: string): string {
-  const safeTitle = title.replace(/[&"<>]/g, (char) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[char] ?? char);
-  return `<iframe src="${url.replace(/"/g, '%22')}" title="${safeTitle || 'YouTube video'}" allowfullscreen></iframe>`;
+  return `<iframe src="${url.replace(/"/g, '%22')}" title="${escapeHtml(title) || 'YouTube video'}" allowfullscreen></iframe>`;
 }
