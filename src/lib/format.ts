@@ -1,17 +1,22 @@
-// Display helpers shared by islands: byte sizes for the loading modal, dates for the dashboard cards.
+// Display helpers shared by pages and islands: byte sizes (the loading modal, the admin's tables, the download
+// cards and attached files), dates for the dashboard cards.
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'] as const;
 
-/** 1536 → "1.5 KB"; binary steps (what file managers show), one decimal above bytes. */
+/**
+ * "512 bytes", "1.5 KB", "240 KB", "70 MB": binary steps (what file managers show), one decimal below 10.
+ * The one size format of every page and island, so the admin's in-place view of a post shows its file as the
+ * published page does. An unknown size (not a number, or not above 0) is '', for the caller to leave out.
+ */
 export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
+  if (!Number.isFinite(bytes) || bytes <= 0) return '';
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < UNITS.length - 1) {
     value /= 1024;
     unit += 1;
   }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
+  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
 }
 
 /** An ISO date (or SQLite "YYYY-MM-DD HH:MM:SS") as "21 Nov 2026"; undefined when absent or unreadable. */

@@ -3,7 +3,8 @@
 // (src/islands/downloads/AdminReleaseList.tsx), which must look the same (docs/product/downloads.md#downloads-page):
 // the card's class, the version shown, the file's facts and the Previous Releases table's columns. The
 // tags stay with each side (Astro renders the body at build time, the island from the API), the rules here.
-import { formatBytes, formatDate as formatLongDate } from './page-meta.ts';
+import { formatBytes } from './format.ts';
+import { formatDate as formatLongDate } from './page-meta.ts';
 import type { ReleaseArch, ReleaseChannel, ReleasePlatform } from './api/downloads.ts';
 
 /** The release number is hidden when it is '0' (or empty). */

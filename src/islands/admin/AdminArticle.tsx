@@ -26,7 +26,8 @@ export function AdminArticle({ post, onEdit, onDelete }: AdminArticleProps) {
       {file && (
         <aside className="post-download" aria-label={`Attached file ${file.filename}`}>
           <p className="post-download__file">
-            <span className="post-download__name">{file.filename}</span> <span className="post-download__size">{formatBytes(file.size)}</span>
+            <span className="post-download__name">{file.filename}</span>
+            {formatBytes(file.size) && <span className="post-download__size">{formatBytes(file.size)}</span>}
           </p>
           {file.description && <p className="post-download__description">{file.description}</p>}
         </aside>

@@ -2,17 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { formatBytes, formatDate, formatTime } from '../../../src/lib/format.ts';
 
 describe('formatBytes', () => {
-  it('shows bytes whole and larger sizes in binary steps with one decimal', () => {
-    expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(512)).toBe('512 B');
+  it('shows bytes whole and larger sizes in binary steps, one decimal below 10', () => {
+    expect(formatBytes(512)).toBe('512 bytes');
     expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(245_760)).toBe('240 KB');
+    expect(formatBytes(1_572_864)).toBe('1.5 MB');
     expect(formatBytes(8_912_345)).toBe('8.5 MB');
     expect(formatBytes(3 * 1024 ** 3)).toBe('3.0 GB');
   });
 
-  it('treats unknown sizes as nothing rather than NaN', () => {
-    expect(formatBytes(Number.NaN)).toBe('0 B');
-    expect(formatBytes(-5)).toBe('0 B');
+  it('gives nothing for an unknown size, for the caller to leave out, rather than NaN or 0', () => {
+    expect(formatBytes(0)).toBe('');
+    expect(formatBytes(Number.NaN)).toBe('');
+    expect(formatBytes(-5)).toBe('');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { absoluteUrl, canonicalUrl, formatBytes, formatDate, markdownExcerpt, pageTitle, topLevelSection } from '../../../src/lib/page-meta.ts';
+import { absoluteUrl, canonicalUrl, formatDate, markdownExcerpt, pageTitle, topLevelSection } from '../../../src/lib/page-meta.ts';
 
 describe('page meta', () => {
   it('titles pages "<site> <year> – <page>"', () => {
@@ -110,12 +110,8 @@ describe('page meta', () => {
     );
   });
 
-  it('formats dates (UTC) and sizes', () => {
+  it('formats dates (UTC)', () => {
     expect(formatDate('2026-01-05T23:30:00.000Z')).toBe('5 January 2026');
     expect(formatDate('not a date')).toBe('not a date');
-    expect(formatBytes(0)).toBe('');
-    expect(formatBytes(512)).toBe('512 bytes');
-    expect(formatBytes(245_760)).toBe('240 KB');
-    expect(formatBytes(1_572_864)).toBe('1.5 MB');
   });
 });
