@@ -1,6 +1,7 @@
 // The admin's download statistics (GET /api/admin/downloads/stats, issue 25 item 5) shaped for reading:
 // downloads as a table of versions by platform with totals (the chart's text alternative), update checks
 // by version, and the share on the newest version in words. Pure, so it is tested on its own.
+import { compareSemver, isSemver } from '../../common/semver.ts';
 import type { DownloadStats } from './api/downloads.ts';
 import { PLATFORM_LABELS } from './release-markup.ts';
 
@@ -18,9 +19,14 @@ export interface DownloadsByVersion {
 
 const versionName = (version: string | null) => version || NO_VERSION;
 
-/** Newest first by semver-ish comparison of the dotted numbers; the unversioned last. */
+/**
+ * Newest first, the unversioned last: in semver order where both are versions (common/semver.ts, the update
+ * API's own: a pre-release below its release, 3.2.0-beta.1 after 3.2.0), else by their dotted numbers (a
+ * version the software reported that is not one).
+ */
 function compareVersions(a: string, b: string): number {
   if (a === NO_VERSION || b === NO_VERSION) return a === b ? 0 : a === NO_VERSION ? 1 : -1;
+  if (isSemver(a) && isSemver(b)) return compareSemver(b, a);
   return b.localeCompare(a, 'en', { numeric: true });
 }
 

@@ -33,8 +33,13 @@ describe('update checks', () => {
         { version: '3.1.0', count: 3 },
         { version: '', count: 1 },
         { version: '3.2.0-beta.1', count: 2 },
+        { version: '3.2.0', count: 5 },
+        { version: '3.10.0', count: 1 },
       ]),
     ).toEqual([
+      { version: '3.10.0', count: 1 },
+      // A pre-release is older than its release, as the update API orders them.
+      { version: '3.2.0', count: 5 },
       { version: '3.2.0-beta.1', count: 2 },
       { version: '3.1.0', count: 3 },
       { version: NO_VERSION, count: 1 },
