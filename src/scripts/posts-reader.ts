@@ -70,7 +70,9 @@ function setup(): (() => void) | void {
     const atBottom = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
     // The articles as they are now: the admin overlay adds, hides and reorders them after this setup.
     const shown = currentArticles();
-    const named = document.getElementById(hashId());
+    // The post the address names, also by its title's anchor or an anchor inside it: the browser scrolls to
+    // `#post-title` (what search results link to) before the load event lets correctHash name the post.
+    const named = document.getElementById(hashId())?.closest<HTMLElement>('article.post[id]');
     // At the very bottom a short last post can never reach the reading band: keep it if it is on screen.
     if (atBottom && named && shown.includes(named) && named.getBoundingClientRect().top < window.innerHeight) return;
     const current = shown.find(inReadingBand);

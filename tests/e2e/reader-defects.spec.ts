@@ -420,21 +420,6 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
-test("the admin's in-place view shows an attached file's size as readers see it", async ({ browser }) => {
-  const path = `/news/${await sectionSlug('news', QUOTED.section)}`;
-  const reader = await browser.newPage();
-  await reader.goto(path);
-  // 'attached notes\n': 15 bytes.
-  await expect(reader.locator('[data-post-download] .post-download__size')).toHaveText('15 bytes');
-  await reader.close();
-  const admin = await adminContext.newPage();
-  await admin.goto(path);
-  await expect(admin.getByRole('button', { name: `Edit ${QUOTED.post}` })).toBeVisible();
-  // The island's article (src/islands/admin/AdminArticle.tsx), not the static one it replaced.
-  await expect(admin.locator('aside.post-download:not([data-post-download]) .post-download__size')).toHaveText('15 bytes');
-  await admin.close();
-});
-
 async function sectionSlug(namespace: 'news', title: string): Promise<string> {
   const all = (await (await adminContext.request.get(`/api/${namespace}/getposts`, { headers: adminHeaders })).json()) as {
     sections: { title: string; title_slug: string }[];
