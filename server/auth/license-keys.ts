@@ -2,7 +2,7 @@
 // groups of five characters of Crockford's base 32 (no I, L, O or U, so nothing reads ambiguously):
 // 30 characters of 5 random bits each, 150 bits, far beyond guessing. Keys are stored as they are shown
 // (the owner and the admins see them again); they are never logged.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { eq, isNull } from 'drizzle-orm';
 import { writeTransaction, type Db } from '../db/client.ts';
 import { licenses } from '../db/schema.ts';
@@ -45,4 +45,16 @@ export function backfillLicenseKeys(db: Db): number {
     for (const { id } of missing) db.update(licenses).set({ key: generateLicenseKey() }).where(eq(licenses.id, id)).run();
     return missing.length;
   });
+}
+
+/**
+ * A rate-limit key for a license key (the licensing and update APIs count calls per key): its hash, so no key
+ * is stored outside the licenses table. Hashed in the form the lookup reads (normaliseLicenseKey: O → 0, I and
+ * L → 1), so respelling one key is not a fresh bucket (issue 29, item 3); text that cannot be a key is counted
+ * by its trimmed capitals.
+ */
+export function licenseKeyBucket(key: string): string {
+  return createHash('sha256')
+    .update(normaliseLicenseKey(key) ?? key.trim().toUpperCase())
+    .digest('base64url');
 }

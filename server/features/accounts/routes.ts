@@ -27,7 +27,7 @@ import { emailField, requiredLine, parseId, required } from '../../http/fields.t
 import { refuseWhenThrottled, tooManyRequests } from '../../http/throttle.ts';
 import { validate } from '../../http/validate.ts';
 import { emailRefusal } from './email-availability.ts';
-import { requireUser } from '../../auth/guards.ts';
+import { requireUser, guardedUser } from '../../auth/guards.ts';
 import { verifySignedUrl } from '../../auth/signed-urls.ts';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { clearSessionCookies } from '../../auth/cookies.ts';
@@ -169,8 +169,7 @@ export function emailVerificationRoutes(ctx: AppContext) {
       return c.redirect(resultPage(1, VERIFICATION_MESSAGES.verified, email), 302);
     })
     .post('/email/resend', requireUser, async (c) => {
-      const user = c.get('user');
-      if (!user) throw new Error('requireUser let an anonymous request through');
+      const user = guardedUser(c.get('user'));
       // Every request counts, even those answered "already verified": the limit protects the mail server.
       const decision = resendThrottle.consume(String(user.id));
       if (!decision.allowed) {

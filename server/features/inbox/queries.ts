@@ -1,6 +1,7 @@
 // The admin inbox (docs/product/admin.md#inbox): contact messages and license requests read as one list, newest first.
 // Two tables, one list: a UNION ALL of both, filtered and paged in SQL. Pages by OFFSET, unlike the users table:
 // the inbox holds what visitors wrote by hand (throttled per address), hundreds of items, not 10,000 rows.
+import { containsText } from '../../db/contains-text.ts';
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { contactMessages, inboxReplies, licenseRequests, users, type InboxReply } from '../../db/schema.ts';
@@ -34,11 +35,6 @@ export interface InboxRow {
   /** The admin answering it (issue 28, item 23). */
   assigned_to: number | null;
   assigned_to_name: string | null;
-}
-
-/** `%`, `_` and the escape character itself are literal in what the admin typed. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
 function statusFilter(status: InboxStatus): SQL {
@@ -82,7 +78,7 @@ export interface InboxQuery {
 
 export function listInbox(db: Db, query: InboxQuery): { rows: InboxRow[]; total: number } {
   // LIKE ignores ASCII case, like the users table's search.
-  const where = query.search ? sql`${statusFilter(query.status)} and haystack like ${likePattern(query.search)} escape '\\'` : statusFilter(query.status);
+  const where = query.search ? sql`${statusFilter(query.status)} and ${containsText(sql`haystack`, query.search)}` : statusFilter(query.status);
   const rows = db.all<InboxRow>(sql`
     select ${ROW_COLUMNS} from (${unionOfKinds}) where ${where}
     order by created_at desc, kind, id desc
@@ -100,7 +96,7 @@ export function countMatchesOutside(db: Db, query: Pick<InboxQuery, 'status' | '
   const other: InboxStatus = query.status === 'open' ? 'handled' : 'open';
   return (
     db.get<{ total: number }>(
-      sql`select count(*) as total from (${unionOfKinds}) where ${statusFilter(other)} and haystack like ${likePattern(query.search)} escape '\\'`,
+      sql`select count(*) as total from (${unionOfKinds}) where ${statusFilter(other)} and ${containsText(sql`haystack`, query.search)}`,
     )?.total ?? 0
   );
 }

@@ -10,7 +10,7 @@ import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
-import { requireAdmin } from '../../auth/guards.ts';
+import { guardedUser, requireAdmin } from '../../auth/guards.ts';
 import { writeTransaction } from '../../db/client.ts';
 import type { User } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
@@ -64,12 +64,6 @@ const replySchema = z.object({
   message: requiredText('message', INBOX_REPLY_MAX),
 });
 
-/** The acting admin (requireAdmin ran before). */
-export function adminOf(user: User | null): User {
-  if (!user) throw new Error('requireAdmin let an anonymous request through');
-  return user;
-}
-
 /** The item the path names (`/:kind/:id`), or 404 for a malformed id or an item that does not exist. */
 export function inboxTarget(ctx: Pick<AppContext, 'db'>, kind: InboxKind, idText: string | undefined): InboxRow {
   const id = parseId(idText);
@@ -100,7 +94,7 @@ export function inboxRoutes(ctx: AppContext) {
   const changeState = (c: Context<AppEnv>, change: (kind: InboxKind, id: number, admin: User) => void, message: string) => {
     const kind = kindOf(c.req.param('kind'));
     const id = parseId(c.req.param('id')) ?? 0;
-    writeTransaction(ctx.db, () => change(kind, id, adminOf(c.get('user'))));
+    writeTransaction(ctx.db, () => change(kind, id, guardedUser(c.get('user'))));
     return c.json({ message, ...inboxAnswer(ctx, kind, id) });
   };
 
@@ -137,7 +131,7 @@ export function inboxRoutes(ctx: AppContext) {
       changeState(c, (kind, id) => setInboxAssignee(ctx.db, kind, id, null), INBOX_MESSAGES.unassigned),
     )
     .post('/:kind{contact|license-request}/:id/reply', requireAdmin, existingItem, smallJsonBody(64 * 1024), validate('json', replySchema), async (c) => {
-      const admin = adminOf(c.get('user'));
+      const admin = guardedUser(c.get('user'));
       const kind = kindOf(c.req.param('kind'));
       const target = inboxTarget(ctx, kind, c.req.param('id'));
       const { subject, message } = c.req.valid('json');
@@ -198,7 +192,7 @@ export function licenseRequestRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .post('/:id/grant', requireAdmin, smallJsonBody(), validate('json', grantSchema), async (c) => {
-      const admin = adminOf(c.get('user'));
+      const admin = guardedUser(c.get('user'));
       const { days } = c.req.valid('json');
       const write = writeTransaction(ctx.db, () => {
         const request = openRequest(c.req.param('id'));
@@ -211,7 +205,7 @@ export function licenseRequestRoutes(ctx: AppContext) {
       return c.json({ ...answer, ...inboxAnswer(ctx, 'license-request', write.request.id) });
     })
     .post('/:id/decline', requireAdmin, smallJsonBody(64 * 1024), validate('json', declineSchema), async (c) => {
-      const admin = adminOf(c.get('user'));
+      const admin = guardedUser(c.get('user'));
       const { reason } = c.req.valid('json');
       const { request, user } = writeTransaction(ctx.db, () => {
         const request = openRequest(c.req.param('id'));

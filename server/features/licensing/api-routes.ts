@@ -11,13 +11,12 @@
 // floating license's lease alive with heartbeats (HEARTBEAT_DEAD once it lapsed).
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { createHash } from 'node:crypto';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { createCountingRateLimiter } from '../../auth/rate-limit.ts';
-import { normaliseLicenseKey } from '../../auth/license-keys.ts';
+import { licenseKeyBucket, normaliseLicenseKey } from '../../auth/license-keys.ts';
 import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
 import { fieldErrorsFromZod, type FieldErrors } from '../../http/errors.ts';
 import { oneLine, required, requiredLine, tooLong } from '../../http/fields.ts';
@@ -100,17 +99,6 @@ export const validateSchema = z.object({ key: keyField, fingerprint: fingerprint
 export const heartbeatSchema = z.object({ key: keyField, fingerprint: fingerprintField });
 export const deactivateSchema = z.object({ key: keyField, fingerprint: fingerprintField });
 
-/**
- * A rate-limit key for a license key: its hash, so no key is stored outside the licenses table. Hashed in
- * the form the lookup reads (normaliseLicenseKey: O → 0, I and L → 1), so respelling one key is not a fresh
- * bucket (issue 29, item 3); text that cannot be a key is counted by its trimmed capitals.
- */
-function keyBucket(key: string): string {
-  return createHash('sha256')
-    .update(normaliseLicenseKey(key) ?? key.trim().toUpperCase())
-    .digest('base64url');
-}
-
 type Body<Schema extends z.ZodType> = { ok: true; data: z.infer<Schema> } | { ok: false; response: Response };
 
 export function licensingApiRoutes(ctx: AppContext) {
@@ -147,7 +135,7 @@ export function licensingApiRoutes(ctx: AppContext) {
       const message = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
       return { ok: false, response: answer(c, 422, 'INVALID_REQUEST', message, { errors }) };
     }
-    const byKey = perKey.consume(keyBucket(parsed.data.key));
+    const byKey = perKey.consume(licenseKeyBucket(parsed.data.key));
     if (!byKey.allowed) return refuse(byKey.retryAfterSeconds);
     return { ok: true, data: parsed.data };
   };

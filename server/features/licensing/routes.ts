@@ -13,11 +13,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
-import { requireAdmin } from '../../auth/guards.ts';
+import { requireAdmin, guardedUser } from '../../auth/guards.ts';
 import { writeTransaction } from '../../db/client.ts';
 import { deleteLicense, listAllLicenses, syncLicenseFlags } from './queries.ts';
 import { listAllUsers } from '../../db/queries/users.ts';
-import type { User } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { errorResponse, HttpError } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
@@ -87,12 +86,6 @@ const termsFields = {
 const storeSchema = z.object({ license_type_id: idField('license type id'), user_id: idField('user id'), ...termsFields });
 const updateSchema = z.object({ license_type_id: optionalIdField('license type id'), user_id: optionalIdField('user id'), ...termsFields });
 
-/** The acting admin (requireAdmin ran before). */
-function adminOf(user: User | null): LicenseViewer {
-  if (!user) throw new Error('requireAdmin let an anonymous request through');
-  return user;
-}
-
 export function licenseRoutes(ctx: AppContext) {
   const nowIso = () => new Date(ctx.now()).toISOString();
   const answer = (write: LicenseWrite, viewer: LicenseViewer) => answerLicenseWrite(ctx, write, viewer);
@@ -102,13 +95,13 @@ export function licenseRoutes(ctx: AppContext) {
       // One query per table whatever the number of users; the client joins licenses to users by user_id.
       c.json({
         users: listAllUsers(ctx.db).map(toAdminUser),
-        licenses: presentLicenses(ctx.db, listAllLicenses(ctx.db), { viewer: adminOf(c.get('user')), now: ctx.now() }),
+        licenses: presentLicenses(ctx.db, listAllLicenses(ctx.db), { viewer: guardedUser(c.get('user')), now: ctx.now() }),
         // The types as GET /api/license/types has them (the form reads their defaults); no per-type counts here.
         license_types: listLicenseTypes(ctx.db).map((type) => presentLicenseType(type, 0)),
       }),
     )
     .post('/store', requireAdmin, smallJsonBody(), validate('json', storeSchema), async (c) => {
-      const admin = adminOf(c.get('user'));
+      const admin = guardedUser(c.get('user'));
       const input = c.req.valid('json');
       const write = writeTransaction(ctx.db, () => storeLicenseAsAdmin(ctx, admin.id, input));
       return c.json(await answer(write, admin), 201);
@@ -116,7 +109,7 @@ export function licenseRoutes(ctx: AppContext) {
     .put('/update/:id', requireAdmin, smallJsonBody(), validate('json', updateSchema), async (c) => {
       const id = parseId(c.req.param('id'));
       if (id === null) return errorResponse(c, 404, LICENSE_MESSAGES.notFound);
-      const admin = adminOf(c.get('user'));
+      const admin = guardedUser(c.get('user'));
       const input = c.req.valid('json');
       const write = writeTransaction(ctx.db, () => updateLicenseAsAdmin(ctx, admin.id, id, input));
       return c.json(await answer(write, admin));

@@ -6,9 +6,8 @@ import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { clearSessionCookies } from '../../auth/cookies.ts';
 import { rotateXsrfToken } from '../../auth/csrf.ts';
-import { requireUser } from '../../auth/guards.ts';
+import { requireUser, guardedUser } from '../../auth/guards.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
-import type { User } from '../../db/schema.ts';
 import { smallJsonBody } from '../../http/body-limit.ts';
 import { required, tooLong } from '../../http/fields.ts';
 import { tooManyRequests } from '../../http/throttle.ts';
@@ -42,14 +41,10 @@ const deleteAccountSchema = z.object({
 
 export function ownDataRoutes(ctx: AppContext) {
   const deleteThrottle = createRateLimiter({ ...DELETE_ACCOUNT_THROTTLE, db: ctx.db, name: 'account-delete', now: ctx.now });
-  const currentUser = (user: User | null): User => {
-    if (!user) throw new Error('requireUser let an anonymous request through');
-    return user;
-  };
 
   return new Hono<AppEnv>()
     .get('/export', requireUser, (c) => {
-      const user = currentUser(c.get('user'));
+      const user = guardedUser(c.get('user'));
       const document = buildAccountExport(ctx, user, c.get('sessionId'));
       // A file to keep, not an answer to cache: no-store, like every private answer.
       return c.body(JSON.stringify(document, null, 2), 200, {
@@ -59,7 +54,7 @@ export function ownDataRoutes(ctx: AppContext) {
       });
     })
     .delete('/account', requireUser, smallJsonBody(), validate('json', deleteAccountSchema), async (c) => {
-      const user = currentUser(c.get('user'));
+      const user = guardedUser(c.get('user'));
       // Counted before the (slow) check, so parallel guesses cannot slip past the limit.
       const decision = deleteThrottle.consume(String(user.id));
       if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds, 'password');

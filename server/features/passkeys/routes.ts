@@ -13,7 +13,7 @@ import { generateRegistrationOptions, verifyRegistrationResponse } from '@simple
 import type { AppContext, AppEnv } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
 import { readTwoFactorCookie } from '../../auth/cookies.ts';
-import { requireUser } from '../../auth/guards.ts';
+import { requireUser, guardedUser } from '../../auth/guards.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
 import { sessionIdFromToken } from '../../auth/sessions.ts';
@@ -75,12 +75,6 @@ export const PASSKEY_OPTIONS_THROTTLE = { limit: 30, windowMs: 60_000 } as const
 
 const PASSKEY_ID = /^[1-9][0-9]{0,15}$/;
 
-function signedIn(c: Context<AppEnv>): User {
-  const user = c.get('user');
-  if (!user) throw new Error('requireUser let an anonymous request through');
-  return user;
-}
-
 export function passkeyRoutes(ctx: AppContext) {
   const confirmThrottle = createRateLimiter({ ...PASSKEY_CONFIRM_THROTTLE, db: ctx.db, name: 'passkey-confirm', now: ctx.now });
   const nowIso = () => new Date(ctx.now()).toISOString();
@@ -113,12 +107,12 @@ export function passkeyRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .get('/', requireUser, (c) => {
-      const user = signedIn(c);
+      const user = guardedUser(c.get('user'));
       // The dialogs ask for the password only when the server will (docs/product/accounts.md#passkeys).
       return c.json({ passkeys: list(user), password_needed: { add: !freshSignIn(c, 'add'), remove: !freshSignIn(c, 'remove') } });
     })
     .post('/options', requireUser, smallJsonBody(), validate('json', z.object({ password: optionalPasswordField })), async (c) => {
-      const user = signedIn(c);
+      const user = guardedUser(c.get('user'));
       const refused = await confirmOwner(c, user, 'add', c.req.valid('json').password);
       if (refused) return refused;
       const existing = listPasskeysOfUser(ctx.db, user.id);
@@ -140,7 +134,7 @@ export function passkeyRoutes(ctx: AppContext) {
       return c.json(options);
     })
     .post('/', requireUser, smallJsonBody(), validate('json', z.object({ name: passkeyNameField, response: registrationResponseField })), async (c) => {
-      const user = signedIn(c);
+      const user = guardedUser(c.get('user'));
       const { name, response } = c.req.valid('json');
       const challenge = takeChallenge(c, ctx, 'register', { userId: user.id, boundTo: c.get('sessionId') });
       if (challenge === undefined) return errorResponse(c, 422, PASSKEY_MESSAGES.expired, { response: [PASSKEY_MESSAGES.expired] });
@@ -176,14 +170,14 @@ export function passkeyRoutes(ctx: AppContext) {
       return c.json({ passkey: presentPasskey(added) }, 201);
     })
     .patch('/:id', requireUser, smallJsonBody(), validate('json', z.object({ name: passkeyNameField })), (c) => {
-      const user = signedIn(c);
+      const user = guardedUser(c.get('user'));
       const id = c.req.param('id');
       const renamed = PASSKEY_ID.test(id) ? renamePasskeyOfUser(ctx.db, user.id, Number(id), c.req.valid('json').name) : undefined;
       if (!renamed) return errorResponse(c, 404, PASSKEY_MESSAGES.notFound);
       return c.json({ passkey: presentPasskey(renamed) });
     })
     .delete('/:id', requireUser, smallJsonBody(), validate('json', z.object({ password: optionalPasswordField })), async (c) => {
-      const user = signedIn(c);
+      const user = guardedUser(c.get('user'));
       const id = c.req.param('id');
       // Another user's passkey answers exactly like an unknown one, before any password is checked.
       if (!PASSKEY_ID.test(id) || !getPasskeyOfUser(ctx.db, user.id, Number(id))) return errorResponse(c, 404, PASSKEY_MESSAGES.notFound);

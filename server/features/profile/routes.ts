@@ -25,7 +25,7 @@ import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { requireAjaxHeader } from '../../auth/ajax-only.ts';
-import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE, isAdmin, requireUser } from '../../auth/guards.ts';
+import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE, isAdmin, requireUser, guardedUser } from '../../auth/guards.ts';
 import { profileSchema } from '../../auth/profile-fields.ts';
 import { editUserAsAdmin } from '../users/index.ts';
 import { findProtectedChanges } from '../../auth/protected-user-fields.ts';
@@ -79,11 +79,6 @@ function mayEditProfile(actor: User, targetId: number): boolean {
 }
 
 export function accountRoutes(ctx: AppContext) {
-  const currentUser = (user: User | null): User => {
-    if (!user) throw new Error('requireUser let an anonymous request through');
-    return user;
-  };
-
   // 403 before validation: refusing to say what would be wrong with a record you may not edit.
   // One path, two editors (docs/product/api.md): an admin edits any user with the admin's fields (the users
   // feature answers); everyone else edits their own profile. An admin who must enrol in two-factor is refused
@@ -96,7 +91,7 @@ export function accountRoutes(ctx: AppContext) {
     await next();
   });
   const mayEditTarget = createMiddleware<AppEnv>(async (c, next) => {
-    const actor = currentUser(c.get('user'));
+    const actor = guardedUser(c.get('user'));
     const id = parseId(c.req.param('id'));
     if (id === null || !mayEditProfile(actor, id)) return errorResponse(c, 403, ACCOUNT_MESSAGES.forbidden);
     await next();
@@ -115,7 +110,7 @@ export function accountRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .get('/request-license/:userId', requireUser, requireAjaxHeader, async (c) => {
-      const actor = currentUser(c.get('user'));
+      const actor = guardedUser(c.get('user'));
       if (c.req.param('userId') !== String(actor.id)) return errorResponse(c, 403, ACCOUNT_MESSAGES.forbidden);
       const outcome = writeTransaction(ctx.db, () => {
         if (hasActiveLicense(ctx.db, actor.id, new Date(ctx.now()).toISOString())) return { kind: 'active' } as const;
@@ -194,8 +189,7 @@ export function passwordChangeRoutes(ctx: AppContext) {
   const throttle = createRateLimiter({ ...PASSWORD_CHANGE_THROTTLE, db: ctx.db, name: 'password-change', now: ctx.now });
 
   return new Hono<AppEnv>().put('/password', requireUser, smallJsonBody(), validate('json', passwordChangeSchema), async (c) => {
-    const user = c.get('user');
-    if (!user) throw new Error('requireUser let an anonymous request through');
+    const user = guardedUser(c.get('user'));
     const { current_password: currentPassword, password } = c.req.valid('json');
     // Counted before the (slow) check, so parallel guesses cannot slip past the limit.
     const decision = throttle.consume(String(user.id));
@@ -261,8 +255,7 @@ export function emailChangeRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .put('/email', requireUser, smallJsonBody(), validate('json', emailChangeSchema), async (c) => {
-      const user = c.get('user');
-      if (!user) throw new Error('requireUser let an anonymous request through');
+      const user = guardedUser(c.get('user'));
       const { email, password } = c.req.valid('json');
       // Every well-formed request counts, wrong passwords included: it bounds both mails and guesses.
       const decision = throttle.consume(String(user.id));

@@ -25,10 +25,9 @@ import { flagFieldOr } from '../../http/fields.ts';
 import { createLoginLimits } from './login-limits.ts';
 import { completeLogin } from './complete-login.ts';
 import { startTwoFactorLogin } from './complete-login.ts';
-import { requireUser } from '../../auth/guards.ts';
+import { requireUser, guardedUser } from '../../auth/guards.ts';
 import { accountPayload } from './present.ts';
 import { deleteSessionOfUserByPublicId, listLiveSessionsOfUser } from '../../db/queries/sessions.ts';
-import type { User } from '../../db/schema.ts';
 import { presentSessions } from './present.ts';
 
 export const BAD_CREDENTIALS_MESSAGE = 'These credentials do not match our records.';
@@ -110,9 +109,7 @@ export function authRoutes(ctx: AppContext) {
 
 export function userRoutes(ctx: AppContext) {
   return new Hono<AppEnv>().get('/', requireUser, (c) => {
-    // requireUser guarantees a user; the check narrows the type.
-    const user = c.get('user');
-    if (!user) throw new Error('requireUser let an anonymous request through');
+    const user = guardedUser(c.get('user'));
     const enrol = c.get('twoFactorEnrollmentRequired');
     // An admin who must enrol acts as a user (session-middleware.ts); the answer shows the account as it is.
     const account = enrol ? (getUserById(ctx.db, user.id) ?? user) : user;
@@ -128,23 +125,18 @@ export const SESSION_MESSAGES = {
 export const PUBLIC_SESSION_ID = /^[A-Za-z0-9_-]{16}$/;
 
 export function sessionRoutes(ctx: AppContext) {
-  const currentUser = (user: User | null): User => {
-    if (!user) throw new Error('requireUser let an anonymous request through');
-    return user;
-  };
-
   return new Hono<AppEnv>()
     .get('/', requireUser, (c) => {
-      const user = currentUser(c.get('user'));
+      const user = guardedUser(c.get('user'));
       return c.json({ sessions: presentSessions(listLiveSessionsOfUser(ctx.db, user.id, ctx.now()), c.get('sessionId')) });
     })
     .post('/revoke-others', requireUser, (c) => {
-      const user = currentUser(c.get('user'));
+      const user = guardedUser(c.get('user'));
       invalidateOtherSessions(ctx, user.id, c.get('sessionId'));
       return c.body(null, 204);
     })
     .delete('/:id', requireUser, (c) => {
-      const user = currentUser(c.get('user'));
+      const user = guardedUser(c.get('user'));
       const id = c.req.param('id');
       // Only the caller's own sessions: another user's id answers exactly like an unknown one.
       if (!PUBLIC_SESSION_ID.test(id) || !deleteSessionOfUserByPublicId(ctx.db, user.id, id)) return errorResponse(c, 404, SESSION_MESSAGES.notFound);

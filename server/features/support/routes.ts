@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
-import { requireUser } from '../../auth/guards.ts';
+import { requireUser, guardedUser } from '../../auth/guards.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
 import { writeTransaction } from '../../db/client.ts';
 import type { User } from '../../db/schema.ts';
@@ -37,11 +37,6 @@ export const SUPPORT_ANSWER_THROTTLE = { limit: 10, windowMs: 10 * 60_000 } as c
 
 const answerSchema = z.object({ message: requiredText('message', SUPPORT_ANSWER_MAX) });
 
-function signedIn(user: User | null): User {
-  if (!user) throw new Error('requireUser let an anonymous request through');
-  return user;
-}
-
 /** The contact messages of a user are those of their address, and only once it is theirs for sure. */
 const ownerOf = (user: User) => ({ userId: user.id, verifiedEmail: user.email_verified_at ? user.email : null });
 
@@ -66,7 +61,7 @@ export function supportRoutes(ctx: AppContext) {
   // Answers that count: the item is the caller's own (404 otherwise, before counting), then one hit per answer. A middleware,
   // so the handler's only answer is its success and the client's answer type is read from it (docs/decisions/0021).
   const ownAndCounted = createMiddleware<AppEnv>(async (c, next) => {
-    const user = signedIn(c.get('user'));
+    const user = guardedUser(c.get('user'));
     ownItem(ctx, user, kindOf(c.req.param('kind')), c.req.param('id'));
     const decision = throttle.consume(String(user.id));
     if (!decision.allowed) return tooManyRequests(c, decision.retryAfterSeconds, 'message');
@@ -75,12 +70,12 @@ export function supportRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .get('/', requireUser, (c) => {
-      const rows = listInboxRowsOf(ctx.db, ownerOf(signedIn(c.get('user'))));
+      const rows = listInboxRowsOf(ctx.db, ownerOf(guardedUser(c.get('user'))));
       const replies = repliesOf(ctx.db, rows);
       return c.json({ items: rows.map((row) => presentSupportItem(row, replies.get(`${row.kind}:${row.id}`) ?? [])) });
     })
     .post('/:kind{contact|license-request}/:id/reply', requireUser, smallJsonBody(64 * 1024), validate('json', answerSchema), ownAndCounted, async (c) => {
-      const user = signedIn(c.get('user'));
+      const user = guardedUser(c.get('user'));
       const kind = kindOf(c.req.param('kind'));
       const target = ownItem(ctx, user, kind, c.req.param('id'));
       const { message } = c.req.valid('json');

@@ -18,7 +18,7 @@ import QRCode from 'qrcode';
 import type { AppContext, AppEnv } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/client.ts';
-import { requireUser, requireAdmin } from '../../auth/guards.ts';
+import { requireUser, requireAdmin, guardedUser } from '../../auth/guards.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
 import { createRateLimiter } from '../../auth/rate-limit.ts';
 import { encryptSecret } from '../../auth/secret-box.ts';
@@ -54,12 +54,6 @@ export const TWO_FACTOR_CONFIRM_THROTTLE = { limit: 10, windowMs: 15 * 60_000 } 
 
 const confirmSchema = z.object({ password: passwordField, code: codeOrRecoveryCodeField });
 
-function signedIn(c: Context<AppEnv>): User {
-  const user = c.get('user');
-  if (!user) throw new Error('requireUser let an anonymous request through');
-  return user;
-}
-
 export function twoFactorRoutes(ctx: AppContext) {
   const throttle = createRateLimiter({ ...TWO_FACTOR_CONFIRM_THROTTLE, db: ctx.db, name: 'two-factor-confirm', now: ctx.now });
   const nowIso = () => new Date(ctx.now()).toISOString();
@@ -94,7 +88,7 @@ export function twoFactorRoutes(ctx: AppContext) {
 
   return new Hono<AppEnv>()
     .post('/setup', requireUser, async (c) => {
-      const user = signedIn(c);
+      const user = guardedUser(c.get('user'));
       if (user.two_factor_enabled_at) return errorResponse(c, 409, TWO_FACTOR_MESSAGES.alreadyOn);
       const secret = newTotpSecret();
       savePendingSecret(ctx.db, user.id, encryptSecret(ctx.config, secret, String(user.id)), nowIso());
@@ -104,7 +98,7 @@ export function twoFactorRoutes(ctx: AppContext) {
       return c.json({ secret, otpauth_url: otpauthUrl, qr_svg: qrSvg });
     })
     .post('/enable', requireUser, smallJsonBody(), validate('json', z.object({ code: codeField })), (c) => {
-      const user = signedIn(c);
+      const user = guardedUser(c.get('user'));
       if (user.two_factor_enabled_at) return errorResponse(c, 409, TWO_FACTOR_MESSAGES.alreadyOn);
       const refused = limited(c, user);
       if (refused) return refused;
@@ -121,7 +115,7 @@ export function twoFactorRoutes(ctx: AppContext) {
       return c.json({ recovery_codes: codes });
     })
     .post('/disable', requireUser, smallJsonBody(), validate('json', confirmSchema), async (c) => {
-      const user = signedIn(c);
+      const user = guardedUser(c.get('user'));
       const refused = await confirmIdentity(c, user, c.req.valid('json'));
       if (refused) return refused;
       writeTransaction(ctx.db, () => deactivateTwoFactor(ctx.db, user.id, nowIso()));
@@ -129,7 +123,7 @@ export function twoFactorRoutes(ctx: AppContext) {
       return c.body(null, 204);
     })
     .post('/recovery-codes', requireUser, smallJsonBody(), validate('json', confirmSchema), async (c) => {
-      const user = signedIn(c);
+      const user = guardedUser(c.get('user'));
       const refused = await confirmIdentity(c, user, c.req.valid('json'));
       if (refused) return refused;
       return c.json({ recovery_codes: writeTransaction(ctx.db, () => issueRecoveryCodes(user.id)) });

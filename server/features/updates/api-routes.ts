@@ -5,12 +5,12 @@
 // cannot set headers) is read, then counted per key. No key is fine: then only ungated stable releases.
 // File links are signed (server/auth/signed-urls.ts, `expires` and `sig`), good for 15 minutes, and name the
 // license they were made for, so the download is decided again (decideReleaseAccess) and counted once.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import { machineApiGuard, machineError, type CredentialCheck } from '../../auth/machine-api.ts';
-import { normaliseLicenseKey } from '../../auth/license-keys.ts';
+import { licenseKeyBucket } from '../../auth/license-keys.ts';
 import { signUrl, verifySignedUrl } from '../../auth/signed-urls.ts';
 import { clientIp, rateLimitAddress } from '../../http/client-ip.ts';
 import { fieldErrorsFromZod } from '../../http/errors.ts';
@@ -60,12 +60,6 @@ interface UpdateCaller {
   licenseId: number | null;
 }
 
-function keyBucket(key: string): string {
-  return createHash('sha256')
-    .update(normaliseLicenseKey(key) ?? key.trim().toUpperCase())
-    .digest('base64url');
-}
-
 /**
  * The update info file each electron-updater asks for, by platform and arch: Windows and macOS updaters ask
  * one file whatever their arch (x64 files first: an arm64 machine runs them, an older updater takes the
@@ -110,7 +104,7 @@ export function updatesApiRoutes(ctx: AppContext) {
       }
       const grant = key.length <= 200 ? grantOfKey(db, key, ctx.now()) : undefined;
       if (!grant) return { ok: false, status: 404, code: 'NOT_FOUND', message: UPDATE_MESSAGES.NOT_FOUND };
-      return { ok: true, credential: { grants: [grant], licenseId: grant.license_id }, bucket: keyBucket(key) };
+      return { ok: true, credential: { grants: [grant], licenseId: grant.license_id }, bucket: licenseKeyBucket(key) };
     },
     store: (c, caller) => callers.set(c.req.raw, caller),
   });

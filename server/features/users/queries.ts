@@ -1,6 +1,7 @@
 // The admin users table for large user bases (issue 7: 10,000 users stay fast): a text filter and keyset
 // pagination in any sort order. Keyset, not OFFSET: the measurements of docs/engineering.md#speed-notes put OFFSET pages 4x slower and they
 // skip or repeat rows when users are added or deleted between pages.
+import { containsText } from '../../db/contains-text.ts';
 import { and, asc, desc, or, sql, type SQL } from 'drizzle-orm';
 import { PUBLIC_USER_FIELDS } from '../../auth/public-user.ts';
 import type { Db } from '../../db/client.ts';
@@ -23,16 +24,10 @@ function sortExpression(field: UserSortField): SQL {
   return NUMERIC_FIELDS.has(field) ? sql`${column}` : sql`coalesce(${column}, '') collate nocase`;
 }
 
-/** `%`, `_` and the escape character itself are literal in what the admin typed. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 function searchFilter(search: string | undefined): SQL | undefined {
   if (!search) return undefined;
-  const pattern = likePattern(search);
   // LIKE ignores ASCII case, like the rest of the table's text handling.
-  return or(...[users.name, users.surname, users.companyName, users.email].map((column) => sql`${column} like ${pattern} escape '\\'`));
+  return or(...[users.name, users.surname, users.companyName, users.email].map((column) => containsText(column, search)));
 }
 
 export interface UserPageQuery {

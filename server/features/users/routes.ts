@@ -13,7 +13,7 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppContext, AppEnv } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
-import { requireAdmin } from '../../auth/guards.ts';
+import { requireAdmin, guardedUser } from '../../auth/guards.ts';
 import { sendVerificationEmail } from '../../auth/email-verification.ts';
 import { invalidateUserSessions } from '../../auth/sessions.ts';
 import { writeTransaction } from '../../db/client.ts';
@@ -176,8 +176,7 @@ export function adminUserListRoutes(ctx: AppContext) {
       after = { value: decoded.v, id: decoded.i };
     }
     const page = listUsersPage(ctx.db, { search: query || undefined, sort, dir, after, limit });
-    const admin = c.get('user');
-    if (!admin) throw new Error('requireAdmin let an anonymous request through');
+    const admin = guardedUser(c.get('user'));
     const licenses = listLicensesOfUsers(
       ctx.db,
       page.users.map((user) => user.id),

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../../server/context.ts';
 import { loadSession } from '../../../server/auth/session-middleware.ts';
-import { requireAdmin, requireUser, requireVerifiedUser } from '../../../server/auth/guards.ts';
+import { guardedUser, requireAdmin, requireUser, requireVerifiedUser } from '../../../server/auth/guards.ts';
 import { createUser, login } from '../../helpers/auth.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
 
@@ -21,6 +21,9 @@ beforeAll(async () => {
   guarded.get('/user', requireUser, (c) => c.json({ ok: true }));
   guarded.get('/verified', requireVerifiedUser, (c) => c.json({ ok: true }));
   guarded.get('/admin', requireAdmin, (c) => c.json({ ok: true }));
+  // The handlers' side: the guarded user by name, and a route that forgot its guard.
+  guarded.get('/me', requireUser, (c) => c.json({ email: guardedUser(c.get('user')).email }));
+  guarded.get('/unguarded', (c) => c.json({ email: guardedUser(c.get('user')).email }));
 
   await createUser(ctx, { email: 'unverified@example.test', verified: false });
   await createUser(ctx, { email: 'user@example.test' });
@@ -55,6 +58,15 @@ describe('guard matrix', () => {
     expect(await (await guarded.request('/verified', { headers: { Cookie: cookieOf.unverified ?? '' } })).json()).toEqual({
       message: 'Only verified user can use download!',
     });
+  });
+});
+
+describe('guardedUser', () => {
+  it('gives a guarded route its user, and refuses (500) a route whose guard is missing rather than treat it as open', async () => {
+    const me = await guarded.request('/me', { headers: { Cookie: cookieOf.user ?? '' } });
+    expect(await me.json()).toEqual({ email: 'user@example.test' });
+    expect((await guarded.request('/unguarded')).status).toBe(500);
+    expect(() => guardedUser(null)).toThrow(/guarded route has no user/);
   });
 });
 
