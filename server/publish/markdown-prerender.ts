@@ -87,8 +87,9 @@ const PROCESS_FILE = new URL('./markdown-prerender-process.ts', import.meta.url)
 /**
  * No V8 heap flags for the process: they are the whole process's, and override the workers' own limits (with
  * `--max-semi-space-size=8 --max-old-space-size=128` here, as until 0059, every worker ran with 8 MB
- * semi-spaces and a 128 MB old space whatever WORKER_LIMITS said). Its own thread only hands out work and
- * allocates little; V8 grows a heap only as it is used.
+ * semi-spaces and a 128 MB old space whatever WORKER_LIMITS said). Empty rather than left out: fork would pass on
+ * the build process's own flags (BUILD_PROCESS_EXEC_ARGV). Its own thread only hands out work and allocates
+ * little; V8 grows a heap only as it is used.
  */
 const PROCESS_EXEC_ARGV: string[] = [];
 

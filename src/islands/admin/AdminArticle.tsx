@@ -16,6 +16,7 @@ export function AdminArticle({ post, onEdit, onDelete }: AdminArticleProps) {
   const html = useRenderedMarkdown(post.body);
   const title = useTypographicText(post.title);
   const file = post.uploaded_file;
+  const size = file ? formatBytes(file.size) : '';
   return (
     <>
       <PostAdminBar post={post} onEdit={onEdit} onDelete={onDelete} />
@@ -27,7 +28,7 @@ export function AdminArticle({ post, onEdit, onDelete }: AdminArticleProps) {
         <aside className="post-download" aria-label={`Attached file ${file.filename}`}>
           <p className="post-download__file">
             <span className="post-download__name">{file.filename}</span>
-            {formatBytes(file.size) && <span className="post-download__size">{formatBytes(file.size)}</span>}
+            {size && <span className="post-download__size">{size}</span>}
           </p>
           {file.description && <p className="post-download__description">{file.description}</p>}
         </aside>
