@@ -2,7 +2,7 @@
 // groups of five characters of Crockford's base 32 (no I, L, O or U, so nothing reads ambiguously):
 // 30 characters of 5 random bits each, 150 bits, far beyond guessing. Keys are stored as they are shown
 // (the owner and the admins see them again); they are never logged.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { eq, isNull } from 'drizzle-orm';
 import { writeTransaction, type Db } from '../db/client.ts';
 import { licenses } from '../db/schema.ts';
@@ -28,6 +28,8 @@ export function generateLicenseKey(): string {
  * a key at all, so malformed input never reaches the database.
  */
 export function normaliseLicenseKey(input: string): string | null {
+  // What the software sends nearly always: a key exactly as it was shown.
+  if (LICENSE_KEY_PATTERN.test(input)) return input;
   const key = input.trim().toUpperCase();
   const [prefix, ...groups] = key.split('-');
   if (prefix !== PREFIX) return null;
@@ -54,7 +56,5 @@ export function backfillLicenseKeys(db: Db): number {
  * by its trimmed capitals.
  */
 export function licenseKeyBucket(key: string): string {
-  return createHash('sha256')
-    .update(normaliseLicenseKey(key) ?? key.trim().toUpperCase())
-    .digest('base64url');
+  return hash('sha256', normaliseLicenseKey(key) ?? key.trim().toUpperCase(), 'base64url');
 }

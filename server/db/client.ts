@@ -77,26 +77,44 @@ export const FAST_LOCK_RETRY_WAITS_MS = [0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.2
  */
 export function writeTransaction<T>(db: Pick<Db, '$client'>, work: () => T): T {
   const sqlite = db.$client;
-  if (sqlite.inTransaction) return sqlite.transaction(work).immediate();
-  let began = false;
-  const transaction = sqlite.transaction(() => {
-    began = true;
-    // The work and the commit run with the usual timeout.
-    sqlite.exec(PATIENT);
-    return work();
-  });
+  const run = lockedRunnerOf(sqlite);
+  if (sqlite.inTransaction) return run.immediate(work, null) as T;
+  const attempt = { began: false };
   for (const waitMs of FAST_LOCK_RETRY_WAITS_MS) {
     sqlite.exec(IMPATIENT);
     try {
-      return transaction.immediate();
+      return run.immediate(work, attempt) as T;
     } catch (error) {
-      if (began) throw error;
+      if (attempt.began) throw error;
       sqlite.exec(PATIENT);
       if (!isBusy(error)) throw error;
     }
     Atomics.wait(LOCK_WAIT, 0, 0, waitMs);
   }
-  return transaction.immediate();
+  return run.immediate(work, attempt) as T;
+}
+
+type LockedRunner = Database.Transaction<(work: () => unknown, attempt: { began: boolean } | null) => unknown>;
+const lockedRunners = new WeakMap<Database.Database, LockedRunner>();
+
+/**
+ * One better-sqlite3 transaction function per connection that runs the work it is given: making a new
+ * one per call (db.transaction(work)) builds four wrapped functions each time, a cost every write paid.
+ * Once the lock is held, the work and the commit run with the usual timeout.
+ */
+function lockedRunnerOf(sqlite: Database.Database): LockedRunner {
+  let runner = lockedRunners.get(sqlite);
+  if (!runner) {
+    runner = sqlite.transaction((work: () => unknown, attempt: { began: boolean } | null) => {
+      if (attempt) {
+        attempt.began = true;
+        sqlite.exec(PATIENT);
+      }
+      return work();
+    });
+    lockedRunners.set(sqlite, runner);
+  }
+  return runner;
 }
 
 // Run with exec, never as prepared statements: SQLite applies busy_timeout when the pragma is compiled, so

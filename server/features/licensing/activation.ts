@@ -171,23 +171,23 @@ function decideHeartbeat(current: LicenseForSoftware | undefined, machines: () =
  * every seat taken). Works for node-locked licenses too, as a check-in without a new activation.
  *
  * Every floating seat sends one every few minutes, from every serving process, and the write lock is the
- * database's: so the decision is read from a snapshot without that lock, and the lease renewed by one
- * UPDATE that only applies if nothing the decision read has changed (renewLeaseIfUnchanged), in a write
- * transaction of its own for writeTransaction's quick lock retries (server/db/client.ts). The seat
- * order cannot move under it otherwise: seats go by activation, an activation is always the newest, and a
- * lapsed lease only comes back by a new activation. When anything moved, the heartbeat is decided again
- * inside BEGIN IMMEDIATE, as activations are. The key is in its stored form (normaliseLicenseKey).
- * (Holding the lock for the reads too made two serving processes slower than one, bench: heartbeat.)
+ * database's: so the decision is read without that lock, and the lease renewed by one UPDATE that only
+ * applies if the decision still holds (renewLeaseIfUnchanged), in a write transaction of its own for
+ * writeTransaction's quick lock retries (server/db/client.ts). What the decision read can only move in
+ * ways that keep it: seats go by activation, an activation is always the newest, a lapsed lease only comes
+ * back by a new activation, and a lease only moves later (another process's heartbeat of the same machine,
+ * which the UPDATE accepts); the license's state and limit it checks again. So the reads need no common
+ * snapshot either. When anything else moved (the machine is gone, an admin changed the license), the
+ * heartbeat is decided again inside BEGIN IMMEDIATE, as activations are. The key is in its stored form
+ * (normaliseLicenseKey). (Holding the lock for the reads too made two serving processes slower than one,
+ * and requiring the very lease it read sent one heartbeat in six of two processes down the slow
+ * path; bench: heartbeat.)
  */
 export function heartbeat(ctx: AppContext, storedKey: string, fingerprint: string): HeartbeatResult {
   const now = ctx.now();
   const at = new Date(now).toISOString();
-  const snapshot = ctx.db.$client
-    .transaction(() => {
-      const current = findLicenseByKey(ctx.db, storedKey);
-      return decideHeartbeat(current, () => listMachinesOfLicense(ctx.db, current?.id ?? 0), fingerprint, now);
-    })
-    .deferred();
+  const current = findLicenseByKey(ctx.db, storedKey);
+  const snapshot = decideHeartbeat(current, () => listMachinesOfLicense(ctx.db, current?.id ?? 0), fingerprint, now);
   if (!snapshot.ok) return snapshot;
   const reading = { machineId: snapshot.machine.id, readLease: snapshot.machine.lease_expires_at, license: snapshot.license };
   const renewed = writeTransaction(ctx.db, () => renewLeaseIfUnchanged(ctx.db, reading, at, leaseEnd(ctx, snapshot.license, now)));

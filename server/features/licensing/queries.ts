@@ -9,7 +9,7 @@
 // closes the user's open ones (syncLicenseFlags), the inbox reads and declines them.
 //
 // License types are the license-types feature's (server/features/license-types/).
-import { and, asc, desc, eq, gt, lte, or, sql, type SQL, isNull, isNotNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lte, or, sql, type SQL, isNull, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { plainRowsOf, preparedFor } from '../../db/prepared.ts';
 import { rowsByIndex } from '../../db/rows-by-index.ts';
@@ -131,11 +131,14 @@ export function insertMachine(db: Db, machine: NewLicenseMachine): LicenseMachin
 const renewLeaseIfUnchangedStatement = (db: Db) =>
   db
     .update(licenseMachines)
-    .set({ last_check_in_at: sql`${sql.placeholder('at')}`, lease_expires_at: sql`${sql.placeholder('lease')}` })
+    .set({
+      last_check_in_at: sql`max(${licenseMachines.last_check_in_at}, ${sql.placeholder('at')})`,
+      lease_expires_at: sql`max(${licenseMachines.lease_expires_at}, ${sql.placeholder('lease')})`,
+    })
     .where(
       and(
         eq(licenseMachines.id, sql.placeholder('machineId')),
-        eq(licenseMachines.lease_expires_at, sql.placeholder('readLease')),
+        gte(licenseMachines.lease_expires_at, sql.placeholder('readLease')),
         sql`exists (select 1 from ${licenses} where ${licenses.id} = ${licenseMachines.license_id}
           and ${licenses.active} = ${sql.placeholder('active')} and ${licenses.suspended} = ${sql.placeholder('suspended')}
           and ${licenses.max_machines} = ${sql.placeholder('maxMachines')} and ${licenses.expire_date} is ${sql.placeholder('expireDate')})`,
@@ -152,9 +155,11 @@ export interface HeartbeatReading {
 }
 
 /**
- * Renews the lease in one statement, and only if nothing the decision read has changed since: the machine's
- * lease (another heartbeat, an activation, a deactivation) and the license's state and limit (an admin's
- * edit). Undefined when anything moved; the caller then decides again under the write lock.
+ * Renews the lease in one statement, and only if the decision still holds: the machine is there with a lease
+ * that ends no earlier than the one read (another serving process's heartbeat of the same machine may have
+ * renewed it since, which keeps the decision; the later end and check-in stay), and the license's state and
+ * limit are as read (an admin's edit). Undefined when anything else moved; the caller then decides again
+ * under the write lock.
  */
 export function renewLeaseIfUnchanged(db: Db, reading: HeartbeatReading, at: string, lease: string): LicenseMachine | undefined {
   const { license } = reading;

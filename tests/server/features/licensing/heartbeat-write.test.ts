@@ -1,7 +1,8 @@
 // The heartbeat's lock-free renewal (server/features/licensing/activation.ts, heartbeat): the lease is
-// renewed by one conditional UPDATE that applies only while nothing the decision read has moved. These
-// tests move each thing it read between the read and the write and expect the write to refuse; the route
-// then decides again under the write lock and answers what that decision says.
+// renewed by one conditional UPDATE that applies only while the decision still holds. These tests move
+// each thing it read between the read and the write and expect the write to refuse (the route then decides
+// again under the write lock and answers what that decision says), except a lease another heartbeat moved
+// later, which keeps the decision and is renewed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { licenseMachines, licenses } from '../../../../server/db/schema.ts';
@@ -25,6 +26,7 @@ beforeEach(async () => {
 afterEach(() => f.finish());
 
 const LATER = '2026-03-01T00:00:00.000Z';
+const laterThan = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 const leaseOf = () => listMachinesOfLicense(f.ctx.db, licenseId)[0]?.lease_expires_at;
 const setLicense = (fields: Partial<typeof licenses.$inferInsert>) => f.ctx.db.update(licenses).set(fields).where(eq(licenses.id, licenseId)).run();
 
@@ -47,10 +49,26 @@ describe('renewLeaseIfUnchanged', () => {
     expect(leaseOf()).toBe(before);
   });
 
-  it('refuses when the lease itself moved (another heartbeat or activation wrote first)', () => {
-    f.ctx.db.update(licenseMachines).set({ lease_expires_at: '2026-02-01T00:00:00.000Z' }).where(eq(licenseMachines.id, reading.machineId)).run();
+  it('renews when another heartbeat of the machine moved its lease later since the reading (two serving processes)', () => {
+    const other = laterThan(reading.readLease, 60_000);
+    f.ctx.db.update(licenseMachines).set({ lease_expires_at: other }).where(eq(licenseMachines.id, reading.machineId)).run();
+    expect(renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)?.lease_expires_at).toBe(LATER);
+    expect(leaseOf()).toBe(LATER);
+  });
+
+  it('never moves a lease or a check-in back: the later of the two renewals stays', () => {
+    const other = { lease_expires_at: '2026-04-01T00:00:00.000Z', last_check_in_at: '2026-01-01T00:02:00.000Z' };
+    f.ctx.db.update(licenseMachines).set(other).where(eq(licenseMachines.id, reading.machineId)).run();
+    const renewed = renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER);
+    expect(renewed).toMatchObject(other);
+    expect(listMachinesOfLicense(f.ctx.db, licenseId)[0]).toMatchObject(other);
+  });
+
+  it('refuses when the lease ends earlier than it did at the reading', () => {
+    const earlier = laterThan(reading.readLease, -60_000);
+    f.ctx.db.update(licenseMachines).set({ lease_expires_at: earlier }).where(eq(licenseMachines.id, reading.machineId)).run();
     expect(renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)).toBeUndefined();
-    expect(leaseOf()).toBe('2026-02-01T00:00:00.000Z');
+    expect(leaseOf()).toBe(earlier);
   });
 
   it('refuses when the machine was deactivated', () => {
