@@ -1,6 +1,9 @@
 // One keep-alive connection to a server that runs several serving processes (SERVED_BY_HEADER on), answered
 // by a process of our choosing: the kernel picks the process per connection, so we open connections until
-// the one we want answers, and then send every request on it. A cookie jar makes it a small browser.
+// the one we want answers, and then send every request on it. When the server has closed it meanwhile (a
+// keep-alive connection idle for 5 s, as on a slow machine while a test waits for a build), the next
+// request pins a new one to the same process first, as a browser opens a new connection. A cookie jar
+// makes it a small browser.
 import http from 'node:http';
 import type net from 'node:net';
 import type { Readable } from 'node:stream';
@@ -29,12 +32,27 @@ export class PinnedConnection {
   /** The process that holds this connection; every answer is checked against it. */
   readonly answeredBy: string;
 
-  constructor(port: number, answeredBy: string) {
+  /** What a request asks to learn which process holds a new connection. */
+  private readonly probePath: string;
+
+  constructor(port: number, answeredBy: string, probePath = '/') {
     this.port = port;
     this.answeredBy = answeredBy;
+    this.probePath = probePath;
+  }
+
+  /** Sends probes on new connections until `answeredBy` holds one; false when 64 tries found none. */
+  async pin(): Promise<boolean> {
+    for (let attempt = 0; attempt < 64; attempt++) {
+      const probe = await this.send('GET', this.probePath);
+      if (probe.servedBy === this.answeredBy) return true;
+      this.agent.destroy();
+    }
+    return false;
   }
 
   async request(method: string, target: string, options: PinnedRequest = {}): Promise<PinnedAnswer> {
+    if (!this.socket() && !(await this.pin())) throw new Error(`no new connection to port ${this.port} was answered by ${this.answeredBy}`);
     const answer = await this.send(method, target, options);
     if (answer.servedBy !== this.answeredBy) {
       throw new Error(`${method} ${target} was answered by ${answer.servedBy}, not on the connection to ${this.answeredBy}`);
@@ -112,11 +130,8 @@ export class PinnedConnection {
 
 /** A connection whose static answers come from `answeredBy` (`main` or `worker-N`); tries up to 64 connections. */
 export async function connectTo(port: number, answeredBy: string, probePath = '/'): Promise<PinnedConnection> {
-  for (let attempt = 0; attempt < 64; attempt++) {
-    const connection = new PinnedConnection(port, answeredBy);
-    const probe = await connection.send('GET', probePath);
-    if (probe.servedBy === answeredBy) return connection;
-    connection.close();
-  }
+  const connection = new PinnedConnection(port, answeredBy, probePath);
+  if (await connection.pin()) return connection;
+  connection.close();
   throw new Error(`no connection to port ${port} was answered by ${answeredBy}`);
 }
