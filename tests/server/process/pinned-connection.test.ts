@@ -2,6 +2,7 @@
 // (tests/helpers/pinned-connection.ts). A keep-alive connection the server closed while a test waited (5 s
 // idle, seen in CI while a test waited for a web worker) must not let the next request land on another
 // process: the helper pins a new connection to the same one first.
+import { once } from 'node:events';
 import http from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectTo } from '../../helpers/pinned-connection.ts';
@@ -31,8 +32,12 @@ it.each(NAMES)('keeps answers from %s after the server closed the idle connectio
   const connection = await connectTo(port, name);
   try {
     for (let round = 0; round < 20; round++) {
+      const socket = connection.socket();
+      if (!socket) throw new Error('the pinned connection has no open socket between requests');
+      // Closed by the server, and seen closed here (a request sent meanwhile would meet a hang-up instead).
+      const closed = once(socket, 'close');
       for (const server of servers) server.closeIdleConnections();
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await closed;
       expect((await connection.request('GET', '/')).servedBy).toBe(name);
     }
   } finally {
