@@ -24,7 +24,7 @@ import {
   getMachineOfLicense,
   insertMachine,
   listMachinesOfLicense,
-  renewLeaseIfUnchanged,
+  renewLeaseIfDecisionHolds,
   renewMachine,
   type ActorKind,
   type LicenseForSoftware,
@@ -172,7 +172,7 @@ function decideHeartbeat(current: LicenseForSoftware | undefined, machines: () =
  *
  * Every floating seat sends one every few minutes, from every serving process, and the write lock is the
  * database's: so the decision is read without that lock, and the lease renewed by one UPDATE that only
- * applies if the decision still holds (renewLeaseIfUnchanged), in a write transaction of its own for
+ * applies if the decision still holds (renewLeaseIfDecisionHolds), in a write transaction of its own for
  * writeTransaction's quick lock retries (server/db/client.ts). What the decision read can only move in
  * ways that keep it: seats go by activation, an activation is always the newest, a lapsed lease only comes
  * back by a new activation, and a lease only moves later (another process's heartbeat of the same machine,
@@ -186,12 +186,12 @@ function decideHeartbeat(current: LicenseForSoftware | undefined, machines: () =
 export function heartbeat(ctx: AppContext, storedKey: string, fingerprint: string): HeartbeatResult {
   const now = ctx.now();
   const at = new Date(now).toISOString();
-  const current = findLicenseByKey(ctx.db, storedKey);
-  const snapshot = decideHeartbeat(current, () => listMachinesOfLicense(ctx.db, current?.id ?? 0), fingerprint, now);
-  if (!snapshot.ok) return snapshot;
-  const reading = { machineId: snapshot.machine.id, readLease: snapshot.machine.lease_expires_at, license: snapshot.license };
-  const renewed = writeTransaction(ctx.db, () => renewLeaseIfUnchanged(ctx.db, reading, at, leaseEnd(ctx, snapshot.license, now)));
-  if (renewed) return { ok: true, machine: renewed, license: snapshot.license };
+  const found = findLicenseByKey(ctx.db, storedKey);
+  const unlocked = decideHeartbeat(found, () => listMachinesOfLicense(ctx.db, found?.id ?? 0), fingerprint, now);
+  if (!unlocked.ok) return unlocked;
+  const reading = { machineId: unlocked.machine.id, readLease: unlocked.machine.lease_expires_at, license: unlocked.license };
+  const renewed = writeTransaction(ctx.db, () => renewLeaseIfDecisionHolds(ctx.db, reading, at, leaseEnd(ctx, unlocked.license, now)));
+  if (renewed) return { ok: true, machine: renewed, license: unlocked.license };
   return writeTransaction(ctx.db, (): HeartbeatResult => {
     const current = findLicenseByKey(ctx.db, storedKey);
     const decision = decideHeartbeat(current, () => listMachinesOfLicense(ctx.db, current?.id ?? 0), fingerprint, now);

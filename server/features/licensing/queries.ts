@@ -128,7 +128,7 @@ export function insertMachine(db: Db, machine: NewLicenseMachine): LicenseMachin
   return db.insert(licenseMachines).values(machine).returning().get();
 }
 
-const renewLeaseIfUnchangedStatement = (db: Db) =>
+const renewLeaseIfDecisionHoldsStatement = (db: Db) =>
   db
     .update(licenseMachines)
     .set({
@@ -161,9 +161,9 @@ export interface HeartbeatReading {
  * limit are as read (an admin's edit). Undefined when anything else moved; the caller then decides again
  * under the write lock.
  */
-export function renewLeaseIfUnchanged(db: Db, reading: HeartbeatReading, at: string, lease: string): LicenseMachine | undefined {
+export function renewLeaseIfDecisionHolds(db: Db, reading: HeartbeatReading, at: string, lease: string): LicenseMachine | undefined {
   const { license } = reading;
-  return preparedFor(db, renewLeaseIfUnchangedStatement, renewLeaseIfUnchangedStatement).get({
+  return preparedFor(db, renewLeaseIfDecisionHoldsStatement, renewLeaseIfDecisionHoldsStatement).get({
     machineId: reading.machineId,
     readLease: reading.readLease,
     active: license.active,

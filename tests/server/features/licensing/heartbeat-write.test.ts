@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { licenseMachines, licenses } from '../../../../server/db/schema.ts';
-import { listMachinesOfLicense, renewLeaseIfUnchanged, type HeartbeatReading } from '../../../../server/features/licensing/queries.ts';
+import { listMachinesOfLicense, renewLeaseIfDecisionHolds, type HeartbeatReading } from '../../../../server/features/licensing/queries.ts';
 import { body, createLicensingFixture, type LicensingFixture } from './licensing-fixture.ts';
 
 let f: LicensingFixture;
@@ -30,9 +30,9 @@ const laterThan = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).to
 const leaseOf = () => listMachinesOfLicense(f.ctx.db, licenseId)[0]?.lease_expires_at;
 const setLicense = (fields: Partial<typeof licenses.$inferInsert>) => f.ctx.db.update(licenses).set(fields).where(eq(licenses.id, licenseId)).run();
 
-describe('renewLeaseIfUnchanged', () => {
+describe('renewLeaseIfDecisionHolds', () => {
   it('renews the lease when nothing moved since the reading', () => {
-    const renewed = renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER);
+    const renewed = renewLeaseIfDecisionHolds(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER);
     expect(renewed?.lease_expires_at).toBe(LATER);
     expect(leaseOf()).toBe(LATER);
   });
@@ -45,21 +45,21 @@ describe('renewLeaseIfUnchanged', () => {
   ] as const)('refuses and writes nothing when %s', (_what, fields) => {
     const before = leaseOf();
     setLicense(fields);
-    expect(renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)).toBeUndefined();
+    expect(renewLeaseIfDecisionHolds(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)).toBeUndefined();
     expect(leaseOf()).toBe(before);
   });
 
   it('renews when another heartbeat of the machine moved its lease later since the reading (two serving processes)', () => {
     const other = laterThan(reading.readLease, 60_000);
     f.ctx.db.update(licenseMachines).set({ lease_expires_at: other }).where(eq(licenseMachines.id, reading.machineId)).run();
-    expect(renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)?.lease_expires_at).toBe(LATER);
+    expect(renewLeaseIfDecisionHolds(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)?.lease_expires_at).toBe(LATER);
     expect(leaseOf()).toBe(LATER);
   });
 
   it('never moves a lease or a check-in back: the later of the two renewals stays', () => {
     const other = { lease_expires_at: '2026-04-01T00:00:00.000Z', last_check_in_at: '2026-01-01T00:02:00.000Z' };
     f.ctx.db.update(licenseMachines).set(other).where(eq(licenseMachines.id, reading.machineId)).run();
-    const renewed = renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER);
+    const renewed = renewLeaseIfDecisionHolds(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER);
     expect(renewed).toMatchObject(other);
     expect(listMachinesOfLicense(f.ctx.db, licenseId)[0]).toMatchObject(other);
   });
@@ -67,13 +67,13 @@ describe('renewLeaseIfUnchanged', () => {
   it('refuses when the lease ends earlier than it did at the reading', () => {
     const earlier = laterThan(reading.readLease, -60_000);
     f.ctx.db.update(licenseMachines).set({ lease_expires_at: earlier }).where(eq(licenseMachines.id, reading.machineId)).run();
-    expect(renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)).toBeUndefined();
+    expect(renewLeaseIfDecisionHolds(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)).toBeUndefined();
     expect(leaseOf()).toBe(earlier);
   });
 
   it('refuses when the machine was deactivated', () => {
     f.ctx.db.delete(licenseMachines).where(eq(licenseMachines.id, reading.machineId)).run();
-    expect(renewLeaseIfUnchanged(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)).toBeUndefined();
+    expect(renewLeaseIfDecisionHolds(f.ctx.db, reading, '2026-01-01T00:01:00.000Z', LATER)).toBeUndefined();
     expect(listMachinesOfLicense(f.ctx.db, licenseId)).toEqual([]);
   });
 });
