@@ -8,6 +8,7 @@ import { HttpError, errorResponse } from './http/errors.ts';
 import { DISK_FULL_MESSAGES, isDiskFullError } from './storage/disk.ts';
 import { apiSecurityHeaders } from './http/security-headers.ts';
 import { compressJson } from './http/compress-json.ts';
+import { createRouteMatcher } from './http/route-matcher.ts';
 import { observeRequests } from './ops/request-observer.ts';
 import { routePattern } from './ops/route-pattern.ts';
 import { csrfCookieRoutes, csrfProtection, originCheck } from './auth/csrf.ts';
@@ -76,7 +77,8 @@ export const FEATURES = [
 ] as const satisfies readonly ((ctx: AppContext) => Hono<AppEnv>)[];
 
 export function createApp(ctx: AppContext): App {
-  const app = new Hono<AppEnv>();
+  // Hono's router, with the matches of fixed paths (the machine APIs, /api/user…) kept (server/http/route-matcher.ts).
+  const app = new Hono<AppEnv>({ router: createRouteMatcher() });
 
   // Outermost: it times the whole answer and labels it with the route that gave it (server/ops/).
   app.use('*', observeRequests(ctx));

@@ -1,6 +1,6 @@
 // The bench's bare handler runs the SQL the product's own query functions run, captured through drizzle's
 // logger (bench/lib/captured-queries.ts): a query function that stops logging (a read run outside drizzle,
-// as plainRowsOf runs some) must keep the capture working, or the bench stops before the API.
+// as preparedRows runs them) must keep the capture working, or the bench stops before the API.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureQueries } from '../../bench/lib/captured-queries.ts';
 import { createTestContext, type TestContext } from '../helpers/test-context.ts';

@@ -2,7 +2,7 @@
 // is the random id the session lists show (docs/decisions/0024-session-control.md).
 import { and, desc, eq, gt, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { preparedFor } from '../prepared.ts';
+import { preparedFor, preparedRows } from '../prepared.ts';
 import { rowsByIndex } from '../rows-by-index.ts';
 import { sessions, users, type Session, type User } from '../schema.ts';
 
@@ -31,12 +31,14 @@ export function insertSession(db: Db, session: NewSession): Session {
 
 /** One read per request: the session and its user together. */
 const sessionWithUserStatement = (db: Db) =>
-  db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(sessions.user_id, users.id))
-    .where(rowsByIndex(sessions, eq(sessions.id, sql.placeholder('id'))))
-    .prepare();
+  preparedRows(
+    db,
+    db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(sessions.user_id, users.id))
+      .where(rowsByIndex(sessions, eq(sessions.id, sql.placeholder('id')))),
+  );
 
 export function getSessionWithUser(db: Db, id: string): { session: Session; user: User } | undefined {
   return preparedFor(db, sessionWithUserStatement, sessionWithUserStatement).get({ id });

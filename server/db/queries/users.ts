@@ -1,7 +1,7 @@
 // Named queries for users (docs/product/data-model.md#user). E-mails compare case-insensitively, like the unique index.
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { preparedFor } from '../prepared.ts';
+import { preparedFor, preparedRows } from '../prepared.ts';
 import { posts, users, type User } from '../schema.ts';
 
 export type NewUser = typeof users.$inferInsert;
@@ -194,13 +194,15 @@ export function listAdminEmails(db: Db): string[] {
 }
 
 const firstAdminEmailStatement = (db: Db) =>
-  db
-    .select({ email: users.email })
-    .from(users)
-    .where(and(eq(users.role, 'admin'), eq(users.is_banned, 0)))
-    .orderBy(users.id)
-    .limit(1)
-    .prepare();
+  preparedRows(
+    db,
+    db
+      .select({ email: users.email })
+      .from(users)
+      .where(and(eq(users.role, 'admin'), eq(users.is_banned, 0)))
+      .orderBy(users.id)
+      .limit(1),
+  );
 
 /**
  * The oldest admin account's address that can still sign in (the seeded one, usually id 1: the scan stops at

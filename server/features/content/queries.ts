@@ -4,7 +4,7 @@
 import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { slugify, uniqueSlug } from '../../../common/slugify.ts';
 import type { Db } from '../../db/client.ts';
-import { preparedFor } from '../../db/prepared.ts';
+import { preparedFor, preparedRows } from '../../db/prepared.ts';
 import { posts, sections, uploadedFiles, users, type Namespace, type Post, type Section } from '../../db/schema.ts';
 
 export interface PostInput {
@@ -122,54 +122,33 @@ const postWithRelationsSelection = {
   file: { id: uploadedFiles.id, filename: uploadedFiles.filename, description: uploadedFiles.description, size: uploadedFiles.size },
   user: { name: users.name, role: users.role, email_verified_at: users.email_verified_at },
 };
-type RelationGroup = keyof typeof postWithRelationsSelection;
-/** Drizzle selects the columns in the selection's key order: each raw value's group and field, in order. */
-const SELECTED_COLUMNS = (Object.entries(postWithRelationsSelection) as [RelationGroup, object][]).flatMap(([group, fields]) =>
-  Object.keys(fields).map((field) => [group, field] as const),
-);
-
 /** The statement for one shape of filter; the values come as placeholders, so each shape is prepared once. */
 function postsWithRelationsStatement(db: Db, filter: PostFilter) {
   const conditions: (SQL | undefined)[] = [eq(posts.namespace, sql.placeholder('namespace'))];
   if (!filter.includeUnpublished) conditions.push(eq(posts.published, 1));
   if (filter.sectionId !== undefined) conditions.push(eq(posts.section_id, sql.placeholder('sectionId')));
   if (filter.id !== undefined) conditions.push(eq(posts.id, sql.placeholder('id')));
-  return db
-    .select(postWithRelationsSelection)
-    .from(posts)
-    .innerJoin(sections, eq(posts.section_id, sections.id))
-    .leftJoin(uploadedFiles, eq(posts.uploaded_file_id, uploadedFiles.id))
-    .leftJoin(users, eq(posts.user_id, users.id))
-    .where(and(...conditions))
-    .orderBy(asc(sections.order), asc(sections.id), asc(posts.display_order), asc(posts.id))
-    .prepare();
-}
-
-/**
- * A raw row as the nested post. Drizzle's own mapping checks every field's kind on every row, about a
- * tenth of a section's API answer (`npm run bench`); these columns are plain text and integers with no
- * conversion, so they are copied as they are. A left-joined file or author whose columns are all null is
- * null, as drizzle makes it.
- */
-function toPostWithRelations(row: unknown[]): PostWithRelations {
-  const groups: Record<RelationGroup, Record<string, unknown>> = { post: {}, section: {}, file: {}, user: {} };
-  let fileFound = false;
-  let userFound = false;
-  for (let index = 0; index < SELECTED_COLUMNS.length; index++) {
-    const [group, field] = SELECTED_COLUMNS[index] as (typeof SELECTED_COLUMNS)[number];
-    const value = row[index];
-    groups[group][field] = value;
-    if (value !== null && group === 'file') fileFound = true;
-    if (value !== null && group === 'user') userFound = true;
-  }
-  return { ...groups.post, section: groups.section, uploaded_file: fileFound ? groups.file : null, user: userFound ? groups.user : null } as PostWithRelations;
+  return preparedRows(
+    db,
+    db
+      .select(postWithRelationsSelection)
+      .from(posts)
+      .innerJoin(sections, eq(posts.section_id, sections.id))
+      .leftJoin(uploadedFiles, eq(posts.uploaded_file_id, uploadedFiles.id))
+      .leftJoin(users, eq(posts.user_id, users.id))
+      .where(and(...conditions))
+      .orderBy(asc(sections.order), asc(sections.id), asc(posts.display_order), asc(posts.id)),
+  );
 }
 
 /** Posts with their relations, by section order, then display_order, then id (the site's reading order). */
 export function listPostsWithRelations(db: Db, namespace: Namespace, filter: PostFilter): PostWithRelations[] {
   const key: PostsStatementKey = `posts:${filter.includeUnpublished}:${filter.sectionId !== undefined}:${filter.id !== undefined}`;
   const statement = preparedFor(db, key, (connection) => postsWithRelationsStatement(connection, filter));
-  return (statement.values({ namespace, sectionId: filter.sectionId, id: filter.id }) as unknown[][]).map(toPostWithRelations);
+  // A left-joined file or author that is not there is null (server/db/prepared.ts keeps drizzle's rule).
+  return statement
+    .all({ namespace, sectionId: filter.sectionId, id: filter.id })
+    .map(({ post, section, file, user }) => ({ ...post, section, uploaded_file: file, user }));
 }
 
 export function getPostWithRelations(db: Db, namespace: Namespace, id: number): PostWithRelations | undefined {
@@ -190,11 +169,13 @@ export function getSectionById(db: Db, namespace: Namespace, id: number): Sectio
 }
 
 const sectionBySlugStatement = (db: Db) =>
-  db
-    .select()
-    .from(sections)
-    .where(and(eq(sections.namespace, sql.placeholder('namespace')), eq(sections.title_slug, sql.placeholder('slug'))))
-    .prepare();
+  preparedRows(
+    db,
+    db
+      .select()
+      .from(sections)
+      .where(and(eq(sections.namespace, sql.placeholder('namespace')), eq(sections.title_slug, sql.placeholder('slug')))),
+  );
 
 /** Every section page's API call starts here: prepared once. */
 export function getSectionBySlug(db: Db, namespace: Namespace, slug: string): Section | undefined {

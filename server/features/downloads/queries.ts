@@ -1,7 +1,7 @@
 // Named queries for download items (software releases), their files and their download counts.
 import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { plainRowsOf, preparedFor } from '../../db/prepared.ts';
+import { preparedFor, preparedRows } from '../../db/prepared.ts';
 import { downloadItems, releaseDownloads, releaseFiles, type DownloadItem, type ReleaseFile } from '../../db/schema.ts';
 
 export type DownloadItemInput = Omit<typeof downloadItems.$inferInsert, 'id' | 'created_at' | 'updated_at'>;
@@ -45,11 +45,10 @@ const versioned = and(eq(downloadItems.downloadable, 1), sql`${downloadItems.ver
 // other hottest reads are, and run without drizzle's row mapping (server/db/prepared.ts; bench: latest
 // beside a bare handler).
 const versionedItemsStatement = (db: Db) =>
-  plainRowsOf(db, downloadItems, db.select().from(downloadItems).where(versioned).orderBy(desc(downloadItems.released_at), desc(downloadItems.id)));
+  preparedRows(db, db.select().from(downloadItems).where(versioned).orderBy(desc(downloadItems.released_at), desc(downloadItems.id)));
 const versionedFilesStatement = (db: Db) =>
-  plainRowsOf(
+  preparedRows(
     db,
-    releaseFiles,
     db
       .select()
       .from(releaseFiles)

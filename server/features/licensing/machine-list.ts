@@ -2,7 +2,7 @@
 // admins deactivate them). Read-only: activations and deactivations are written by the activation API.
 import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { preparedFor } from '../../db/prepared.ts';
+import { preparedFor, preparedRows } from '../../db/prepared.ts';
 import { licenseMachines } from '../../db/schema.ts';
 
 /** A machine as license objects carry it, with the end of its lease (a floating seat's end time, issue 24). */
@@ -30,12 +30,14 @@ const machineColumns = {
 // GET /api/user asks on every signed-in page load: prepared once per connection. The ids travel as one
 // JSON parameter, so one statement serves any number of licenses (the admin's getAll included).
 const machinesOfLicensesStatement = (db: Db) =>
-  db
-    .select(machineColumns)
-    .from(licenseMachines)
-    .where(sql`${licenseMachines.license_id} in (select value from json_each(${sql.placeholder('ids')}))`)
-    .orderBy(asc(licenseMachines.license_id), asc(licenseMachines.activated_at), asc(licenseMachines.id))
-    .prepare();
+  preparedRows(
+    db,
+    db
+      .select(machineColumns)
+      .from(licenseMachines)
+      .where(sql`${licenseMachines.license_id} in (select value from json_each(${sql.placeholder('ids')}))`)
+      .orderBy(asc(licenseMachines.license_id), asc(licenseMachines.activated_at), asc(licenseMachines.id)),
+  );
 
 /** The machines of these licenses by license id, oldest activation first; every id has an entry (maybe empty). */
 export function listMachinesOfLicenses(db: Db, licenseIds: readonly number[]): Map<number, MachineView[]> {

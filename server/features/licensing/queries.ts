@@ -11,7 +11,7 @@
 // License types are the license-types feature's (server/features/license-types/).
 import { and, asc, desc, eq, gt, gte, lte, or, sql, type SQL, isNull, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { plainRowsOf, preparedFor } from '../../db/prepared.ts';
+import { preparedFor, preparedRows } from '../../db/prepared.ts';
 import { rowsByIndex } from '../../db/rows-by-index.ts';
 import {
   licenseEvents,
@@ -77,14 +77,8 @@ function flatten(row: LicenseForSoftwareRow | undefined): LicenseForSoftware | u
   return { ...license, ...owner };
 }
 
-const byKeyStatement = (db: Db) =>
-  licenseForSoftwareQuery(db)
-    .where(rowsByIndex(licenses, eq(licenses.key, sql.placeholder('key'))))
-    .prepare();
-const byIdStatement = (db: Db) =>
-  licenseForSoftwareQuery(db)
-    .where(eq(licenses.id, sql.placeholder('id')))
-    .prepare();
+const byKeyStatement = (db: Db) => preparedRows(db, licenseForSoftwareQuery(db).where(rowsByIndex(licenses, eq(licenses.key, sql.placeholder('key')))));
+const byIdStatement = (db: Db) => preparedRows(db, licenseForSoftwareQuery(db).where(eq(licenses.id, sql.placeholder('id'))));
 
 /** The license a key (in its stored form, see normaliseLicenseKey) belongs to. */
 export function findLicenseByKey(db: Db, key: string): LicenseForSoftware | undefined {
@@ -96,9 +90,8 @@ export function getLicenseForSoftware(db: Db, id: number): LicenseForSoftware | 
 }
 
 const machinesOfLicenseStatement = (db: Db) =>
-  plainRowsOf(
+  preparedRows(
     db,
-    licenseMachines,
     db
       .select()
       .from(licenseMachines)
@@ -269,7 +262,7 @@ function selectLicensesWithType(db: Db, where: SQL | undefined): LicenseWithType
 }
 
 // Every signed-in page load asks for the user's licenses (GET /api/user): prepared once.
-const licensesOfUserStatement = (db: Db) => licensesWithTypeQuery(db, rowsByIndex(licenses, eq(licenses.user_id, sql.placeholder('userId')))).prepare();
+const licensesOfUserStatement = (db: Db) => preparedRows(db, licensesWithTypeQuery(db, rowsByIndex(licenses, eq(licenses.user_id, sql.placeholder('userId')))));
 
 export function getLicensesOfUser(db: Db, userId: number): LicenseWithType[] {
   return withTypeName(preparedFor(db, licensesOfUserStatement, licensesOfUserStatement).all({ userId }));
