@@ -42,7 +42,8 @@ export interface LicenseForSoftware extends License {
   owner_email: string;
 }
 
-const licenseForSoftwareQuery = (db: Db) =>
+/** The select a license is read with for the company's software: the license, its type's terms and its owner. */
+export const licenseForSoftwareQuery = (db: Db) =>
   db
     .select({
       license: licenses,

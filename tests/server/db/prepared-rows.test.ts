@@ -10,7 +10,7 @@ import type { Db } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { downloadItems, licenseMachines, releaseFiles } from '../../../server/db/schema.ts';
 import { preparedRows } from '../../../server/db/prepared.ts';
-import { findLicenseByKey, getLicensesOfUser } from '../../../server/features/licensing/queries.ts';
+import { findLicenseByKey, getLicensesOfUser, licenseForSoftwareQuery } from '../../../server/features/licensing/queries.ts';
 import { listPostsWithRelations } from '../../../server/features/content/queries.ts';
 import { getSessionWithUser } from '../../../server/db/queries/sessions.ts';
 import { insertContentFixture } from '../../helpers/content-fixture.ts';
@@ -162,24 +162,9 @@ describe('preparedRows', () => {
     expect(findLicenseByKey(ctx.db, key)?.owner_email).toBe('hot@example.com');
     expect(getLicensesOfUser(ctx.db, user.id)).toHaveLength(2);
 
-    const { licenses, licenseTypes, users } = schema;
-    const owner = ctx.db
-      .select({
-        license: licenses,
-        type_name: licenseTypes.name,
-        type_entitlements: licenseTypes.entitlements,
-        type_floating: licenseTypes.floating,
-        type_lease_minutes: licenseTypes.lease_minutes,
-        owner_name: users.name,
-        owner_surname: users.surname,
-        owner_company: users.companyName,
-        owner_email: users.email,
-      })
-      .from(licenses)
-      .innerJoin(licenseTypes, eq(licenses.license_type_id, licenseTypes.id))
-      .innerJoin(users, eq(licenses.user_id, users.id))
-      .where(eq(licenses.key, key))
-      .get();
+    const { licenses, licenseTypes } = schema;
+    // drizzle's own mapping of the product's select is the reference.
+    const owner = licenseForSoftwareQuery(ctx.db).where(eq(licenses.key, key)).get();
     const { license: stored, ...terms } = owner ?? { license: undefined };
     expect(JSON.stringify(findLicenseByKey(ctx.db, key))).toBe(JSON.stringify({ ...stored, ...terms }));
     const withTypes = ctx.db
