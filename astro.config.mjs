@@ -12,14 +12,18 @@ const site = process.env.SITE_URL ?? apiServer;
 
 /**
  * `site`: the nav bar's script (on every page) and what the reading pages' scripts share (the page
- * lifecycle, their constants, the admin overlay's small loader). One file every page loads and caches;
- * the downloads page takes the reading pages' part too, about 1 KB it did not load before, for ten fewer files.
+ * lifecycle, their constants, the admin overlay's small loader, the byte-size and date format). One file
+ * every page loads and caches; the downloads page takes the reading pages' part too, about 1 KB it did not
+ * load before, for ten fewer files.
  * @param {string} id
  */
 function siteScriptModule(id) {
   return (
     /[\\/]src[\\/]scripts[\\/](?:nav-menu|account-area|nav-search|admin-overlay|page-lifecycle)\.ts$/.test(id) ||
     /[\\/]src[\\/]lib[\\/]reading-constants\.ts$/.test(id) ||
+    // The one byte-size and date format (no imports): the downloads page's script and the loading modal
+    // both use it, and in `account-ui` it made the downloads page fetch the dialogs' 11 KB chunk.
+    /[\\/]src[\\/]lib[\\/]format\.ts$/.test(id) ||
     /[\\/]common[\\/]snapshot-types\.ts$/.test(id)
   );
 }

@@ -9,6 +9,22 @@ const REACT = /\/_astro\/(react|client)[.-]/i;
 // The account dialogs with the bot check's solver and the passkey library (the `account-ui` group).
 const MODAL_ROOT = /\/_astro\/(account-ui|botcheck)[.-]/;
 
+// The other public pages an anonymous reader lands on load neither either: a helper a page's script shares
+// with the dialogs (a byte-size format, say) must not pull the dialogs' chunk in with it (astro.config.mjs).
+for (const path of ['/', '/downloads', '/documentation']) {
+  test(`${path} loads no React and no account dialogs before the reader interacts`, async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (request: Request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('button', { name: 'Login', exact: true })).toBeVisible();
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((url) => REACT.test(url) || MODAL_ROOT.test(url))).toEqual([]);
+  });
+}
+
 test('a news page loads no React before the reader interacts, and Login loads the modal', async ({ page }) => {
   const scripts: string[] = [];
   const apiCalls: string[] = [];
