@@ -4,6 +4,7 @@
 // database connection, with placeholders, and afterwards only executed. `npm run bench` shows what this
 // buys (GET /api/user and the posts of a section against a bare better-sqlite3 handler).
 import { Column, fillPlaceholders, getTableName, is, SQL, Subquery } from 'drizzle-orm';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './client.ts';
 
 const statementsOf = new WeakMap<Db, Map<unknown, unknown>>();
@@ -34,6 +35,7 @@ export interface PreparedRows<Row> {
 
 /** What drizzle's prepared select (better-sqlite3) carries at run time: its SQL, its ordered fields and join nullability. */
 interface DrizzlePreparedSelect {
+  stmt: Statement;
   query: { sql: string; params: unknown[] };
   fields?: { path: string[]; field: unknown }[];
   joinsNotNullableMap?: Record<string, boolean>;
@@ -65,13 +67,14 @@ function decoderOf(field: unknown): Decode {
  * field needs decoding or nesting and each is stored under its own name, better-sqlite3's own row objects
  * are the rows.
  */
-export function preparedRows<Query extends { prepare(): unknown; all(): unknown[] }>(db: Db, query: Query): PreparedRows<ReturnType<Query['all']>[number]> {
+export function preparedRows<Query extends { prepare(): unknown; all(): unknown[] }>(query: Query): PreparedRows<ReturnType<Query['all']>[number]> {
   type Row = ReturnType<Query['all']>[number];
   const prepared = query.prepare() as DrizzlePreparedSelect;
   const { sql, params } = prepared.query;
   const fields = prepared.fields;
   if (!fields) throw new Error('preparedRows: a select with drizzle fields is needed');
-  const statement = db.$client.prepare(sql);
+  // drizzle's own statement for this SQL, run here in the mode the rows need (drizzle no longer runs it).
+  const statement = prepared.stmt;
   const logger = prepared.logger;
   const bind = (values: Record<string, unknown> = {}) => {
     const bound = fillPlaceholders(params, values);
@@ -85,6 +88,7 @@ export function preparedRows<Query extends { prepare(): unknown; all(): unknown[
     fields.every(({ path, field }, index) => path.length === 1 && is(field, Column) && decoderOf(field) === null && storedNames[index] === path[0]) &&
     new Set(storedNames).size === storedNames.length;
   if (plain) {
+    statement.raw(false);
     return { get: (values) => statement.get(...bind(values)) as Row | undefined, all: (values) => statement.all(...bind(values)) as Row[] };
   }
 

@@ -32,7 +32,6 @@ export function insertSession(db: Db, session: NewSession): Session {
 /** One read per request: the session and its user together. */
 const sessionWithUserStatement = (db: Db) =>
   preparedRows(
-    db,
     db
       .select({ session: sessions, user: users })
       .from(sessions)

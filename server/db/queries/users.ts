@@ -195,7 +195,6 @@ export function listAdminEmails(db: Db): string[] {
 
 const firstAdminEmailStatement = (db: Db) =>
   preparedRows(
-    db,
     db
       .select({ email: users.email })
       .from(users)

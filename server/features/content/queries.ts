@@ -129,7 +129,6 @@ function postsWithRelationsStatement(db: Db, filter: PostFilter) {
   if (filter.sectionId !== undefined) conditions.push(eq(posts.section_id, sql.placeholder('sectionId')));
   if (filter.id !== undefined) conditions.push(eq(posts.id, sql.placeholder('id')));
   return preparedRows(
-    db,
     db
       .select(postWithRelationsSelection)
       .from(posts)
@@ -170,7 +169,6 @@ export function getSectionById(db: Db, namespace: Namespace, id: number): Sectio
 
 const sectionBySlugStatement = (db: Db) =>
   preparedRows(
-    db,
     db
       .select()
       .from(sections)

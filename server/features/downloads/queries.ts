@@ -45,10 +45,9 @@ const versioned = and(eq(downloadItems.downloadable, 1), sql`${downloadItems.ver
 // other hottest reads are, and run without drizzle's row mapping (server/db/prepared.ts; bench: latest
 // beside a bare handler).
 const versionedItemsStatement = (db: Db) =>
-  preparedRows(db, db.select().from(downloadItems).where(versioned).orderBy(desc(downloadItems.released_at), desc(downloadItems.id)));
+  preparedRows(db.select().from(downloadItems).where(versioned).orderBy(desc(downloadItems.released_at), desc(downloadItems.id)));
 const versionedFilesStatement = (db: Db) =>
   preparedRows(
-    db,
     db
       .select()
       .from(releaseFiles)

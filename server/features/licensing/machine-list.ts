@@ -31,7 +31,6 @@ const machineColumns = {
 // JSON parameter, so one statement serves any number of licenses (the admin's getAll included).
 const machinesOfLicensesStatement = (db: Db) =>
   preparedRows(
-    db,
     db
       .select(machineColumns)
       .from(licenseMachines)

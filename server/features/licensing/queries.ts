@@ -78,8 +78,8 @@ function flatten(row: LicenseForSoftwareRow | undefined): LicenseForSoftware | u
   return { ...license, ...owner };
 }
 
-const byKeyStatement = (db: Db) => preparedRows(db, licenseForSoftwareQuery(db).where(rowsByIndex(licenses, eq(licenses.key, sql.placeholder('key')))));
-const byIdStatement = (db: Db) => preparedRows(db, licenseForSoftwareQuery(db).where(eq(licenses.id, sql.placeholder('id'))));
+const byKeyStatement = (db: Db) => preparedRows(licenseForSoftwareQuery(db).where(rowsByIndex(licenses, eq(licenses.key, sql.placeholder('key')))));
+const byIdStatement = (db: Db) => preparedRows(licenseForSoftwareQuery(db).where(eq(licenses.id, sql.placeholder('id'))));
 
 /** The license a key (in its stored form, see normaliseLicenseKey) belongs to. */
 export function findLicenseByKey(db: Db, key: string): LicenseForSoftware | undefined {
@@ -92,7 +92,6 @@ export function getLicenseForSoftware(db: Db, id: number): LicenseForSoftware | 
 
 const machinesOfLicenseStatement = (db: Db) =>
   preparedRows(
-    db,
     db
       .select()
       .from(licenseMachines)
@@ -263,7 +262,7 @@ function selectLicensesWithType(db: Db, where: SQL | undefined): LicenseWithType
 }
 
 // Every signed-in page load asks for the user's licenses (GET /api/user): prepared once.
-const licensesOfUserStatement = (db: Db) => preparedRows(db, licensesWithTypeQuery(db, rowsByIndex(licenses, eq(licenses.user_id, sql.placeholder('userId')))));
+const licensesOfUserStatement = (db: Db) => preparedRows(licensesWithTypeQuery(db, rowsByIndex(licenses, eq(licenses.user_id, sql.placeholder('userId')))));
 
 export function getLicensesOfUser(db: Db, userId: number): LicenseWithType[] {
   return withTypeName(preparedFor(db, licensesOfUserStatement, licensesOfUserStatement).all({ userId }));

@@ -140,14 +140,14 @@ describe('preparedRows', () => {
     ];
     for (const shape of shapes) {
       const expected = shape.all();
-      const rows = preparedRows(ctx.db, shape).all();
+      const rows = preparedRows(shape).all();
       expect(rows).toEqual(expected);
       // The answers are JSON: the key order is part of what clients get.
       expect(JSON.stringify(rows)).toBe(JSON.stringify(expected));
-      expect(preparedRows(ctx.db, shape).get()).toEqual(shape.get());
+      expect(preparedRows(shape).get()).toEqual(shape.get());
     }
     // What the comparison rests on: decoded values, and an outer join's missing owner as null.
-    const joined = preparedRows(ctx.db, ctx.db.select().from(things).leftJoin(owners, eq(things.owner_id, owners.id)).orderBy(things.id)).all();
+    const joined = preparedRows(ctx.db.select().from(things).leftJoin(owners, eq(things.owner_id, owners.id)).orderBy(things.id)).all();
     expect(joined.map((row) => row.prepared_rows_owners?.active ?? null)).toEqual([true, null, false, null]);
     expect(joined[0]?.prepared_rows_owners?.seenAt).toEqual(new Date('2026-01-01T00:00:00Z'));
     expect(joined[0]?.prepared_rows_owners?.tags).toEqual(['a', 'b']);
