@@ -6,7 +6,7 @@
 //   list    every key: kid, when it was made, which one signs new files; all of them are published
 //   rotate  makes a new key that signs every file from now on; the earlier public keys stay published at
 //           GET /api/licensing/v1/keys, so every file issued before still verifies. A running server
-//           picks the new key up at once (it re-reads the directory when it changes).
+//           picks the new key up within a second (it looks at the directory once a second).
 //
 // Private keys are never printed. Exit status: 0 done, 1 refused (rotate while LICENSE_SIGNING_KEY is set),
 // 2 usage error.
@@ -115,7 +115,7 @@ async function rotate(config: Config, out: (line: string) => void, err: (line: s
     err(`Warning: ${keyring.current.kid} still signs: its file in ${signingKeysDir(config, kind)} is dated later than now.`);
     return 1;
   }
-  out(`New ${files} are signed with it from now on; a running server picks it up at once.`);
+  out(`New ${files} are signed with it from now on; a running server picks it up within a second.`);
   if (before > 0) {
     out(`The ${before} earlier public key${before === 1 ? '' : 's'} stay${before === 1 ? 's' : ''} published at ${kind.publishedAt},`);
     out(`so every ${file} ${kind === LICENSE_SIGNING ? 'issued' : 'signed'} before still verifies.`);

@@ -76,8 +76,10 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     mailer: createMailer({ config, log, db, now }),
     publisher: options.publisher ?? createRecordingPublisher(),
     now,
-    keyring: createKeyringSource(config),
-    updateKeyring: createKeyringSource(config, UPDATE_SIGNING),
+    // Tests rotate keys in this process and expect the next call to see it; the running server's one-second
+    // recheck has its own test (tests/server/features/licensing/license-file.test.ts).
+    keyring: createKeyringSource(config, undefined, { recheckMs: 0 }),
+    updateKeyring: createKeyringSource(config, UPDATE_SIGNING, { recheckMs: 0 }),
     storage: createObjectStore(config),
   };
   const app = createApp(ctx);

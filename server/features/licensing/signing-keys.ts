@@ -136,23 +136,45 @@ export function loadKeyring(config: Pick<Config, 'dataDir'> & Partial<KeyConfig>
   return { current, published };
 }
 
+/** How often a running process looks at its key folder for a rotation (KeyringSourceOptions.recheckMs). */
+export const KEYRING_RECHECK_MS = 1_000;
+
+export interface KeyringSourceOptions {
+  /**
+   * The folder is looked at again (one stat) at most this often: every activation and heartbeat asks for
+   * the keyring, and a stat per call cost a heartbeat about 3% of its time (bench: heartbeat). 0: every call.
+   */
+  recheckMs?: number;
+  /** A monotonic clock in milliseconds (tests move it). */
+  clock?: () => number;
+}
+
 /**
- * The keyring as each process sees it: read at first use and again whenever the key directory changes
- * (a rotation by `npm run license-keys -- rotate` while the server runs takes effect at once).
+ * The keyring as each process sees it: read at first use and again when the key directory has changed
+ * (a rotation by `npm run license-keys -- rotate` while the server runs takes effect within a second).
  */
-export function createKeyringSource(config: Pick<Config, 'dataDir'> & Partial<KeyConfig>, kind: KeyringKind = LICENSE_SIGNING): () => Keyring {
-  let cached: { keyring: Keyring; stamp: string } | null = null;
+export function createKeyringSource(
+  config: Pick<Config, 'dataDir'> & Partial<KeyConfig>,
+  kind: KeyringKind = LICENSE_SIGNING,
+  options: KeyringSourceOptions = {},
+): () => Keyring {
+  const { recheckMs = KEYRING_RECHECK_MS, clock = () => performance.now() } = options;
+  const dir = signingKeysDir(config, kind);
+  let cached: { keyring: Keyring; stamp: string; checkedAt: number } | null = null;
   const stampOf = () => {
     try {
-      const stat = fs.statSync(signingKeysDir(config, kind));
+      const stat = fs.statSync(dir);
       return `${stat.mtimeMs}:${stat.ino}`;
     } catch {
       return 'none';
     }
   };
   return () => {
+    const now = clock();
+    if (cached && now - cached.checkedAt < recheckMs) return cached.keyring;
     const stamp = stampOf();
-    if (!cached || cached.stamp !== stamp) cached = { keyring: loadKeyring(config, kind), stamp: stampOf() };
+    if (!cached || cached.stamp !== stamp) cached = { keyring: loadKeyring(config, kind), stamp: stampOf(), checkedAt: now };
+    else cached.checkedAt = now;
     return cached.keyring;
   };
 }

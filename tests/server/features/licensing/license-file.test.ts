@@ -6,7 +6,7 @@ import path from 'node:path';
 import { decodeProtectedHeader, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signLicenseFile, type LicenseFileInput } from '../../../../server/features/licensing/license-file.ts';
-import { addSigningKey, createKeyringSource, loadKeyring, signingKeysDir } from '../../../../server/features/licensing/signing-keys.ts';
+import { addSigningKey, createKeyringSource, KEYRING_RECHECK_MS, loadKeyring, signingKeysDir } from '../../../../server/features/licensing/signing-keys.ts';
 import { verifyLicenseFile } from '../../../../server/features/licensing/verify-file.ts';
 import { makeTempDir } from '../../../helpers/test-context.ts';
 
@@ -171,7 +171,7 @@ describe('license files', () => {
 
   it('keep verifying after a rotation, while new files use the new key', async () => {
     const settings = config();
-    const source = createKeyringSource(settings);
+    const source = createKeyringSource(settings, undefined, { recheckMs: 0 });
     const before = source();
     const oldFile = await signLicenseFile(before, input());
     const newKid = addSigningKey(settings, new Date(Date.now() + 1000));
@@ -180,6 +180,18 @@ describe('license files', () => {
     expect(after.published.map((key) => key.kid)).toEqual([newKid, before.current.kid]);
     const newFile = await signLicenseFile(after, input());
     for (const file of [oldFile, newFile]) expect(await verifyLicenseFile(file, { keys: after.published }, { now: NOW })).toMatchObject({ ok: true });
+  });
+
+  it('are looked for again at most once a second in a running process, so a rotation is seen within that second', () => {
+    const settings = config();
+    let clock = 0;
+    const source = createKeyringSource(settings, undefined, { clock: () => clock });
+    const before = source().current.kid;
+    const newKid = addSigningKey(settings, new Date(Date.now() + 1000));
+    clock = KEYRING_RECHECK_MS - 1;
+    expect(source().current.kid).toBe(before);
+    clock = KEYRING_RECHECK_MS;
+    expect(source().current.kid).toBe(newKid);
   });
 
   it('keep the private keys in files only their owner can read', () => {
