@@ -10,7 +10,7 @@ import { loadConfig, type RawEnv } from '../../server/env.ts';
 import { createLogger } from '../../server/log.ts';
 import { createMailer } from '../../server/mail/transport.ts';
 import type { Publisher, PublishStatus } from '../../server/publish/types.ts';
-import { createKeyringSource, UPDATE_SIGNING } from '../../server/features/licensing/signing-keys.ts';
+import { createKeyringSource, LICENSE_SIGNING, UPDATE_SIGNING } from '../../server/features/licensing/signing-keys.ts';
 import { createObjectStore } from '../../server/storage/object-store/index.ts';
 
 export interface RecordingPublisher extends Publisher {
@@ -78,7 +78,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     now,
     // Tests rotate keys in this process and expect the next call to see it; the running server's one-second
     // recheck has its own test (tests/server/features/licensing/license-file.test.ts).
-    keyring: createKeyringSource(config, undefined, { recheckMs: 0 }),
+    keyring: createKeyringSource(config, LICENSE_SIGNING, { recheckMs: 0 }),
     updateKeyring: createKeyringSource(config, UPDATE_SIGNING, { recheckMs: 0 }),
     storage: createObjectStore(config),
   };

@@ -173,8 +173,9 @@ export function createKeyringSource(
     const now = clock();
     if (cached && now - cached.checkedAt < recheckMs) return cached.keyring;
     const stamp = stampOf();
+    // Stamped again after loading: the first load may make the folder and its first key.
     if (!cached || cached.stamp !== stamp) cached = { keyring: loadKeyring(config, kind), stamp: stampOf(), checkedAt: now };
-    else cached.checkedAt = now;
+    cached.checkedAt = now;
     return cached.keyring;
   };
 }
