@@ -143,7 +143,7 @@ const app = new Hono()
   .get('/api/news/getPosts/byslug/:slug', (c) => {
     const section = sectionBySlug.get('news', c.req.param('slug'))?.sections;
     if (!section) return c.json({ message: 'no such section' }, 404);
-    return c.json({ posts: postsOfSection.all('news', 1, section.id), section_id: section.id, section, fallback: false });
+    return c.json({ posts: postsOfSection.all('news', section.id), section_id: section.id, section, fallback: false });
   })
   .get('/api/user', (c) => {
     const token = getCookie(c, 'session');

@@ -2,6 +2,7 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { preparedFor, preparedRows } from '../prepared.ts';
+import { equalsConstant } from '../rows-by-index.ts';
 import { posts, users, type User } from '../schema.ts';
 
 export type NewUser = typeof users.$inferInsert;
@@ -193,14 +194,15 @@ export function listAdminEmails(db: Db): string[] {
     .map((row) => row.email);
 }
 
+// Its constants in the SQL text and no bound LIMIT (get() reads the first row in rowid order and stops), so
+// SQLite plans it once instead of on every run (server/db/rows-by-index.ts).
 const firstAdminEmailStatement = (db: Db) =>
   preparedRows(
     db
       .select({ email: users.email })
       .from(users)
-      .where(and(eq(users.role, 'admin'), eq(users.is_banned, 0)))
-      .orderBy(users.id)
-      .limit(1),
+      .where(and(equalsConstant(users.role, 'admin'), equalsConstant(users.is_banned, 0)))
+      .orderBy(users.id),
   );
 
 /**

@@ -5,6 +5,7 @@ import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { slugify, uniqueSlug } from '../../../common/slugify.ts';
 import type { Db } from '../../db/client.ts';
 import { preparedFor, preparedRows } from '../../db/prepared.ts';
+import { equalsConstant, rowsByIndex } from '../../db/rows-by-index.ts';
 import { posts, sections, uploadedFiles, users, type Namespace, type Post, type Section } from '../../db/schema.ts';
 
 export interface PostInput {
@@ -125,7 +126,7 @@ const postWithRelationsSelection = {
 /** The statement for one shape of filter; the values come as placeholders, so each shape is prepared once. */
 function postsWithRelationsStatement(db: Db, filter: PostFilter) {
   const conditions: (SQL | undefined)[] = [eq(posts.namespace, sql.placeholder('namespace'))];
-  if (!filter.includeUnpublished) conditions.push(eq(posts.published, 1));
+  if (!filter.includeUnpublished) conditions.push(equalsConstant(posts.published, 1));
   if (filter.sectionId !== undefined) conditions.push(eq(posts.section_id, sql.placeholder('sectionId')));
   if (filter.id !== undefined) conditions.push(eq(posts.id, sql.placeholder('id')));
   return preparedRows(
@@ -135,7 +136,8 @@ function postsWithRelationsStatement(db: Db, filter: PostFilter) {
       .innerJoin(sections, eq(posts.section_id, sections.id))
       .leftJoin(uploadedFiles, eq(posts.uploaded_file_id, uploadedFiles.id))
       .leftJoin(users, eq(posts.user_id, users.id))
-      .where(and(...conditions))
+      // The posts by rowid, so the ordered join is planned once (server/db/rows-by-index.ts).
+      .where(rowsByIndex(posts, and(...conditions)))
       .orderBy(asc(sections.order), asc(sections.id), asc(posts.display_order), asc(posts.id)),
   );
 }

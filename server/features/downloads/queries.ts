@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { preparedFor, preparedRows } from '../../db/prepared.ts';
+import { equalsConstant } from '../../db/rows-by-index.ts';
 import { downloadItems, releaseDownloads, releaseFiles, type DownloadItem, type ReleaseFile } from '../../db/schema.ts';
 
 export type DownloadItemInput = Omit<typeof downloadItems.$inferInsert, 'id' | 'created_at' | 'updated_at'>;
@@ -40,7 +41,8 @@ export function listDownloadItems(db: Db): ReleaseWithFiles[] {
   return withFiles(db, items, true);
 }
 
-const versioned = and(eq(downloadItems.downloadable, 1), sql`${downloadItems.version} is not null`);
+// The flag as a literal: bound, it would have SQLite plan the ordered read again on every check (server/db/rows-by-index.ts).
+const versioned = and(equalsConstant(downloadItems.downloadable, 1), sql`${downloadItems.version} is not null`);
 // Every update check reads these two (GET /api/updates/v1/latest): prepared once per connection, as the
 // other hottest reads are, and run without drizzle's row mapping (server/db/prepared.ts; bench: latest
 // beside a bare handler).

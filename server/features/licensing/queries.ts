@@ -79,7 +79,7 @@ function flatten(row: LicenseForSoftwareRow | undefined): LicenseForSoftware | u
 }
 
 const byKeyStatement = (db: Db) => preparedRows(licenseForSoftwareQuery(db).where(rowsByIndex(licenses, eq(licenses.key, sql.placeholder('key')))));
-const byIdStatement = (db: Db) => preparedRows(licenseForSoftwareQuery(db).where(eq(licenses.id, sql.placeholder('id'))));
+const byIdStatement = (db: Db) => preparedRows(licenseForSoftwareQuery(db).where(rowsByIndex(licenses, eq(licenses.id, sql.placeholder('id')))));
 
 /** The license a key (in its stored form, see normaliseLicenseKey) belongs to. */
 export function findLicenseByKey(db: Db, key: string): LicenseForSoftware | undefined {

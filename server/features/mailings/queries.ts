@@ -4,6 +4,7 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
+import { constantLiteral, equalsConstant } from '../../db/rows-by-index.ts';
 import { mailingRecipients, mailings, users } from '../../db/schema.ts';
 
 export type Mailing = typeof mailings.$inferSelect;
@@ -50,23 +51,25 @@ export function insertRecipients(db: Db, mailingId: number, recipients: Readonly
  * the process dies holding it, the rows become due again when the lease runs out.
  */
 export function claimDueRecipients(db: Db, options: { now: number; limit: number; leaseUntil: number }): MailingRecipient[] {
-  return preparedFor(db, claimStatement, claimStatement)
-    .all({ now: options.now, limit: options.limit, leaseUntil: options.leaseUntil })
+  return preparedFor(db, `mailing-claim:${options.limit}`, (connection) => claimStatement(connection, options.limit))
+    .all({ now: options.now, leaseUntil: options.leaseUntil })
     .sort((a, b) => a.mailing_id - b.mailing_id || a.user_id - b.user_id);
 }
 
-/** The claim, built once per connection (run once per batch; building it cost more than running it). */
-const claimStatement = (db: Db) => {
-  const due = db
-    .select({ rowid: sql`rowid` })
-    .from(mailingRecipients)
-    .where(and(eq(mailingRecipients.status, 'pending'), sql`${mailingRecipients.next_attempt_at} <= ${sql.placeholder('now')}`))
-    .orderBy(asc(mailingRecipients.next_attempt_at), asc(mailingRecipients.mailing_id), asc(mailingRecipients.user_id))
-    .limit(sql.placeholder('limit'));
+/**
+ * The claim, built once per connection and batch size (run once per batch; building it cost more than running
+ * it). The status and the batch size are in the SQL text, not bound: SQLite would otherwise plan the ordered,
+ * limited claim again on every run (server/db/rows-by-index.ts).
+ */
+const claimStatement = (db: Db, limit: number) => {
+  const due = sql`select rowid from ${mailingRecipients}
+    where ${equalsConstant(mailingRecipients.status, 'pending')} and ${mailingRecipients.next_attempt_at} <= ${sql.placeholder('now')}
+    order by ${mailingRecipients.next_attempt_at} asc, ${mailingRecipients.mailing_id} asc, ${mailingRecipients.user_id} asc
+    limit ${sql.raw(constantLiteral(limit))}`;
   return db
     .update(mailingRecipients)
     .set({ next_attempt_at: sql`${sql.placeholder('leaseUntil')}` })
-    .where(sql`rowid in ${due}`)
+    .where(sql`rowid in (${due})`)
     .returning()
     .prepare();
 };
