@@ -24,6 +24,9 @@ export interface PinnedRequest {
   body?: string | Buffer | Readable;
 }
 
+/** The errors of requests that met the server's close of the idle keep-alive connection they were written to. */
+const resetAsItWentOut = new WeakSet<object>();
+
 export class PinnedConnection {
   readonly cookies = new Map<string, string>();
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -53,7 +56,18 @@ export class PinnedConnection {
 
   async request(method: string, target: string, options: PinnedRequest = {}): Promise<PinnedAnswer> {
     if (!this.socket() && !(await this.pin())) throw new Error(`no new connection to port ${this.port} was answered by ${this.answeredBy}`);
-    const answer = await this.send(method, target, options);
+    let answer: PinnedAnswer;
+    try {
+      answer = await this.send(method, target, options);
+    } catch (error) {
+      // The server closed the idle connection just as this request went out on it (it never read the
+      // request): send it again on a new connection to the same process, as browsers and Node's own
+      // documentation do for a reused socket. A streamed body cannot be sent twice.
+      if (!resetAsItWentOut.has(error as object) || isStream(options.body)) throw error;
+      this.agent.destroy();
+      if (!(await this.pin())) throw new Error(`no new connection to port ${this.port} was answered by ${this.answeredBy}`, { cause: error });
+      answer = await this.send(method, target, options);
+    }
     if (answer.servedBy !== this.answeredBy) {
       throw new Error(`${method} ${target} was answered by ${answer.servedBy}, not on the connection to ${this.answeredBy}`);
     }
@@ -120,13 +134,18 @@ export class PinnedConnection {
         });
         res.on('error', reject);
       });
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (req.reusedSocket && error.code === 'ECONNRESET') resetAsItWentOut.add(error);
+        reject(error);
+      });
       const body = options.body;
-      if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) req.end(body);
-      else body.pipe(req);
+      if (isStream(body)) body.pipe(req);
+      else req.end(body);
     });
   }
 }
+
+const isStream = (body: PinnedRequest['body']): body is Readable => body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body);
 
 /** A connection whose static answers come from `answeredBy` (`main` or `worker-N`); tries up to 64 connections. */
 export async function connectTo(port: number, answeredBy: string, probePath = '/'): Promise<PinnedConnection> {
