@@ -2,7 +2,8 @@
 // by a process of our choosing: the kernel picks the process per connection, so we open connections until
 // the one we want answers, and then send every request on it. When the server has closed it meanwhile (a
 // keep-alive connection idle for 5 s, as on a slow machine while a test waits for a build), the next
-// request pins a new one to the same process first, as a browser opens a new connection. A cookie jar
+// request pins a new one to the same process first, as a browser opens a new connection; a request that met
+// the server's close as it went out is sent again that way (never a streamed body). A cookie jar
 // makes it a small browser.
 import http from 'node:http';
 import type net from 'node:net';
@@ -54,8 +55,13 @@ export class PinnedConnection {
     return false;
   }
 
+  /** pin(), or an error saying no new connection reached `answeredBy` (with the failure that led here, if any). */
+  private async pinOrFail(cause?: unknown): Promise<void> {
+    if (!(await this.pin())) throw new Error(`no new connection to port ${this.port} was answered by ${this.answeredBy}`, { cause });
+  }
+
   async request(method: string, target: string, options: PinnedRequest = {}): Promise<PinnedAnswer> {
-    if (!this.socket() && !(await this.pin())) throw new Error(`no new connection to port ${this.port} was answered by ${this.answeredBy}`);
+    if (!this.socket()) await this.pinOrFail();
     let answer: PinnedAnswer;
     try {
       answer = await this.send(method, target, options);
@@ -65,7 +71,7 @@ export class PinnedConnection {
       // documentation do for a reused socket. A streamed body cannot be sent twice.
       if (!resetAsItWentOut.has(error as object) || isStream(options.body)) throw error;
       this.agent.destroy();
-      if (!(await this.pin())) throw new Error(`no new connection to port ${this.port} was answered by ${this.answeredBy}`, { cause: error });
+      await this.pinOrFail(error);
       answer = await this.send(method, target, options);
     }
     if (answer.servedBy !== this.answeredBy) {
