@@ -247,6 +247,17 @@ async function measureServing(
     const check = await fetch(`${base}${route}`, { headers });
     if (check.status !== 200) throw new Error(`${base}${route} answered ${check.status} before the load`);
   }
+  // Like with like: the reader's licenses and their machines are in both answers, or the reference does less.
+  const licensesIn = async (base: string) => {
+    const answer = (await (await fetch(`${base}/api/user`, { headers: userHeaders })).json()) as {
+      licenses: { id?: number; licenses?: { id: number }; machines: unknown[] }[];
+    };
+    return JSON.stringify(answer.licenses.map((license) => [license.id ?? license.licenses?.id, license.machines.length]));
+  };
+  const [productLicenses, bareLicenses] = [await licensesIn(product.base), await licensesIn(bare.base)];
+  if (productLicenses !== bareLicenses || productLicenses === '[]') {
+    throw new Error(`GET /api/user: the product answers licenses and machines ${productLicenses}, the bare reference ${bareLicenses}`);
+  }
   let api: SizeResult['api'] = null;
   if (tools.wrk) {
     const bySlug = await compare({ product: wrkGet(`${product.base}${slugPath}`, apiHeaders), bare: wrkGet(`${bare.base}${slugPath}`, apiHeaders) });

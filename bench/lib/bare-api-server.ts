@@ -59,6 +59,7 @@ const sectionBySlug = nested(queries.sectionBySlug);
 const postsOfSection = nested(queries.publishedPostsOfSection);
 const sessionWithUser = nested(queries.sessionWithUser);
 const licensesOfUser = nested(queries.licensesOfUser);
+const machinesOfLicenses = nested(queries.machinesOfLicenses);
 const licenseByKey = nested(queries.licenseByKey);
 const machinesOfLicense = nested(queries.machinesOfLicense);
 
@@ -149,7 +150,16 @@ const app = new Hono()
     const token = getCookie(c, 'session');
     const found = token === undefined ? undefined : sessionWithUser.get(createHash('sha256').update(token).digest('hex'));
     if (!found?.users) return c.json({ message: 'Unauthenticated.' }, 401);
-    return c.json({ user: found.users, licenses: licensesOfUser.all(found.users.id) });
+    const licenses = licensesOfUser.all(found.users.id);
+    // The product answers each license with its machines, read for all of them at once: so does this.
+    const machines = new Map<unknown, Record<string, unknown>[]>();
+    if (licenses.length > 0) {
+      for (const row of machinesOfLicenses.all(JSON.stringify(licenses.map((license) => license.licenses?.id)))) {
+        const machine = row.license_machines ?? {};
+        machines.set(machine.license_id, [...(machines.get(machine.license_id) ?? []), machine]);
+      }
+    }
+    return c.json({ user: found.users, licenses: licenses.map((license) => ({ ...license, machines: machines.get(license.licenses?.id) ?? [] })) });
   })
   // The licensing API's validate (issue 12): the same two lookups and the same answer, without the
   // product's rate limits, body limit and validation.

@@ -11,6 +11,7 @@ import { getSectionBySlug } from '../../server/features/content/queries.ts';
 import { getSessionWithUser } from '../../server/db/queries/sessions.ts';
 import * as schema from '../../server/db/schema.ts';
 import { findLicenseByKey, listMachinesOfLicense } from '../../server/features/licensing/queries.ts';
+import { listMachinesOfLicenses } from '../../server/features/licensing/machine-list.ts';
 
 export interface CapturedQueries {
   /** params: [namespace, slug] */
@@ -21,6 +22,8 @@ export interface CapturedQueries {
   sessionWithUser: string;
   /** params: [userId] */
   licensesOfUser: string;
+  /** params: [the license ids as one JSON array] (GET /api/user answers each license with its machines) */
+  machinesOfLicenses: string;
   /** params: [key] (the licensing API's validate) */
   licenseByKey: string;
   /** params: [licenseId] */
@@ -50,6 +53,7 @@ export function captureQueries(databaseFile: string, example: { slug: string; se
       ),
       sessionWithUser: capture(() => getSessionWithUser(db, 'x'), ['x']),
       licensesOfUser: capture(() => getLicensesOfUser(db, 1), [1]),
+      machinesOfLicenses: capture(() => listMachinesOfLicenses(db, [1]), ['[1]']),
       licenseByKey: capture(() => findLicenseByKey(db, 'x'), ['x']),
       machinesOfLicense: capture(() => listMachinesOfLicense(db, 1), [1]),
     };

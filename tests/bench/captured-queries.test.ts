@@ -18,11 +18,13 @@ describe('captureQueries', () => {
       'licenseByKey',
       'licensesOfUser',
       'machinesOfLicense',
+      'machinesOfLicenses',
       'publishedPostsOfSection',
       'sectionBySlug',
       'sessionWithUser',
     ]);
     for (const [name, sql] of Object.entries(queries)) expect(sql, name).toMatch(/^select /);
     expect(queries.machinesOfLicense).toMatch(/from "license_machines"/);
+    expect(queries.machinesOfLicenses).toMatch(/from "license_machines".*json_each/s);
   });
 });
