@@ -156,7 +156,9 @@ const app = new Hono()
     if (licenses.length > 0) {
       for (const row of machinesOfLicenses.all(JSON.stringify(licenses.map((license) => license.licenses?.id)))) {
         const machine = row.license_machines ?? {};
-        machines.set(machine.license_id, [...(machines.get(machine.license_id) ?? []), machine]);
+        const ofLicense = machines.get(machine.license_id);
+        if (ofLicense) ofLicense.push(machine);
+        else machines.set(machine.license_id, [machine]);
       }
     }
     return c.json({ user: found.users, licenses: licenses.map((license) => ({ ...license, machines: machines.get(license.licenses?.id) ?? [] })) });
