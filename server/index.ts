@@ -159,7 +159,7 @@ async function runPrimary(): Promise<void> {
       log.error('the stop did not finish in time; exiting without closing the database');
       process.exit(0);
     }, config.shutdownTimeoutMs + SHUTDOWN_EXIT_MARGIN_MS).unref();
-    // The mail in flight is finished and marked; the rest of its batch is handed back, due at the next start.
+    // The mails in flight are finished and marked; the rest of their batch is handed back, due at the next start.
     const mailingStopped = mailingWorker.stop();
     // Likewise a reminder in flight is finished and marked sent; nothing else is claimed after this.
     const remindersStopped = reminderScheduler.stop();

@@ -45,6 +45,12 @@ export interface MailerDeps {
   now: () => number;
 }
 
+/**
+ * Connections the SMTP pool keeps open: the mailing worker keeps as many messages in flight
+ * (server/features/mailings/job.ts), so one connection's round trips overlap the other's.
+ */
+export const SMTP_POOL_CONNECTIONS = 2;
+
 // Short enough that a dead SMTP server fails a request within seconds instead of hanging it.
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
@@ -66,7 +72,7 @@ type Transport = Omit<Mailer, 'admitAccountMail'>;
 function createSmtpMailer(url: string, from: string): Transport {
   // A pool keeps the SMTP session open between messages: without it every message of a mailing paid for a
   // new connection, greeting and EHLO (measured by `npm run bench`: about 9 messages/s to a local server).
-  const transport = nodemailer.createTransport({ url, pool: true, maxConnections: 2, maxMessages: 500, ...SMTP_TIMEOUTS });
+  const transport = nodemailer.createTransport({ url, pool: true, maxConnections: SMTP_POOL_CONNECTIONS, maxMessages: 500, ...SMTP_TIMEOUTS });
   return {
     mode: 'smtp',
     send: async (message) => {

@@ -3,13 +3,18 @@
 //
 // How: every recipient is a row (server/features/mailings/queries.ts). A run claims a small batch of due rows by
 // moving their next_attempt_at a lease into the future (one atomic UPDATE, in the database, so the claim
-// survives a restart and two workers never share a row), sends them one by one, and marks each row sent in
-// its own write right after the mail server accepted it. A crash between the server's "250 OK" and that
-// write is the one way to send a message twice: the row becomes due when its lease ends and goes out
-// again. That window is one message wide; closing it entirely would need the mail server to take part
+// survives a restart and two workers never share a row), sends them, and marks each row sent in its own
+// write right after the mail server accepted it. A crash between the server's "250 OK" and that write is
+// the one way to send a message twice: the row becomes due when its lease ends and goes out again. That
+// window is as wide as the messages in flight; closing it entirely would need the mail server to take part
 // (it cannot be done on our side of SMTP), so the trade-off is documented in docs/decisions/0011-admin-console.md.
 // A server stop (docs/decisions/0033-graceful-stop.md) hands the batch's untried rows back at once and lets
-// the message in flight finish and be marked; one cut by the stop deadline is due again at the next start.
+// the messages in flight finish and be marked; those cut by the stop deadline are due again at the next start.
+//
+// In flight: one message per connection of the SMTP pool (MAILING_IN_FLIGHT), so one connection's round
+// trips overlap the other's (docs/decisions/0061-mailing-two-in-flight.md). The first message of a run goes
+// alone: a mail server that is down costs one attempt and one connection, as it did with one in flight, and
+// only once it has accepted a message do the others start.
 //
 // Failures are of three kinds (classifySendError):
 // - unreachable: the server could not be reached or refused the session (connection refused, timeout,
@@ -32,6 +37,7 @@ import {
 import { mailingMessage, renderMailing, unsubscribeLink, type RenderedMailing } from './message.ts';
 import { startPeriodicJob } from '../../process/periodic-job.ts';
 import { mailSendFailures } from '../../ops/metrics.ts';
+import { SMTP_POOL_CONNECTIONS } from '../../mail/transport.ts';
 
 export const MAILING_RETRY = {
   baseMs: 5_000,
@@ -43,6 +49,8 @@ export const MAILING_RETRY = {
 /** Long enough for a batch even when every send waits out the SMTP timeouts (10 s connect + 30 s socket). */
 export const MAILING_LEASE_MS = 15 * 60_000;
 export const MAILING_BATCH_SIZE = 10;
+/** Messages sent at once, once the server has accepted one in this run: one per pooled SMTP connection. */
+export const MAILING_IN_FLIGHT = SMTP_POOL_CONNECTIONS;
 
 export const SKIPPED_UNSUBSCRIBED = 'Unsubscribed before the mailing was sent.';
 
@@ -63,13 +71,13 @@ export interface MailingWorker {
   /** Sends everything due now (in batches) and resolves with what happened; concurrent calls share one run. */
   runOnce(): Promise<MailingRunSummary>;
   /**
-   * Stops the timer and gives the rest of the batch back at once (due now, for the next start); the message
-   * in flight finishes and is marked. Resolves when idle.
+   * Stops the timer and gives the rest of the batch back at once (due now, for the next start); the messages
+   * in flight finish and are marked. Resolves when idle.
    */
   stop(): Promise<void>;
   /**
-   * The stop deadline passed with a message still in flight: its row is made due now, so the next start sends
-   * it at once instead of after its lease (docs/decisions/0033-graceful-stop.md: at least once).
+   * The stop deadline passed with messages still in flight: their rows are made due now, so the next start
+   * sends them at once instead of after their lease (docs/decisions/0033-graceful-stop.md: at least once).
    */
   abandon(): void;
 }
@@ -79,6 +87,8 @@ export interface MailingWorkerOptions {
   intervalMs: number;
   batchSize?: number;
   leaseMs?: number;
+  /** Messages in flight at once (default MAILING_IN_FLIGHT); 1 sends one by one. */
+  inFlight?: number;
 }
 
 /** Backoff before retry number `attempt` (1-based): 5 s, 10 s, 20 s … capped at 15 minutes. */
@@ -104,16 +114,28 @@ function describeError(error: unknown): string {
   return text.length > 500 ? `${text.slice(0, 497)}...` : text;
 }
 
+/** The batch being sent: what a stop hands back (the untried rows) and what a cut stop abandons (those in flight). */
+interface BatchInProgress {
+  batch: MailingRecipient[];
+  /** Index of the next row to try; rows before it were taken by a lane. */
+  next: number;
+  inFlight: Set<MailingRecipient>;
+  /** The mail server went away: no lane takes another row. */
+  outage: boolean;
+}
+
 export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log' | 'mailer' | 'now'>, options: MailingWorkerOptions): MailingWorker {
   const batchSize = options.batchSize ?? MAILING_BATCH_SIZE;
   const leaseMs = options.leaseMs ?? MAILING_LEASE_MS;
+  const inFlight = Math.max(1, options.inFlight ?? MAILING_IN_FLIGHT);
   // In memory on purpose: after a restart the worker simply tries the server again at once.
   let consecutiveOutages = 0;
   let pausedUntil = 0;
+  // Set when the server accepted a message in this run; until then one message goes at a time.
+  let accepting = false;
   // Rendering markdown is the costly step; a mailing is rendered once, not once per recipient.
   const renderCache = new Map<number, RenderedMailing>();
-  // What a stop must hand back: the batch being sent and the position of the message in flight.
-  let sending: { batch: MailingRecipient[]; index: number } | null = null;
+  let sending: BatchInProgress | null = null;
 
   const rendered = (mailing: { id: number; title: string; body: string }): RenderedMailing => {
     let result = renderCache.get(mailing.id);
@@ -125,6 +147,14 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
     return result;
   };
 
+  /** Hands the rows no lane has taken back, due at `retryAt`; no lane takes another. */
+  function releaseUntried(progress: BatchInProgress, retryAt: number): number {
+    const rest = progress.batch.slice(progress.next);
+    progress.next = progress.batch.length;
+    if (rest.length > 0) releaseRecipients(ctx.db, rest, { retryAt });
+    return rest.length;
+  }
+
   async function sendBatch(batch: MailingRecipient[], summary: MailingRunSummary): Promise<'continue' | 'stop'> {
     const mailingsById = new Map(getMailingsByIds(ctx.db, [...new Set(batch.map((row) => row.mailing_id))]).map((mailing) => [mailing.id, mailing]));
     const usersById = new Map(
@@ -133,24 +163,21 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
         batch.map((row) => row.user_id),
       ).map((user) => [user.id, user]),
     );
-    for (const [index, row] of batch.entries()) {
-      sending = { batch, index };
-      if (stopping()) {
-        // Due again at once for the next start, instead of waiting out the lease.
-        releaseRecipients(ctx.db, batch.slice(index), { retryAt: ctx.now() });
-        sending = null;
-        return 'stop';
-      }
+    const progress: BatchInProgress = { batch, next: 0, inFlight: new Set(), outage: false };
+    sending = progress;
+
+    async function sendOne(row: MailingRecipient): Promise<void> {
       const mailing = mailingsById.get(row.mailing_id);
       const user = usersById.get(row.user_id);
       // Deleted since the claim: the cascade removed the row as well.
-      if (!mailing || !user) continue;
+      if (!mailing || !user) return;
       if (user.unsubscribed_at) {
         markRecipientSkipped(ctx.db, row, SKIPPED_UNSUBSCRIBED);
         summary.skipped += 1;
-        continue;
+        return;
       }
       const message = mailingMessage(ctx.config, rendered(mailing), { email: row.email, unsubscribeUrl: unsubscribeLink(ctx, row.user_id) });
+      progress.inFlight.add(row);
       try {
         await ctx.mailer.send(message);
       } catch (error) {
@@ -158,33 +185,79 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
         const kind = classifySendError(error);
         const text = describeError(error);
         if (kind === 'unreachable') {
-          consecutiveOutages += 1;
-          pausedUntil = ctx.now() + retryDelay(consecutiveOutages);
-          // Only the row that was tried carries the error; the others were never attempted.
+          // Only the rows that were tried carry the error; the others were never attempted. Messages in
+          // flight beside this one lose the same server: one outage, one step of backoff.
+          if (!progress.outage) {
+            progress.outage = true;
+            accepting = false;
+            consecutiveOutages += 1;
+            pausedUntil = ctx.now() + retryDelay(consecutiveOutages);
+            releaseUntried(progress, pausedUntil);
+            ctx.log.warn(`mailing: mail server unavailable, pausing ${retryDelay(consecutiveOutages) / 1000} s: ${text}`);
+          }
           releaseRecipients(ctx.db, [row], { retryAt: pausedUntil, error: `Mail server unavailable (will retry): ${text}` });
-          releaseRecipients(ctx.db, batch.slice(index + 1), { retryAt: pausedUntil });
-          ctx.log.warn(`mailing: mail server unavailable, pausing ${retryDelay(consecutiveOutages) / 1000} s: ${text}`);
           summary.outage = true;
-          sending = null;
-          return 'stop';
+          return;
         }
         const attempts = row.attempts + 1;
         const retryAt = kind === 'rejected' || attempts >= MAILING_RETRY.maxAttempts ? null : ctx.now() + retryDelay(attempts);
         recordRecipientFailure(ctx.db, row, { attempts, error: text, retryAt });
         if (retryAt === null) summary.failed += 1;
         else summary.retried += 1;
-        continue;
+        return;
+      } finally {
+        progress.inFlight.delete(row);
       }
       markRecipientSent(ctx.db, row, new Date(ctx.now()).toISOString());
-      consecutiveOutages = 0;
       summary.sent += 1;
+      // A message that was already on its way when the other lane found the server gone changes no backoff.
+      if (progress.outage) return;
+      consecutiveOutages = 0;
+      if (!accepting) {
+        accepting = true;
+        widen();
+      }
     }
+
+    async function lane(): Promise<void> {
+      try {
+        while (!progress.outage) {
+          if (stopping()) {
+            // Due again at once for the next start, instead of waiting out the lease.
+            releaseUntried(progress, ctx.now());
+            return;
+          }
+          const row = batch[progress.next];
+          if (!row) return;
+          progress.next += 1;
+          await sendOne(row);
+        }
+      } catch (error) {
+        // A failed write: the other lanes take no more rows; the rest stays leased, as a crash would leave it.
+        progress.next = batch.length;
+        throw error;
+      }
+    }
+
+    const lanes: Promise<void>[] = [];
+    const widen = () => {
+      while (lanes.length < inFlight) lanes.push(lane());
+    };
+    // The first message of a run goes alone (see the top of this file); sendOne widens once one is accepted.
+    if (accepting) widen();
+    else lanes.push(lane());
+    // Lanes are added while the first one runs, so the list is read again after each; every lane is waited
+    // for before an error goes on (none is left running, or rejecting unheard, behind it).
+    const errors: unknown[] = [];
+    for (let index = 0; index < lanes.length; index += 1) await lanes[index]?.catch((error: unknown) => errors.push(error));
     sending = null;
-    return 'continue';
+    if (errors.length > 0) throw errors[0];
+    return progress.outage || stopping() ? 'stop' : 'continue';
   }
 
   async function drain(): Promise<MailingRunSummary> {
     const summary: MailingRunSummary = { sent: 0, retried: 0, failed: 0, skipped: 0, outage: false };
+    accepting = false;
     while (!stopping() && ctx.now() >= pausedUntil) {
       const now = ctx.now();
       const batch = claimDueRecipients(ctx.db, { now, limit: batchSize, leaseUntil: now + leaseMs });
@@ -202,21 +275,24 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
     stop() {
       const idle = job.stop();
       if (sending) {
-        // Handed back now, not when the message in flight is done: a deadline that cuts that send must not
-        // leave the rest leased (and so held back) for MAILING_LEASE_MS after the next start.
-        const rest = sending.batch.slice(sending.index + 1);
-        if (rest.length > 0) releaseRecipients(ctx.db, rest, { retryAt: ctx.now() });
-        ctx.log.info(`mailing: stopping after the message in flight; ${rest.length} claimed message${rest.length === 1 ? '' : 's'} handed back`);
+        // Handed back now, not when the messages in flight are done: a deadline that cuts those sends must
+        // not leave the rest leased (and so held back) for MAILING_LEASE_MS after the next start.
+        const handedBack = releaseUntried(sending, ctx.now());
+        const flying = sending.inFlight.size;
+        const after = flying === 0 ? '' : ` after the ${flying === 1 ? 'message' : `${flying} messages`} in flight`;
+        ctx.log.info(`mailing: stopping${after}; ${handedBack} claimed message${handedBack === 1 ? '' : 's'} handed back`);
       }
       return idle;
     },
     abandon() {
-      const row = sending?.batch[sending.index];
-      if (!row) return;
-      releaseRecipients(ctx.db, [row], { retryAt: ctx.now(), error: 'Interrupted by a server stop (will be sent again).' });
-      ctx.log.warn(
-        `mailing: the message to recipient ${row.user_id} of mailing ${row.mailing_id} was cut by the stop deadline; it is sent again at the next start`,
-      );
+      const cut = sending ? [...sending.inFlight] : [];
+      if (cut.length === 0) return;
+      releaseRecipients(ctx.db, cut, { retryAt: ctx.now(), error: 'Interrupted by a server stop (will be sent again).' });
+      for (const row of cut) {
+        ctx.log.warn(
+          `mailing: the message to recipient ${row.user_id} of mailing ${row.mailing_id} was cut by the stop deadline; it is sent again at the next start`,
+        );
+      }
       sending = null;
     },
   };

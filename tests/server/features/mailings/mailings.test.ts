@@ -6,7 +6,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { claimDueRecipients } from '../../../../server/features/mailings/queries.ts';
 import { insertUser, markUnsubscribed } from '../../../../server/db/queries/users.ts';
 import { mailingRecipients, users } from '../../../../server/db/schema.ts';
-import { classifySendError, MAILING_LEASE_MS, retryDelay, startMailingWorker, type MailingWorker } from '../../../../server/features/mailings/job.ts';
+import {
+  classifySendError,
+  MAILING_IN_FLIGHT,
+  MAILING_LEASE_MS,
+  retryDelay,
+  startMailingWorker,
+  type MailingWorker,
+} from '../../../../server/features/mailings/job.ts';
 import { renderMailing } from '../../../../server/features/mailings/message.ts';
 import { renderMailingHtml } from '../../../../common/markdown/index.ts';
 import { createFlakySmtp, type FlakySmtp } from '../../../helpers/flaky-smtp.ts';
@@ -310,6 +317,160 @@ describe('the mailing worker at a server stop (docs/decisions/0033-graceful-stop
 
     worker = startMailingWorker(ctx, { intervalMs: 0 });
     expect(await worker.runOnce()).toMatchObject({ sent: cut.length });
+  });
+});
+
+describe('the mailing worker with messages in flight side by side (docs/decisions/0061-mailing-two-in-flight.md)', () => {
+  /**
+   * A mailer recording how many sends were in flight at once. `holds(n)` says whether the n-th send (from 0)
+   * waits for the test to `finish` it; the others finish by themselves after 1 or 6 ms in turn (out of order).
+   */
+  function recordingMailer(holds: (index: number) => boolean = () => false) {
+    const sent: string[] = [];
+    const held: Array<{ to: string; finish: (error?: Error) => void }> = [];
+    let started = 0;
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const send = (message: { to: string }) =>
+      new Promise<void>((resolve, reject) => {
+        inFlight += 1;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        const finish = (error?: Error) => {
+          inFlight -= 1;
+          if (error) return reject(error);
+          sent.push(message.to);
+          resolve();
+        };
+        const index = started++;
+        if (holds(index)) held.push({ to: message.to, finish });
+        else setTimeout(finish, index % 2 === 0 ? 1 : 6);
+      });
+    return { send, sent, held, inFlight: () => inFlight, mostInFlight: () => mostInFlight };
+  }
+  const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ECONNECTION', command: 'CONN' });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+  it('sends the first message of a run alone, then one per pooled connection across batches, each user exactly once', async () => {
+    expect(MAILING_IN_FLIGHT).toBe(2);
+    fixture = await createAdminFixture({ fakeClock: true });
+    const { ctx, admin } = fixture;
+    addUsers(23, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' });
+    const total = rows().length;
+    const mail = recordingMailer((index) => index === 0);
+    worker = startMailingWorker({ ...ctx, mailer: { ...ctx.mailer, send: mail.send } }, { intervalMs: 0 });
+    const run = worker.runOnce();
+    await vi.waitFor(() => expect(mail.held).toHaveLength(1));
+    // Nothing else goes out until the server has accepted the first message.
+    await settle();
+    expect(mail.inFlight()).toBe(1);
+    mail.held[0]?.finish();
+    expect(await run).toMatchObject({ sent: total, outage: false });
+    expect(mail.mostInFlight()).toBe(MAILING_IN_FLIGHT);
+    expect(mail.sent).toHaveLength(total);
+    expect(new Set(mail.sent).size).toBe(total);
+    expect(rows().every((row) => row.status === 'sent' && row.sent_at !== null)).toBe(true);
+
+    // A worker told to send one at a time never has two in flight.
+    const single = recordingMailer();
+    addUsers(5, 'later');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T2', body: 'B2' });
+    const one = startMailingWorker({ ...ctx, mailer: { ...ctx.mailer, send: single.send } }, { intervalMs: 0, inFlight: 1 });
+    expect(await one.runOnce()).toMatchObject({ sent: total + 5 });
+    expect(single.mostInFlight()).toBe(1);
+  });
+
+  it('at a stop hands back the untried rows at once, finishes and marks both messages in flight, and sends nobody twice', async () => {
+    fixture = await createAdminFixture({ fakeClock: true });
+    const { ctx, admin } = fixture;
+    addUsers(8, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' });
+    const total = rows().length;
+    // The first goes through; the next two are held in flight when the stop lands.
+    const mail = recordingMailer((index) => index > 0);
+    worker = startMailingWorker({ ...ctx, mailer: { ...ctx.mailer, send: mail.send } }, { intervalMs: 0 });
+    const run = worker.runOnce();
+    await vi.waitFor(() => expect(mail.held).toHaveLength(2));
+    const stopping = worker.stop();
+    worker = null;
+    expect(mail.held).toHaveLength(2);
+    const sentBefore = mail.sent.length;
+    // The untried rows are due again now, before the two in flight are done.
+    const due = rows().filter((row) => row.status === 'pending' && row.next_attempt_at! <= ctx.now());
+    expect(due).toHaveLength(total - sentBefore - 2);
+    for (const send of mail.held) send.finish();
+    await stopping;
+    await run;
+    expect(rows().filter((row) => row.status === 'sent')).toHaveLength(sentBefore + 2);
+    expect(mail.inFlight()).toBe(0);
+
+    // The next start sends the rest at once, and nobody twice.
+    const rest = recordingMailer();
+    worker = startMailingWorker({ ...ctx, mailer: { ...ctx.mailer, send: rest.send } }, { intervalMs: 0 });
+    expect(await worker.runOnce()).toMatchObject({ sent: total - sentBefore - 2 });
+    expect(new Set([...mail.sent, ...rest.sent]).size).toBe(total);
+    expect(mail.sent.length + rest.sent.length).toBe(total);
+  });
+
+  it('makes both messages the stop deadline cut due again at once (at least once, never lost)', async () => {
+    fixture = await createAdminFixture({ fakeClock: true });
+    const { ctx, admin } = fixture;
+    addUsers(4, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' });
+    const mail = recordingMailer((index) => index > 0);
+    const cut = startMailingWorker({ ...ctx, mailer: { ...ctx.mailer, send: mail.send } }, { intervalMs: 0 });
+    void cut.runOnce();
+    await vi.waitFor(() => expect(mail.held).toHaveLength(2));
+    void cut.stop();
+    cut.abandon();
+    const interrupted = rows().filter((row) => row.last_error === 'Interrupted by a server stop (will be sent again).');
+    expect(interrupted.map((row) => row.email).sort()).toEqual(mail.held.map((send) => send.to).sort());
+    expect(
+      rows()
+        .filter((row) => row.status === 'pending')
+        .every((row) => row.next_attempt_at! <= ctx.now()),
+    ).toBe(true);
+
+    worker = startMailingWorker(ctx, { intervalMs: 0 });
+    expect(await worker.runOnce()).toMatchObject({ sent: rows().length - 1 });
+  });
+
+  it('loses the server with two in flight: both tried rows carry the error, one step of backoff, the rest untried and kept', async () => {
+    fixture = await createAdminFixture({ fakeClock: true });
+    const { ctx, admin } = fixture;
+    addUsers(8, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' });
+    const total = rows().length;
+    // The first goes through and widens the run; the next two are in flight when the server goes away, and
+    // the first of the next run is held to show it goes alone.
+    const mail = recordingMailer((index) => index >= 1 && index <= 3);
+    worker = startMailingWorker({ ...ctx, mailer: { ...ctx.mailer, send: mail.send } }, { intervalMs: 0 });
+    const run = worker.runOnce();
+    await vi.waitFor(() => expect(mail.held).toHaveLength(2));
+    for (const send of mail.held) send.finish(refused());
+    expect(await run).toMatchObject({ sent: 1, outage: true, retried: 0, failed: 0 });
+    const pending = rows().filter((row) => row.status === 'pending');
+    expect(pending).toHaveLength(total - 1);
+    // No attempt counted; everything waits out the first step of backoff (5 s), not the 15-minute lease.
+    expect(pending.every((row) => row.attempts === 0 && row.next_attempt_at === ctx.now() + retryDelay(1))).toBe(true);
+    expect(
+      pending
+        .filter((row) => row.last_error?.startsWith('Mail server unavailable'))
+        .map((row) => row.email)
+        .sort(),
+    ).toEqual(mail.held.map((send) => send.to).sort());
+    expect(mail.inFlight()).toBe(0);
+
+    // Back after the backoff: the rest goes out, the first message of the run alone again.
+    ctx.advance(retryDelay(1));
+    const resumed = worker.runOnce();
+    await vi.waitFor(() => expect(mail.held).toHaveLength(3));
+    await settle();
+    expect(mail.inFlight()).toBe(1);
+    mail.held[2]?.finish();
+    expect(await resumed).toMatchObject({ sent: total - 1, outage: false });
+    expect(rows().every((row) => row.status === 'sent' && row.last_error === null)).toBe(true);
+    expect(new Set(mail.sent).size).toBe(total);
   });
 });
 
