@@ -98,6 +98,8 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
   let live: { snapshot: SiteSnapshot; paths: string[] } | null = null;
   /** The live build's search index lags its pages (an incremental publish); updated once the queue is empty. */
   let searchStale = false;
+  /** The last try to index the live pages failed (not superseded): the status says 'stale' until the next try. */
+  let searchFailed = false;
   let indexing = false;
   /** Ends the search indexing in progress: a change that arrives meanwhile is published first (issue 31). */
   let indexAbort: AbortController | null = null;
@@ -108,7 +110,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
     state: running && (!indexing || pending) ? 'building' : lastBuildFailed ? 'failed' : 'idle',
     pending,
     // Only a runner that indexes search after "live" reports it (fakes in tests do not).
-    ...(runBuild.indexSearch ? { search: searchStale ? ('updating' as const) : ('updated' as const) } : {}),
+    ...(runBuild.indexSearch ? { search: !searchStale ? ('updated' as const) : searchFailed && !indexing ? ('stale' as const) : ('updating' as const) } : {}),
     currentBuildId: current?.id ?? null,
     lastSuccess,
     lastFailure,
@@ -289,15 +291,18 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       return;
     }
     indexing = true;
-    indexAbort = new AbortController();
+    searchFailed = false;
+    const abort = new AbortController();
+    indexAbort = abort;
     reportStatus();
     const started = now();
     const build = createBuildDir(config.buildsDir, started);
+    const superseded = () => abort.signal.aborted || pending || stopped || current !== indexed;
     try {
       linkBuildDir(indexed.dir, build.dir, ['pagefind']);
-      const result = await runBuild.indexSearch(build.dir, config, indexAbort.signal);
+      const result = await runBuild.indexSearch(build.dir, config, abort.signal);
+      if (superseded()) throw new SearchSuperseded();
       if (!result.ok) throw new Error(tail(result.log));
-      if (pending || stopped || current !== indexed) throw new Error('superseded by a newer publish');
       await onLive(build.dir, build.id);
       makeBuildPublic(build.dir);
       switchLive(build.id);
@@ -310,10 +315,16 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
     } catch (error) {
       fs.rmSync(build.dir, { recursive: true, force: true });
       // Still stale: the next publish tries again (the status keeps saying so meanwhile).
-      log.warn(`publish: the search index was not updated (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      if (error instanceof SearchSuperseded) log.info(`publish: the search index gave way to a newer publish, which indexes again after it`);
+      // The end of a failed run's log is where its error is (its first line is only the command).
+      else {
+        searchFailed = true;
+        log.warn(`publish: the search index was not updated: ${error instanceof Error ? lastLine(error.message) : String(error)}`);
+      }
     } finally {
       indexing = false;
       indexAbort = null;
+      reportStatus();
     }
   }
 
@@ -370,6 +381,23 @@ function linkSearchIndex(from: string, to: string): void {
 function emptyDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
+}
+
+/** A search index that a newer publish (or the server's stop) made pointless: not a failure. */
+class SearchSuperseded extends Error {
+  constructor() {
+    super('superseded by a newer publish');
+  }
+}
+
+/** The last line of a log that says something. */
+function lastLine(log: string): string {
+  return (
+    log
+      .trimEnd()
+      .split('\n')
+      .findLast((line) => line.trim() !== '') ?? log
+  );
 }
 
 function tail(log: string): string {

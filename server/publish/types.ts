@@ -9,9 +9,10 @@ export interface PublishStatus {
   pending: boolean;
   /**
    * The search index of the live pages: 'updating' right after a publish went live (an incremental publish
-   * indexes after "Live"), 'updated' once it follows them ("Search updated"). Absent before any publish.
+   * indexes after "Live"), 'updated' once it follows them ("Search updated"), 'stale' when making it failed
+   * (the pages stay live; the next publish indexes again). Absent before any publish.
    */
-  search?: 'updating' | 'updated';
+  search?: 'updating' | 'updated' | 'stale';
   currentBuildId: string | null;
   lastSuccess: { at: string; durationMs: number; buildId: string } | null;
   lastFailure: { at: string; durationMs: number; log: string } | null;

@@ -15,7 +15,7 @@ import { fetchPublishStatus, publishSettled, type PublishStatus } from '../lib/a
 import { createPolledStore } from './polled-store.ts';
 
 /** Where the search index stands once the pages are live; null when the status does not say (an older server). */
-export type SearchPhase = 'updating' | 'updated' | null;
+export type SearchPhase = 'updating' | 'updated' | 'stale' | null;
 
 export type PublishPhase =
   { kind: 'none' } | { kind: 'publishing' } | { kind: 'live'; at: string | null; search: SearchPhase } | { kind: 'failed'; log: string } | { kind: 'unknown' };

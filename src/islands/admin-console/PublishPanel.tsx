@@ -11,6 +11,13 @@ import { publishStore } from '../../stores/publish-status.ts';
 
 const LOG_LINES = 40;
 
+/** What the search index of the live pages is doing (docs/admin-api.md, `PublishStatus.search`). */
+const SEARCH_STATES: Record<NonNullable<PublishStatus['search']>, string> = {
+  updating: 'Updating: the search index is being made for the live pages',
+  updated: 'Search updated: it finds the live pages',
+  stale: 'Not updated: making the index failed (the server log says why); it finds the previous pages until the next publish',
+};
+
 function stateText(status: PublishStatus): string {
   if (status.state === 'building') return status.pending ? 'Building; one more build follows for changes made meanwhile' : 'Building';
   if (status.pending) return 'Build queued';
@@ -53,7 +60,7 @@ function StatusDetails({ status }: { status: PublishStatus }) {
         <>
           <dt>Search</dt>
           {/* The pages go live first; the search index follows them (docs/decisions/0044-incremental-publish.md). */}
-          <dd>{status.search === 'updating' ? 'Updating: the search index is being made for the live pages' : 'Search updated: it finds the live pages'}</dd>
+          <dd>{SEARCH_STATES[status.search]}</dd>
         </>
       )}
       <dt>Live build</dt>

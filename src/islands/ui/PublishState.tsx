@@ -99,6 +99,7 @@ export function PublishState() {
             </p>
             {phase.search === 'updating' && <p className="publish-state__search">Updating search…</p>}
             {phase.search === 'updated' && <p className="publish-state__search">Search updated.</p>}
+            {phase.search === 'stale' && <p className="publish-state__search">Search not updated: it still finds the previous pages until the next publish.</p>}
           </>
         )}
         {phase.kind === 'failed' && (

@@ -63,6 +63,17 @@ describe('following the publish a write scheduled', () => {
     expect(fetchPublishStatus).toHaveBeenCalledTimes(3);
   });
 
+  it('stops following when the search index could not be made: the pages are live, the index stale', async () => {
+    fetchPublishStatus.mockResolvedValueOnce(status('idle', { search: 'updating' })).mockResolvedValue(status('idle', { search: 'stale' }));
+    followPublish();
+    await vi.advanceTimersByTimeAsync(FOLLOW_POLL_MS / 4);
+    expect($publishPhase.get()).toMatchObject({ kind: 'live', search: 'updating' });
+    await vi.advanceTimersByTimeAsync(FOLLOW_POLL_MS);
+    expect($publishPhase.get()).toEqual({ kind: 'live', at: '2026-01-01T10:00:00.000Z', search: 'stale' });
+    await vi.advanceTimersByTimeAsync(10 * FOLLOW_POLL_MS);
+    expect(fetchPublishStatus).toHaveBeenCalledTimes(2);
+  });
+
   it('shows a failed build with its log', async () => {
     fetchPublishStatus.mockResolvedValue(
       status('failed', { last_failure: { at: '2026-01-01T10:01:00.000Z', duration_ms: 900, log: 'error: bad frontmatter' } }),
