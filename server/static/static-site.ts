@@ -1,5 +1,6 @@
 // The live build held in memory (docs/engineering.md#speed-notes: stat-and-stream per request reached 0.08× nginx).
-// Every file is read once when a build goes live, its gzip and brotli forms are made once, and every
+// Every file is read once when a build goes live (a file the next build shares by hard link is not read
+// again: docs/decisions/0062-switch-loads-what-changed.md), its gzip and brotli forms are made once, and every
 // answer's header list is prepared, so serving a page is a map lookup and one write.
 //
 // The compressed forms are made once per build, by the primary, and written next to their files
