@@ -110,7 +110,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
     state: running && (!indexing || pending) ? 'building' : lastBuildFailed ? 'failed' : 'idle',
     pending,
     // Only a runner that indexes search after "live" reports it (fakes in tests do not).
-    ...(runBuild.indexSearch ? { search: !searchStale ? ('updated' as const) : searchFailed && !indexing ? ('stale' as const) : ('updating' as const) } : {}),
+    ...(runBuild.indexSearch ? { search: !searchStale ? ('updated' as const) : searchFailed ? ('stale' as const) : ('updating' as const) } : {}),
     currentBuildId: current?.id ?? null,
     lastSuccess,
     lastFailure,

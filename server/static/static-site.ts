@@ -308,7 +308,14 @@ async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
   const before = load.previousEntries.get(file);
   const beforeFile = before && fileOfEntry.get(before);
   if (before && beforeFile && sameFile(beforeFile, identity)) {
-    await keepFormsNextToFile(load, file, before);
+    // Its forms, where this build's directory lacks them (written into the previous build after it was linked).
+    const stored = load.stored.get(file);
+    await writeMissingForms(
+      load,
+      file,
+      { gzip: before.gzip?.body ?? null, br: before.br?.body ?? null },
+      { gzip: Boolean(stored?.gzip), br: Boolean(stored?.br) },
+    );
     return before;
   }
   const body = await fs.readFile(source);
@@ -316,7 +323,7 @@ async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
   const urlPath = `/${file}`;
   const contentType = contentTypeOf(file);
   const worthCompressing = isCompressible(file) && body.length >= MIN_COMPRESS_BYTES;
-  const compressed = worthCompressing ? await compressedForms(load, file, body, sha256) : { gzip: null, br: null };
+  const compressed = worthCompressing ? await compressedForms(load, file, body, sha256, stat.mtimeMs) : { gzip: null, br: null };
   const varies = compressed.gzip !== null || compressed.br !== null;
   const wasm = needsWasm(file);
   const csp = file.endsWith('.html') ? pagePolicy(load, body, sha256, wasm) : wasm ? load.wasmCsp : load.defaultCsp;
@@ -358,22 +365,6 @@ async function loadEntry(load: EntryLoad, file: string): Promise<StaticEntry> {
   return entry;
 }
 
-/**
- * A taken-over entry's forms, where this build's directory lacks them (they were not written yet when the
- * previous build was linked): written like any made here, for the other processes and nginx to read.
- */
-async function keepFormsNextToFile(load: EntryLoad, file: string, entry: StaticEntry): Promise<void> {
-  if (!load.write) return;
-  const stored = load.stored.get(file);
-  const source = path.join(load.dir, file);
-  for (const [form, suffix, present] of [
-    [entry.gzip, GZIP_SUFFIX, stored?.gzip],
-    [entry.br, BROTLI_SUFFIX, stored?.br],
-  ] as const) {
-    if (form && !present) await writeAtomically(source + suffix, form.body).catch((error: unknown) => load.onWriteError?.(file + suffix, error));
-  }
-}
-
 /** A page's Content-Security-Policy (its inline scripts' hashes), taken from the previous site when its bytes are the same. */
 function pagePolicy(load: EntryLoad, body: Buffer, sha256: string, wasm: boolean): string {
   return (
@@ -383,21 +374,26 @@ function pagePolicy(load: EntryLoad, body: Buffer, sha256: string, wasm: boolean
 }
 
 /** The forms stored next to the file when they are newer than it; otherwise reused or made (and written). */
-async function compressedForms(load: EntryLoad, file: string, body: Buffer, sha256: string): Promise<Compressed> {
+async function compressedForms(load: EntryLoad, file: string, body: Buffer, sha256: string, sourceMtimeMs: number): Promise<Compressed> {
   const source = path.join(load.dir, file);
-  const onDisk = await readStoredForms(source, load.stored.get(file));
+  const onDisk = await readStoredForms(source, sourceMtimeMs, load.stored.get(file));
   if ((onDisk.gzip && onDisk.br) || !load.compress) return onDisk;
   const made = (await load.reuse.get(sha256)?.()) ?? (await compress(body, `/${file}`));
-  if (load.write) {
-    for (const [encoding, suffix] of [
-      ['gzip', GZIP_SUFFIX],
-      ['br', BROTLI_SUFFIX],
-    ] as const) {
-      const bytes = made[encoding];
-      if (bytes && !onDisk[encoding]) await writeAtomically(source + suffix, bytes).catch((error: unknown) => load.onWriteError?.(file + suffix, error));
-    }
-  }
+  await writeMissingForms(load, file, made, { gzip: onDisk.gzip !== null, br: onDisk.br !== null });
   return made;
+}
+
+/** Writes next to the file (the primary only) each form made or taken over that the directory lacks. */
+async function writeMissingForms(load: EntryLoad, file: string, forms: Compressed, present: { gzip: boolean; br: boolean }): Promise<void> {
+  if (!load.write) return;
+  const source = path.join(load.dir, file);
+  for (const [encoding, suffix] of [
+    ['gzip', GZIP_SUFFIX],
+    ['br', BROTLI_SUFFIX],
+  ] as const) {
+    const bytes = forms[encoding];
+    if (bytes && !present[encoding]) await writeAtomically(source + suffix, bytes).catch((error: unknown) => load.onWriteError?.(file + suffix, error));
+  }
 }
 
 const GZIP_SUFFIX = '.gz';
@@ -427,9 +423,8 @@ function splitPrecompressed(all: string[]): { files: string[]; stored: Map<strin
 }
 
 /** Stored forms count only when written after their file (a form left from older bytes would be wrong). */
-async function readStoredForms(source: string, forms: StoredForms | undefined): Promise<Compressed> {
+async function readStoredForms(source: string, sourceTime: number, forms: StoredForms | undefined): Promise<Compressed> {
   if (!forms) return { gzip: null, br: null };
-  const sourceTime = (await fs.stat(source)).mtimeMs;
   const read = async (suffix: string, name: string | undefined) => {
     if (!name) return null;
     const file = source + suffix;
