@@ -96,6 +96,8 @@ async function runPrimary(): Promise<void> {
   await removeUnfinishedUploads(config, log);
 
   const current = findCurrentBuild(config);
+  // With nothing to serve, the first build has both cores to itself until it is live (decision 0063).
+  const buildsFirstSite = config.buildOnStart && !current;
   const {
     publisher,
     takeUp,
@@ -117,7 +119,16 @@ async function runPrimary(): Promise<void> {
   updateKeyring();
   const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring, updateKeyring, storage };
   const app = createApp(ctx);
-  const serving = await startServing({ config, app, db, log, storage, workerEnv: process.env, onPublishRequest: takeUp });
+  const serving = await startServing({
+    config,
+    app,
+    db,
+    log,
+    storage,
+    workerEnv: process.env,
+    onPublishRequest: takeUp,
+    workersAfterFirstBuild: buildsFirstSite,
+  });
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
   const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
   reportMailQueueDepth(() => countPendingRecipients(db));
@@ -129,13 +140,16 @@ async function runPrimary(): Promise<void> {
   // Release files without their SHA-512 or update signature (files stored before issue 25 first), one at a time.
   const releaseDigests = startReleaseDigests(ctx, { intervalMs: RELEASE_DIGESTS_INTERVAL_MS });
   const requestCheck = setInterval(() => takeUp(), PUBLISH_REQUEST_CHECK_MS);
-  const workers = config.webWorkers > 0 ? ` with ${config.webWorkers} more serving process${config.webWorkers === 1 ? '' : 'es'}` : '';
+  const more = `${config.webWorkers} more serving process${config.webWorkers === 1 ? '' : 'es'}`;
+  const workers = config.webWorkers > 0 ? ` with ${more}${buildsFirstSite ? ' (started once the first build is live)' : ''}` : '';
   log.info(`Serving ${config.siteName} at ${config.siteUrl}${workers} (data in ${config.dataDir})`);
   log.info(describeMailDelivery(config));
 
   if (config.buildOnStart && (!current || seed.seeded)) {
     log.info('Building the site for the first time; pages appear when the build is live.');
     publisher.schedule(current ? 'content seeded' : 'no build yet');
+    // The first build went live (the other processes started with it) or failed: they start now either way.
+    if (buildsFirstSite) void publisher.whenIdle().then(() => serving.startWorkers());
   } else if (config.buildOnStart && current && readCodeVersion(current.dir) !== codeVersion(config.projectRoot)) {
     // Served already (loaded before listening); only its refresh waits for the build (issue 31, item 2).
     log.info('The live build was made by other code: serving it while a full build refreshes it in the background.');

@@ -33,8 +33,13 @@ export interface Serving {
    * process has exited and this one's listener is closed (docs/decisions/0033-graceful-stop.md).
    */
   close(deadline?: number): Promise<void>;
-  /** Process ids of the other serving processes (empty with WEB_WORKERS=0). */
+  /** Process ids of the other serving processes (empty with WEB_WORKERS=0, or while they are held back). */
   workerPids(): number[];
+  /**
+   * Starts the other serving processes held back by `workersAfterFirstBuild` (the first build failed, so
+   * none will go live soon); does nothing once they run, or while the server stops.
+   */
+  startWorkers(): void;
 }
 
 export interface ServingOptions {
@@ -49,6 +54,12 @@ export interface ServingOptions {
   workerEnv?: Record<string, string | undefined>;
   /** A write in another process needs a build (server/publish/shared-publisher.ts). */
   onPublishRequest?: (reason: string) => void;
+  /**
+   * Nothing is live and the primary is building the first site: the other serving processes start only once
+   * that build is live (or `startWorkers()` is called), so their boot and their read of the build do not
+   * share the cores with the build (docs/decisions/0063-workers-after-the-first-build.md).
+   */
+  workersAfterFirstBuild?: boolean;
 }
 
 export async function startServing(options: ServingOptions): Promise<Serving> {
@@ -96,17 +107,22 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   await listen(server, { port: config.port, host: config.host, reusePort: withWorkers });
   const port = (server.address() as net.AddressInfo).port;
 
-  pool = withWorkers
-    ? startWorkerPool({
-        count: config.webWorkers,
-        port,
-        env: options.workerEnv ?? process.env,
-        liveDir: site?.dir ?? null,
-        log,
-        onPublishRequest: options.onPublishRequest ?? (() => {}),
-        aggregateMetrics: joinedMetrics,
-      })
-    : null;
+  let closing = false;
+  const startWorkers = (liveDir: string | null) => {
+    if (pool || closing || !withWorkers) return;
+    pool = startWorkerPool({
+      count: config.webWorkers,
+      port,
+      env: options.workerEnv ?? process.env,
+      liveDir,
+      log,
+      onPublishRequest: options.onPublishRequest ?? (() => {}),
+      aggregateMetrics: joinedMetrics,
+    });
+  };
+  // Held back only while there is nothing to serve: a process that starts later reads the live build before
+  // it listens, as a restarted one does, so no reader sees two builds.
+  if (!(options.workersAfterFirstBuild && site === null)) startWorkers(site?.dir ?? null);
 
   // Builds go live one at a time, and the first build's compressed forms (below) take their turn among them.
   let switching: Promise<unknown> = Promise.resolve();
@@ -115,7 +131,6 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
     switching = turn.catch(() => undefined);
     return turn;
   };
-  let closing = false;
 
   /** Reads `dir` (the live build) again with its compressed forms made and written, and has every process serve them. */
   const compressLiveBuild = async (dir: string): Promise<void> => {
@@ -144,10 +159,14 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
         const first = site === null;
         const next = await load(buildDir, { compress: !first });
         const loaded = performance.now();
+        // Held back until now (workersAfterFirstBuild): they start with this build as the live one.
+        const forked = pool === null && withWorkers;
+        startWorkers(next.dir);
         // The others first: when this resolves (and the publisher reports the build live) every process serves it.
         await pool?.announce(next.dir);
         site = next;
-        log.debug(`live build loaded in ${Math.round(loaded - started)} ms, by the other processes in ${Math.round(performance.now() - loaded)} ms more`);
+        const others = forked ? 'the other processes start with it' : `by the other processes in ${Math.round(performance.now() - loaded)} ms more`;
+        log.debug(`live build loaded in ${Math.round(loaded - started)} ms, ${others}`);
         if (first) void inTurn(() => compressLiveBuild(next.dir));
       }),
     async close(deadline = Date.now() + config.shutdownTimeoutMs) {
@@ -156,6 +175,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
       await Promise.all([pool?.stop(deadline), closeServer(server, { deadline, onCut })]);
     },
     workerPids: () => pool?.pids() ?? [],
+    startWorkers: () => startWorkers(site?.dir ?? null),
   };
 }
 

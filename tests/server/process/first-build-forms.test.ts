@@ -50,7 +50,8 @@ describe("the first build's compressed forms", () => {
 
   beforeAll(async () => {
     ctx = createTestContext({ env: { HOST: '127.0.0.1', PORT: '0', WEB_WORKERS: '1', SERVED_BY_HEADER: 'true' } });
-    serving = await startServing({ config: ctx.config, app: ctx.app, db: ctx.db, log: ctx.log, workerEnv: ctx.env });
+    // As `npm start` does on a data directory without a build (docs/decisions/0063-workers-after-the-first-build.md).
+    serving = await startServing({ config: ctx.config, app: ctx.app, db: ctx.db, log: ctx.log, workerEnv: ctx.env, workersAfterFirstBuild: true });
   });
   afterAll(async () => {
     for (const connection of connections) connection.close();
@@ -60,13 +61,19 @@ describe("the first build's compressed forms", () => {
 
   it('are not waited for: the build is served uncompressed at once, then with its forms by every process', async () => {
     const dir = writeBuild(ctx, 'first', 'First build');
-    const [fromMain, fromWorker] = [await main(), await worker()];
+    const fromMain = await main();
+    // Nothing is live yet: the other serving process is held back until the first build is.
+    expect(serving.workerPids()).toEqual([]);
+    expect(ctx.logLines.some((line) => line.includes('worker 1'))).toBe(false);
     await serving.goLive(dir);
-    // Live: both processes answer the pages at once, uncompressed (the forms are swapped in only once all of
-    // them are made, which takes a while for these pages).
+    // Live in the primary at once, uncompressed (the forms are swapped in only once all of them are made,
+    // which takes a while for these pages).
     const early = await brotliOf(fromMain);
     expect(early.text).toContain('First build');
     expect(early.headers['content-encoding']).toBeUndefined();
+    // The other process starts with that build live: from its first answer on it serves it.
+    expect(serving.workerPids()).toHaveLength(1);
+    const fromWorker = await worker();
     expect((await fromWorker.request('GET', '/page-100/')).text).toContain('First build');
 
     await vi.waitFor(() => expect(ctx.logLines.some((line) => line.includes("the first build's compressed forms are made and served"))).toBe(true), {
@@ -126,6 +133,36 @@ describe('a build that goes live while the first one is being compressed', () =>
       }
     } finally {
       for (const connection of connections) connection.close();
+    }
+  });
+});
+
+describe('other serving processes held back for a first build that fails', () => {
+  let ctx: TestContext;
+  let serving: Serving;
+
+  beforeAll(async () => {
+    ctx = createTestContext({ env: { HOST: '127.0.0.1', PORT: '0', WEB_WORKERS: '1', SERVED_BY_HEADER: 'true' } });
+    serving = await startServing({ config: ctx.config, app: ctx.app, db: ctx.db, log: ctx.log, workerEnv: ctx.env, workersAfterFirstBuild: true });
+  });
+  afterAll(async () => {
+    await serving?.close();
+    ctx?.cleanup();
+  });
+
+  it('start when asked (the server does when its first publish ends without a build), and serve the API', async () => {
+    expect(serving.workerPids()).toEqual([]);
+    serving.startWorkers();
+    const connection = await vi.waitFor(() => connectTo(serving.port, 'worker-1', '/media/probe'), { timeout: 20_000, interval: 200 });
+    try {
+      expect((await connection.request('GET', '/healthz')).status).toBe(200);
+      // Still nothing to serve: the page says so rather than something stale.
+      expect((await connection.request('GET', '/')).status).toBe(503);
+      // Asked again (a second failure): still the one process.
+      serving.startWorkers();
+      expect(serving.workerPids()).toHaveLength(1);
+    } finally {
+      connection.close();
     }
   });
 });
