@@ -102,6 +102,7 @@ async function runPrimary(): Promise<void> {
     publisher,
     takeUp,
     stop: stopPublishing,
+    resumeSearchIndex,
   } = createPrimaryPublisher({
     config,
     db,
@@ -157,6 +158,8 @@ async function runPrimary(): Promise<void> {
   }
   // Requests recorded by processes of a previous run that stopped before taking them up.
   takeUp('requested before the last stop');
+  // A live build whose search index the last run did not get to (a build scheduled above indexes after itself).
+  if (config.buildOnStart) resumeSearchIndex();
 
   // The graceful stop (docs/decisions/0033-graceful-stop.md). Everything below shares one deadline; the
   // database closes last, once nothing can write any more.

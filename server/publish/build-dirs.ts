@@ -109,6 +109,30 @@ function pointLink(buildsDir: string, link: string, id: string): void {
   }
 }
 
+/**
+ * Beside a build's files, in a build whose search index was made from its own pages (the indexed copy a
+ * publish puts live after it, docs/decisions/0058-first-build-search-after-live.md). It names the build, so
+ * the hard link an incremental publish makes of it in the next build does not vouch for that one. Dot-files
+ * are served by neither Node nor nginx.
+ */
+export const SEARCH_INDEXED_FILE = '.search-indexed';
+
+/** Records that `build`'s search index was made from its pages. Replaces any linked file, never writes into it. */
+export function recordSearchIndexed(build: BuildLocation): void {
+  const file = path.join(build.dir, SEARCH_INDEXED_FILE);
+  fs.rmSync(file, { force: true });
+  fs.writeFileSync(file, `${build.id}\n`);
+}
+
+/** Whether `build`'s search index was made from its own pages (false for one a stop or crash left behind its pages). */
+export function hasOwnSearchIndex(build: BuildLocation): boolean {
+  try {
+    return fs.readFileSync(path.join(build.dir, SEARCH_INDEXED_FILE), 'utf8').trim() === build.id;
+  } catch {
+    return false;
+  }
+}
+
 /** Removes every build directory except the ones named (and leftovers of builds a crash interrupted). */
 export function pruneBuilds(buildsDir: string, keep: readonly string[]): void {
   for (const entry of fs.readdirSync(buildsDir, { withFileTypes: true })) {

@@ -13,9 +13,11 @@ import {
   FAILURE_LOG,
   findPreviousBuildId,
   forgetPreviousBuild,
+  hasOwnSearchIndex,
   linkBuildDir,
   makeBuildPublic,
   pruneBuilds,
+  recordSearchIndexed,
   switchCurrentBuild,
   WORK_DIR,
   type BuildLocation,
@@ -58,8 +60,17 @@ const MAX_REASONS = 20;
 
 /** The primary's build queue: a Publisher that can also be told to stop (docs/decisions/0033-graceful-stop.md). */
 export interface StoppablePublisher extends Publisher {
-  /** No build starts after the one running (if any); later requests stay `pending`. whenIdle() then waits for that one only. */
+  /**
+   * No build starts after the one running (if any); later requests stay `pending`. whenIdle() then waits for
+   * that one only. Search indexing in progress is ended: the next start makes the index (resumeSearchIndex).
+   */
   stop(): void;
+  /**
+   * On start: when the live build's search index was not made from its pages (the last run stopped or died
+   * before indexing them), makes it in the background, as after a publish. Nothing happens while a build runs
+   * (it indexes after itself).
+   */
+  resumeSearchIndex(): void;
 }
 
 export function createPublisher(options: PublisherOptions): StoppablePublisher {
@@ -130,6 +141,8 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       // Let the current turn finish first: a handler that changes several things in one request
       // (delete selected images, reorder) schedules several times but needs one build.
       await new Promise((resolve) => setImmediate(resolve));
+      // Started by resumeSearchIndex: the index first, unless a change came in meanwhile (then it follows the build).
+      if (!pending && searchStale && !stopped) await refreshSearch();
       while (pending && !stopped) {
         pending = false;
         const why = reasons;
@@ -303,6 +316,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       const result = await runBuild.indexSearch(build.dir, config, abort.signal);
       if (superseded()) throw new SearchSuperseded();
       if (!result.ok) throw new Error(tail(result.log));
+      recordSearchIndexed(build);
       await onLive(build.dir, build.id);
       makeBuildPublic(build.dir);
       switchLive(build.id);
@@ -315,7 +329,13 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
     } catch (error) {
       fs.rmSync(build.dir, { recursive: true, force: true });
       // Still stale: the next publish tries again (the status keeps saying so meanwhile).
-      if (error instanceof SearchSuperseded) log.info(`publish: the search index gave way to a newer publish, which indexes again after it`);
+      if (error instanceof SearchSuperseded) {
+        log.info(
+          stopped
+            ? 'publish: the search index was left unfinished by the stop; the next start makes it'
+            : 'publish: the search index gave way to a newer publish, which indexes again after it',
+        );
+      }
       // The end of a failed run's log is where its error is (its first line is only the command).
       else {
         searchFailed = true;
@@ -367,6 +387,15 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
     },
     stop() {
       stopped = true;
+      // Pagefind would run to its end only to be thrown away (the stop waited for it).
+      indexAbort?.abort();
+    },
+    resumeSearchIndex() {
+      if (running || stopped || !current || !runBuild.indexSearch || hasOwnSearchIndex(current)) return;
+      log.info(`publish: the live build's search index lags its pages (the last run ended before it was made); making it`);
+      searchStale = true;
+      running = drain();
+      reportStatus();
     },
   };
 }

@@ -121,6 +121,8 @@ export function createPrimaryPublisher(options: Omit<PublisherOptions, 'onStatus
   publisher: Publisher;
   takeUp: (reason?: string) => void;
   stop: (deadline: number) => Promise<void>;
+  /** The live build's search index, when the last run ended before making it (the publisher's resumeSearchIndex). */
+  resumeSearchIndex: () => void;
 } {
   const { db, log } = options;
   let stopping = false;
@@ -161,5 +163,10 @@ export function createPrimaryPublisher(options: Omit<PublisherOptions, 'onStatus
     }
   }
 
-  return { publisher, takeUp: (reason) => (stopping ? undefined : intake.takeUp(reason)), stop };
+  return {
+    publisher,
+    takeUp: (reason) => (stopping ? undefined : intake.takeUp(reason)),
+    stop,
+    resumeSearchIndex: () => (stopping ? undefined : publisher.resumeSearchIndex()),
+  };
 }

@@ -3,6 +3,7 @@
 // kept build's bundle), the live build must equal a full build of the same snapshot, byte for byte. Slow
 // (real builds), so it lives in a file of its own.
 import { CODE_VERSION_FILE } from '../../../server/publish/code-version.ts';
+import { SEARCH_INDEXED_FILE } from '../../../server/publish/build-dirs.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +59,15 @@ function pagesOf(dir: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   for (const file of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[]) {
     const full = path.join(dir, file);
-    if (file.startsWith('pagefind') || file.endsWith('.br') || file.endsWith('.gz') || file === CODE_VERSION_FILE || !fs.statSync(full).isFile()) continue;
+    if (
+      file.startsWith('pagefind') ||
+      file.endsWith('.br') ||
+      file.endsWith('.gz') ||
+      file === CODE_VERSION_FILE ||
+      file === SEARCH_INDEXED_FILE ||
+      !fs.statSync(full).isFile()
+    )
+      continue;
     files.set(file, fs.readFileSync(full));
   }
   return files;

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertPost, insertSection } from '../../../server/features/content/queries.ts';
 import type { BuildJob, BuildResult, BuildRunner, RenderJob } from '../../../server/publish/build-runner.ts';
 import { codeVersion, readCodeVersion } from '../../../server/publish/code-version.ts';
+import { findCurrentBuild, hasOwnSearchIndex, SEARCH_INDEXED_FILE } from '../../../server/publish/build-dirs.ts';
 import { affectedRoutes } from '../../../server/publish/dependency-map.ts';
 import { ensureLegalPages } from '../../../server/features/legal-pages/queries.ts';
 import { exportSnapshot } from '../../../server/publish/export-snapshot.ts';
@@ -181,6 +182,76 @@ describe('an incremental publish (fake runner)', () => {
     // Said as what it is, not as a failure.
     expect(ctx.logLines.some((line) => line.includes('the search index gave way to a newer publish'))).toBe(true);
     expect(ctx.logLines.some((line) => line.includes('search index was not updated'))).toBe(false);
+  });
+
+  it('marks only the indexed copy as indexed (not the next build, which links it), and a stop ends the indexing', async () => {
+    const { runner, calls } = fakeRunner({});
+    const fastIndex = runner.indexSearch!;
+    let holdNext = false;
+    let indexing: () => void = () => {};
+    const started = new Promise<void>((resolve) => (indexing = resolve));
+    runner.indexSearch = async (dir, config, signal) => {
+      if (!holdNext) return fastIndex(dir, config, signal);
+      indexing();
+      await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+      return { ok: false, log: 'superseded' };
+    };
+    const { publisher, publish } = await publishWith(runner);
+    await publish();
+    const indexed = findCurrentBuild(ctx.config)!;
+    expect(hasOwnSearchIndex(indexed)).toBe(true);
+    holdNext = true;
+    insertSection(ctx.db, 'news', { title: 'One', order: 1 });
+    publisher.schedule('an edit');
+    await started;
+    // Live with the previous index linked in, and its marker linked too: that marker names the other build.
+    const behind = findCurrentBuild(ctx.config)!;
+    expect(behind.id).not.toBe(indexed.id);
+    expect(fs.existsSync(path.join(behind.dir, 'pagefind', 'pagefind.js'))).toBe(true);
+    expect(hasOwnSearchIndex(behind)).toBe(false);
+    // A stop does not wait for Pagefind to finish an index it would throw away.
+    publisher.stop();
+    await publisher.whenIdle();
+    expect(calls.index).toBe(1);
+    expect(findCurrentBuild(ctx.config)?.id).toBe(behind.id);
+    expect(ctx.logLines.some((line) => line.includes('the search index was left unfinished by the stop; the next start makes it'))).toBe(true);
+  });
+
+  it('makes the index on start when the live build lacks its own, and a change arriving meanwhile goes first', async () => {
+    const { runner, calls } = fakeRunner({});
+    const { publish } = await publishWith(runner);
+    await publish();
+    // The last run ended before its index was made: the live build's marker is gone.
+    const live = findCurrentBuild(ctx.config)!;
+    fs.rmSync(path.join(live.dir, SEARCH_INDEXED_FILE));
+    const fastIndex = runner.indexSearch!;
+    let indexing: () => void = () => {};
+    const started = new Promise<void>((resolve) => (indexing = resolve));
+    let holdNext = true;
+    runner.indexSearch = async (dir, config, signal) => {
+      if (!holdNext) return fastIndex(dir, config, signal);
+      holdNext = false;
+      indexing();
+      await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+      return { ok: false, log: 'superseded' };
+    };
+    const { publisher } = await publishWith(runner);
+    publisher.resumeSearchIndex();
+    await started;
+    expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updating', currentBuildId: live.id });
+    insertSection(ctx.db, 'news', { title: 'Meanwhile', order: 1 });
+    publisher.schedule('an edit');
+    await publisher.whenIdle();
+    // The edit was rendered and went live, then the index was made from its pages.
+    expect(calls).toMatchObject({ full: 2, index: 2 });
+    const after = findCurrentBuild(ctx.config)!;
+    expect(hasOwnSearchIndex(after)).toBe(true);
+    expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updated' });
+    // Once it has its own index, a start makes none.
+    const restarted = (await publishWith(runner)).publisher;
+    restarted.resumeSearchIndex();
+    await restarted.whenIdle();
+    expect(calls.index).toBe(2);
   });
 
   it('builds in full when asked to', async () => {
