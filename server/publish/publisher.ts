@@ -137,6 +137,8 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
   // Checking `pending` and clearing `running` happen in one synchronous step (the finally right after the
   // loop test), so a schedule() can never slip between them and be lost.
   async function drain(): Promise<void> {
+    // Only indexing on start (resumeSearchIndex) leaves no build process behind: a restart idles as small as before.
+    let built = false;
     try {
       // Let the current turn finish first: a handler that changes several things in one request
       // (delete selected images, reorder) schedules several times but needs one build.
@@ -144,6 +146,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       // Started by resumeSearchIndex: the index first, unless a change came in meanwhile (then it follows the build).
       if (!pending && searchStale && !stopped) await refreshSearch();
       while (pending && !stopped) {
+        built = true;
         pending = false;
         const why = reasons;
         reasons = [];
@@ -166,7 +169,7 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       running = null;
       reportStatus();
       // The queue is empty: the runner gets ready for the next publish while nothing is being built.
-      if (!stopped) prepareNextBuild();
+      if (!stopped && built) prepareNextBuild();
     }
   }
 
@@ -323,7 +326,8 @@ export function createPublisher(options: PublisherOptions): StoppablePublisher {
       const previous = current;
       current = build;
       searchStale = false;
-      lastSuccess = { at: new Date(now()).toISOString(), durationMs: lastSuccess?.durationMs ?? now() - started, buildId: build.id };
+      // The publish it follows stays the last success, now with its index; an index made on start is no publish.
+      if (lastSuccess) lastSuccess = { at: new Date(now()).toISOString(), durationMs: lastSuccess.durationMs, buildId: build.id };
       log.info(`publish ${build.id}: search updated after ${now() - started} ms`);
       afterSuccess(previous, undefined);
     } catch (error) {

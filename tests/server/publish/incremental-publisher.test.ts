@@ -254,6 +254,31 @@ describe('an incremental publish (fake runner)', () => {
     expect(calls.index).toBe(2);
   });
 
+  it('an index made on start is no publish: nothing is reported built and no build process is prepared', async () => {
+    const { runner, calls } = fakeRunner({});
+    const { publish } = await publishWith(runner);
+    await publish();
+    fs.rmSync(path.join(findCurrentBuild(ctx.config)!.dir, SEARCH_INDEXED_FILE));
+    let prepared = 0;
+    runner.prepare = async () => {
+      prepared++;
+      return true;
+    };
+    const { publisher } = await publishWith(runner);
+    publisher.resumeSearchIndex();
+    await publisher.whenIdle();
+    expect(calls.index).toBe(2);
+    expect(hasOwnSearchIndex(findCurrentBuild(ctx.config)!)).toBe(true);
+    // A restart idles as small as one that had nothing to index (the bench's production recipe measures it).
+    expect(prepared).toBe(0);
+    expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updated', lastSuccess: null });
+    // A publish afterwards prepares the next one as always.
+    insertSection(ctx.db, 'news', { title: 'Later', order: 1 });
+    publisher.schedule('an edit');
+    await publisher.whenIdle();
+    expect(prepared).toBe(1);
+  });
+
   it('builds in full when asked to', async () => {
     const { runner, calls } = fakeRunner({});
     const { publisher } = await publishWith(runner);
