@@ -108,8 +108,9 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   const port = (server.address() as net.AddressInfo).port;
 
   let closing = false;
-  const startWorkers = (liveDir: string | null) => {
-    if (pool || closing || !withWorkers) return;
+  /** Forks the other serving processes unless they run already (or none are wanted); says whether it did. */
+  const startWorkers = (liveDir: string | null): boolean => {
+    if (pool || closing || !withWorkers) return false;
     pool = startWorkerPool({
       count: config.webWorkers,
       port,
@@ -119,6 +120,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
       onPublishRequest: options.onPublishRequest ?? (() => {}),
       aggregateMetrics: joinedMetrics,
     });
+    return true;
   };
   // Held back only while there is nothing to serve: a process that starts later reads the live build before
   // it listens, as a restarted one does, so no reader sees two builds.
@@ -160,8 +162,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
         const next = await load(buildDir, { compress: !first });
         const loaded = performance.now();
         // Held back until now (workersAfterFirstBuild): they start with this build as the live one.
-        const forked = pool === null && withWorkers;
-        startWorkers(next.dir);
+        const forked = startWorkers(next.dir);
         // The others first: when this resolves (and the publisher reports the build live) every process serves it.
         await pool?.announce(next.dir);
         site = next;
@@ -175,7 +176,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
       await Promise.all([pool?.stop(deadline), closeServer(server, { deadline, onCut })]);
     },
     workerPids: () => pool?.pids() ?? [],
-    startWorkers: () => startWorkers(site?.dir ?? null),
+    startWorkers: () => void startWorkers(site?.dir ?? null),
   };
 }
 

@@ -167,6 +167,7 @@ export function createPrimaryPublisher(options: Omit<PublisherOptions, 'onStatus
     publisher,
     takeUp: (reason) => (stopping ? undefined : intake.takeUp(reason)),
     stop,
-    resumeSearchIndex: () => (stopping ? undefined : publisher.resumeSearchIndex()),
+    // The publisher itself does nothing once stopped.
+    resumeSearchIndex: () => publisher.resumeSearchIndex(),
   };
 }

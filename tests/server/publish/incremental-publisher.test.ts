@@ -50,6 +50,27 @@ function fakeRunner(options: { renderFails?: boolean }) {
   return { runner, calls };
 }
 
+/**
+ * From now on the runner's next index takes as long as its signal lets it (Pagefind on a large site), and the
+ * ones after it are the fake's own: `started` resolves when the held one begins, `aborted` counts its ends.
+ */
+function holdNextIndex(runner: BuildRunner) {
+  const fastIndex = runner.indexSearch!;
+  let held = true;
+  let aborted = 0;
+  let indexing: () => void = () => {};
+  const started = new Promise<void>((resolve) => (indexing = resolve));
+  runner.indexSearch = async (dir, config, signal) => {
+    if (!held) return fastIndex(dir, config, signal);
+    held = false;
+    indexing();
+    await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+    aborted++;
+    return { ok: false, log: 'superseded' };
+  };
+  return { started, aborted: () => aborted };
+}
+
 async function publishWith(runner: BuildRunner, onLive: (dir: string) => void = () => {}) {
   const publisher = createPublisher({ config: ctx.config, db: ctx.db, log: ctx.log, runBuild: runner, onLive });
   const publish = async () => {
@@ -148,35 +169,20 @@ describe('an incremental publish (fake runner)', () => {
 
   it('ends the search indexing in progress when a change arrives: the change goes live first, the index follows it', async () => {
     const { runner, calls } = fakeRunner({});
-    const slowIndex = runner.indexSearch!;
-    let aborted = 0;
-    let indexing: () => void = () => {};
-    const indexStarted = () => new Promise<void>((resolve) => (indexing = resolve));
-    // Once held: an index that takes as long as its signal lets it (Pagefind on a large site); else the fake's own.
-    let holdNext = false;
-    runner.indexSearch = async (dir, config, signal) => {
-      indexing();
-      if (!holdNext) return slowIndex(dir, config, signal);
-      holdNext = false;
-      await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
-      aborted++;
-      return { ok: false, log: 'superseded' };
-    };
     const { publisher } = await publishWith(runner);
     publisher.schedule('first');
     await publisher.whenIdle();
     expect(calls.index).toBe(1);
-    holdNext = true;
+    const held = holdNextIndex(runner);
     insertSection(ctx.db, 'news', { title: 'One', order: 1 });
-    const started = indexStarted();
     publisher.schedule('an edit');
-    await started;
+    await held.started;
     expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updating' });
     // The next edit does not wait for that index: it ends it and is published.
     insertSection(ctx.db, 'news', { title: 'Two', order: 2 });
     publisher.schedule('the next edit');
     await publisher.whenIdle();
-    expect(aborted).toBe(1);
+    expect(held.aborted()).toBe(1);
     expect(calls).toMatchObject({ full: 1, render: 2, index: 2 });
     expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updated' });
     // Said as what it is, not as a failure.
@@ -186,24 +192,14 @@ describe('an incremental publish (fake runner)', () => {
 
   it('marks only the indexed copy as indexed (not the next build, which links it), and a stop ends the indexing', async () => {
     const { runner, calls } = fakeRunner({});
-    const fastIndex = runner.indexSearch!;
-    let holdNext = false;
-    let indexing: () => void = () => {};
-    const started = new Promise<void>((resolve) => (indexing = resolve));
-    runner.indexSearch = async (dir, config, signal) => {
-      if (!holdNext) return fastIndex(dir, config, signal);
-      indexing();
-      await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
-      return { ok: false, log: 'superseded' };
-    };
     const { publisher, publish } = await publishWith(runner);
     await publish();
     const indexed = findCurrentBuild(ctx.config)!;
     expect(hasOwnSearchIndex(indexed)).toBe(true);
-    holdNext = true;
+    const held = holdNextIndex(runner);
     insertSection(ctx.db, 'news', { title: 'One', order: 1 });
     publisher.schedule('an edit');
-    await started;
+    await held.started;
     // Live with the previous index linked in, and its marker linked too: that marker names the other build.
     const behind = findCurrentBuild(ctx.config)!;
     expect(behind.id).not.toBe(indexed.id);
@@ -224,20 +220,10 @@ describe('an incremental publish (fake runner)', () => {
     // The last run ended before its index was made: the live build's marker is gone.
     const live = findCurrentBuild(ctx.config)!;
     fs.rmSync(path.join(live.dir, SEARCH_INDEXED_FILE));
-    const fastIndex = runner.indexSearch!;
-    let indexing: () => void = () => {};
-    const started = new Promise<void>((resolve) => (indexing = resolve));
-    let holdNext = true;
-    runner.indexSearch = async (dir, config, signal) => {
-      if (!holdNext) return fastIndex(dir, config, signal);
-      holdNext = false;
-      indexing();
-      await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
-      return { ok: false, log: 'superseded' };
-    };
+    const held = holdNextIndex(runner);
     const { publisher } = await publishWith(runner);
     publisher.resumeSearchIndex();
-    await started;
+    await held.started;
     expect(publisher.status()).toMatchObject({ state: 'idle', search: 'updating', currentBuildId: live.id });
     insertSection(ctx.db, 'news', { title: 'Meanwhile', order: 1 });
     publisher.schedule('an edit');
