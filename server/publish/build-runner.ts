@@ -212,8 +212,8 @@ async function pagefindBinary(projectRoot: string): Promise<string> {
 let fingerprint: { root: string; value: string } | undefined;
 
 /**
- * Names the markdown cache after the code that renders it: the pipeline's sources and the locked package
- * versions. Any change to either starts a fresh cache, so a cached body can never show stale rendering.
+ * Names the markdown cache after the code that renders it: the pipeline's sources, the locked package
+ * versions and their patches. Any change to these starts a fresh cache, so a cached body can never show stale rendering.
  */
 export function markdownPipelineFingerprint(projectRoot: string): string {
   if (fingerprint?.root === projectRoot) return fingerprint.value;
@@ -222,6 +222,9 @@ export function markdownPipelineFingerprint(projectRoot: string): string {
   const markdownDir = path.join(projectRoot, 'common', 'markdown');
   for (const name of fs.readdirSync(markdownDir).sort()) hash.update(name).update(fs.readFileSync(path.join(markdownDir, name)));
   hash.update(fs.readFileSync(path.join(projectRoot, 'package-lock.json')));
+  // The patches applied to those packages at install (patches/, docs/decisions/0066-tree-walk-patch.md).
+  const patchesDir = path.join(projectRoot, 'patches');
+  for (const name of fs.existsSync(patchesDir) ? fs.readdirSync(patchesDir).sort() : []) hash.update(name).update(fs.readFileSync(path.join(patchesDir, name)));
   fingerprint = { root: projectRoot, value: hash.digest('hex').slice(0, 16) };
   return fingerprint.value;
 }

@@ -1,7 +1,7 @@
 // Which code made a build (issue 31, item 2). A restart serves the build it finds at once; when that build
 // was made by other code (a deploy), readers keep it while a full build refreshes it in the background.
 // The version is a hash of what decides a build's bytes: the site's source, the shared code, the static
-// files, the build pipeline and the locked dependencies. It is computed from the files themselves, so it
+// files, the build pipeline and the locked dependencies with their patches (`patches/`). It is computed from the files themselves, so it
 // works the same in a fresh clone, a tarball or a deploy without `.git`.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -11,7 +11,7 @@ import path from 'node:path';
 export const CODE_VERSION_FILE = '.code-version';
 
 /** Relative to the project root: everything whose change can change what a build writes. */
-const BUILD_INPUTS = ['package.json', 'package-lock.json', 'astro.config.mjs', 'tsconfig.json', 'src', 'common', 'public', 'server/publish'];
+const BUILD_INPUTS = ['package.json', 'package-lock.json', 'patches', 'astro.config.mjs', 'tsconfig.json', 'src', 'common', 'public', 'server/publish'];
 
 const cache = new Map<string, string>();
 

@@ -65,4 +65,23 @@ describe('renderMarkdownCached', () => {
     expect(markdownPipelineFingerprint(root)).toMatch(/^[0-9a-f]{16}$/);
     expect(markdownPipelineFingerprint(root)).toBe(markdownPipelineFingerprint(root));
   });
+
+  it('names a different cache when the patches applied to the packages differ', () => {
+    const project = (patch: string | null) => {
+      const root = tempDir();
+      fs.mkdirSync(path.join(root, 'common', 'markdown'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'common', 'markdown', 'render.ts'), 'export {};\n');
+      fs.writeFileSync(path.join(root, 'package-lock.json'), '{}\n');
+      if (patch !== null) {
+        fs.mkdirSync(path.join(root, 'patches'));
+        fs.writeFileSync(path.join(root, 'patches', 'some-package+1.0.0.patch'), patch);
+      }
+      return markdownPipelineFingerprint(root);
+    };
+    const unpatched = project(null);
+    expect(project(null)).toBe(unpatched);
+    const patched = project('-old\n+new\n');
+    expect(patched).not.toBe(unpatched);
+    expect(project('-old\n+newer\n')).not.toBe(patched);
+  });
 });
