@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../env.ts';
 import { appendToBuildLog } from './build-log.ts';
+import { DEPENDENCY_INPUTS, hashProjectFiles } from './code-version.ts';
 import { describePrerender } from './markdown-prerender.ts';
 import { createWarmAstro } from './warm-astro.ts';
 
@@ -212,20 +213,14 @@ async function pagefindBinary(projectRoot: string): Promise<string> {
 let fingerprint: { root: string; value: string } | undefined;
 
 /**
- * Names the markdown cache after the code that renders it: the pipeline's sources, the locked package
- * versions and their patches. Any change to these starts a fresh cache, so a cached body can never show stale rendering.
+ * Names the markdown cache after the code that renders it: the pipeline's sources and the installed
+ * dependencies (the locked versions and their patches). Any change to these starts a fresh cache, so a
+ * cached body can never show stale rendering.
  */
 export function markdownPipelineFingerprint(projectRoot: string): string {
   if (fingerprint?.root === projectRoot) return fingerprint.value;
-  const hash = crypto.createHash('sha256');
   // The pipeline moved to common/ (run by server/ and src/ alike, docs/architecture.md#layers).
-  const markdownDir = path.join(projectRoot, 'common', 'markdown');
-  for (const name of fs.readdirSync(markdownDir).sort()) hash.update(name).update(fs.readFileSync(path.join(markdownDir, name)));
-  hash.update(fs.readFileSync(path.join(projectRoot, 'package-lock.json')));
-  // The patches applied to those packages at install (patches/, docs/decisions/0066-tree-walk-patch.md).
-  const patchesDir = path.join(projectRoot, 'patches');
-  for (const name of fs.existsSync(patchesDir) ? fs.readdirSync(patchesDir).sort() : []) hash.update(name).update(fs.readFileSync(path.join(patchesDir, name)));
-  fingerprint = { root: projectRoot, value: hash.digest('hex').slice(0, 16) };
+  fingerprint = { root: projectRoot, value: hashProjectFiles(projectRoot, ['common/markdown', ...DEPENDENCY_INPUTS]).slice(0, 16) };
   return fingerprint.value;
 }
 

@@ -6,6 +6,7 @@ import { renderMarkdown } from '../../../common/markdown/index.ts';
 import { prerenderMarkdown, renderMarkdownCached } from '../../../common/markdown/cache.ts';
 import { isMarkdownCached, markdownCacheFile } from '../../../common/markdown/cache-file.ts';
 import { markdownPipelineFingerprint } from '../../../server/publish/build-runner.ts';
+import { createProjectFiles, onePatch } from '../../helpers/project-files.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -67,21 +68,17 @@ describe('renderMarkdownCached', () => {
   });
 
   it('names a different cache when the patches applied to the packages differ', () => {
-    const project = (patch: string | null) => {
-      const root = tempDir();
-      fs.mkdirSync(path.join(root, 'common', 'markdown'), { recursive: true });
-      fs.writeFileSync(path.join(root, 'common', 'markdown', 'render.ts'), 'export {};\n');
-      fs.writeFileSync(path.join(root, 'package-lock.json'), '{}\n');
-      if (patch !== null) {
-        fs.mkdirSync(path.join(root, 'patches'));
-        fs.writeFileSync(path.join(root, 'patches', 'some-package+1.0.0.patch'), patch);
-      }
-      return markdownPipelineFingerprint(root);
-    };
-    const unpatched = project(null);
-    expect(project(null)).toBe(unpatched);
-    const patched = project('-old\n+new\n');
-    expect(patched).not.toBe(unpatched);
-    expect(project('-old\n+newer\n')).not.toBe(patched);
+    const projects = createProjectFiles();
+    try {
+      const fingerprint = (patch: Record<string, string> = {}) =>
+        markdownPipelineFingerprint(projects.project({ 'common/markdown/render.ts': 'export {};\n', 'package-lock.json': '{}\n', ...patch }));
+      const unpatched = fingerprint();
+      expect(fingerprint()).toBe(unpatched);
+      const patched = fingerprint(onePatch('-old\n+new\n'));
+      expect(patched).not.toBe(unpatched);
+      expect(fingerprint(onePatch('-old\n+newer\n'))).not.toBe(patched);
+    } finally {
+      projects.cleanup();
+    }
   });
 });

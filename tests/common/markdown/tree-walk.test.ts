@@ -1,6 +1,6 @@
 // The tree walk every markdown plugin uses (unist-util-visit-parents) runs patched: its upstream code renamed
-// the visitor function for every node it met (Object.defineProperty, for nicer stack traces), about a tenth of
-// a body's rendering (docs/decisions/0066-tree-walk-patch.md). `npm install` applies patches/ (postinstall);
+// the visitor function for every node it met (Object.defineProperty, for nicer stack traces), 17.6% of a
+// body's rendering in a profile (docs/decisions/0066-tree-walk-patch.md). `npm install` applies patches/ (postinstall);
 // an install that skipped it (--ignore-scripts) shows here.
 import { visitParents } from 'unist-util-visit-parents';
 import { describe, expect, it } from 'vitest';
