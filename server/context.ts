@@ -1,5 +1,5 @@
 // What every router receives: the configuration and the long-lived services, built once at start
-// (server/index.ts) or per test (tests/helpers). Routers never reach for globals.
+// (server/main.ts) or per test (tests/helpers). Routers never reach for globals.
 import type { Config } from './env.ts';
 import type { Db } from './db/client.ts';
 import type { Logger } from './log.ts';

@@ -2,7 +2,7 @@
 // mailed 7 days and 1 day before it expires and once it has expired, each exactly once.
 //
 // Scheduled work keeps its state in the database (docs/engineering.md, planned parts: scheduled work) and
-// runs only in the primary (docs/decisions/0022-one-process-model.md), started in server/index.ts.
+// runs only in the primary (docs/decisions/0022-one-process-model.md), started in server/main.ts.
 //
 // How: every run (each minute) lists the trials that may need a reminder and works out the one each is due
 // for now: the latest stage it has reached. That is the catch-up rule: a trial first seen after it expired

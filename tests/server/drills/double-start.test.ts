@@ -1,5 +1,5 @@
 // A server removes the `.part` files a crash left behind when it starts, only once it holds the data
-// directory's lock (server/index.ts, server/process/instance-lock.ts). This drill starts a second server by
+// directory's lock (server/main.ts, server/process/instance-lock.ts). This drill starts a second server by
 // mistake on the same data and port while the first one is receiving an upload: the second refuses to
 // start, naming the running one, and the upload in flight finishes intact.
 import fs from 'node:fs';
