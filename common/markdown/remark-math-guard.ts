@@ -1,4 +1,4 @@
-// KaTeX recurses once per group, and rehype-katex re-parses KaTeX's HTML recursively: a formula
+// KaTeX recurses once per group, and its tree is turned into hast recursively (katex-hast.ts): a formula
 // nested hundreds of levels deep would exhaust the stack outside any try/catch. Such formulas are
 // shown as their TeX source (as code) instead. Ordinary mathematics never comes close.
 import type { Root } from 'mdast';

@@ -2,7 +2,6 @@
 // preview in the browser, so it imports nothing from node.
 import type { Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
-import rehypeKatex from 'rehype-katex';
 import rehypeRaw from 'rehype-raw';
 import rehypeSlug from 'rehype-slug';
 import remarkEmoji from 'remark-emoji';
@@ -17,6 +16,7 @@ import { limitContainerPrefixes, limitMdastDepth } from './depth.ts';
 import { finalizeToHtml, isStackOverflow, plainTextTree } from './finalize.ts';
 import remarkMark from './remark-mark.ts';
 import remarkMathGuard from './remark-math-guard.ts';
+import rehypeMath from './rehype-math.ts';
 import { SMARTYPANTS_OPTIONS } from './typography.ts';
 
 /** docs/product/constants.md: math macro expansion limit. */
@@ -78,9 +78,9 @@ const withHtml = markdownPlugins()
   .use(remarkRehype, { allowDangerousHtml: true })
   .use(rehypeRawWhereEmbedded)
   .use(rehypeSlug)
-  .use(rehypeKatex, katexOptions)
+  .use(rehypeMath, katexOptions)
   .freeze();
-const htmlAsText = markdownPlugins().use(remarkHtmlAsText).use(remarkRehype).use(rehypeSlug).use(rehypeKatex, katexOptions).freeze();
+const htmlAsText = markdownPlugins().use(remarkHtmlAsText).use(remarkRehype).use(rehypeSlug).use(rehypeMath, katexOptions).freeze();
 
 function toHast(processor: typeof withHtml | typeof htmlAsText, markdown: string): HastRoot {
   return processor.runSync(processor.parse(limitContainerPrefixes(markdown))) as HastRoot;

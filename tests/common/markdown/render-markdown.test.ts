@@ -1,4 +1,6 @@
 // renderMarkdown, feature by feature (issue 4, item 1).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../common/markdown/index.ts';
 import { markTexForSearch } from '../../../common/markdown/search-tex.ts';
@@ -113,7 +115,21 @@ describe('renderMarkdown: math', () => {
     expect(html).toContain('<math xmlns="http://www.w3.org/1998/Math/MathML">');
     // The TeX source, bracketed for the site search (common/markdown/search-tex.ts).
     expect(html).toContain(`<annotation encoding="application/x-tex">${markTexForSearch('E=mc^2')}</annotation>`);
-    expect(html).toMatch(/class="strut" style="height:[\d.]+em;"/);
+    expect(html).toMatch(/class="katex-strut" style="height:[\d.]+em;"/);
+  });
+
+  it('writes the class names of the KaTeX stylesheet the pages load (katex/dist/katex.min.css)', () => {
+    // A rendering by another KaTeX than the stylesheet's (rehype-katex's own older copy wrote `base` and
+    // `strut`, which this stylesheet no longer styles) lays every formula out wrongly.
+    const css = fs.readFileSync(createRequire(import.meta.url).resolve('katex/dist/katex.min.css'), 'utf8');
+    const html = renderMarkdown('$E=mc^2$ and $$\\frac{1}{\\sqrt{x}}$$');
+    // Each line of a formula's visual part is a box (KaTeX's "base") opening with an empty strut that sets its height.
+    const lines = [...html.matchAll(/<span class="katex-html"[^>]*><span class="([\w-]+)"><span class="([\w-]+)" style="height:/g)];
+    expect(lines).toHaveLength(2);
+    for (const [, base, strut] of lines) {
+      expect(css).toContain(`.katex .${base!}{`);
+      expect(css).toContain(`.katex .${strut!}{`);
+    }
   });
 
   it('renders display math blocks', () => {
