@@ -369,6 +369,12 @@ test.describe('admin console', () => {
 
     const title = `Release news ${tag}`;
     await dialog.getByLabel('Title', { exact: true }).fill(title);
+    // The preview draws formulas in the browser with the KaTeX its stylesheet belongs to: a formula's line box
+    // opens with a strut the stylesheet makes an inline block (docs/decisions/0068-math-without-reparse.md).
+    await dialog.getByLabel('Body (markdown)').fill('Stack-up $T_{\\text{RSS}}^2$');
+    const formula = dialog.locator('.admin-markdown-preview .katex-html');
+    await expect(formula).toBeVisible();
+    await expect.poll(() => formula.evaluate((root) => getComputedStyle(root.firstElementChild!.firstElementChild!).display)).toBe('inline-block');
     await dialog.getByLabel('Body (markdown)').fill(`## What is new ${tag}\n\nThe **fastest** release yet.`);
     // The preview is the site's markdown pipeline.
     await expect(dialog.getByRole('heading', { name: `What is new ${tag}` })).toBeVisible();

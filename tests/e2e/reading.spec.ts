@@ -156,6 +156,25 @@ test.describe('posts screens', () => {
     await expect(page).toHaveURL(/\/tutorials\/basics#colour-deviation-maps$/);
   });
 
+  test('formulas are laid out by the KaTeX stylesheet the page loads: line boxes sized by their struts, scripts smaller than their base', async ({ page }) => {
+    // docs/decisions/0068-math-without-reparse.md: HTML from another KaTeX than the stylesheet's left every
+    // formula's boxes unstyled (superscripts and limits at full size, subscripts on the baseline).
+    await page.goto('/documentation/reference');
+    const formula = page.locator('article#tolerance-formulas .katex-display .katex-html').first();
+    await expect(formula).toBeVisible();
+    const layout = await formula.evaluate((root) => {
+      const fontSize = (element: Element | null) => (element ? parseFloat(getComputedStyle(element).fontSize) : Number.NaN);
+      const strut = root.firstElementChild?.firstElementChild ?? null;
+      return {
+        strut: strut ? getComputedStyle(strut).display : 'none',
+        base: fontSize(root.querySelector('.mord.mathnormal')), // the T of T_RSS
+        script: fontSize(root.querySelector('.msupsub .mord')), // its subscript
+      };
+    });
+    expect(layout.strut).toBe('inline-block');
+    expect(layout.script).toBeLessThan(layout.base * 0.8);
+  });
+
   test('internal links swap the page in place; a section link goes to its first post at the top', async ({ page }) => {
     await page.goto('/news/company-news');
     await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
