@@ -184,8 +184,11 @@ export function buildChildEnv(job: Pick<BuildJob, 'config'>): NodeJS.ProcessEnv 
     ASTRO_CACHE_DIR: path.join(job.config.dataDir, 'cache', 'astro'),
     MARKDOWN_CACHE_DIR: path.join(job.config.dataDir, 'cache', 'markdown', markdownPipelineFingerprint(job.config.projectRoot)),
     NO_COLOR: '1',
-    // Astro, Vite and Rolldown are a large module graph: compiled once and cached, each publish starts faster.
-    NODE_COMPILE_CACHE: path.join(job.config.dataDir, 'cache', 'node-compile'),
+    // Astro, Vite and Rolldown are a large module graph, and the markdown pipeline is loaded by every thread of
+    // the pre-render: compiled once and cached, each publish starts faster. The serving processes' cache, which
+    // server/index.ts puts beside the installation, so that even the first build of a new DATA_DIR has it; the
+    // data directory's own when the server was not started through that entry (tests run builds in process).
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || path.join(job.config.dataDir, 'cache', 'node-compile'),
     // Rolldown and the Astro compiler allocate through mimalloc, which by default commits whole arenas up
     // front and gives freed memory back to the system only after a delay: without either, measured, the
     // publish's peak fell by about 120 MB and then by 80–220 MB more at 1,000 and 5,000 posts, in the same

@@ -63,6 +63,21 @@ describe('the build environment', () => {
       else process.env.SMTP_URL = before;
     }
   });
+
+  it("shares the serving processes' compile cache (server/index.ts names it), else keeps one in DATA_DIR", () => {
+    // docs/decisions/0067-serving-compile-cache.md: one cache for the installation's compiled modules, so even
+    // the first build of a new data directory loads Astro and the markdown pipeline compiled.
+    const before = process.env.NODE_COMPILE_CACHE;
+    try {
+      process.env.NODE_COMPILE_CACHE = '/opt/site/node_modules/.cache/node-compile';
+      expect(buildChildEnv({ config: ctx.config }).NODE_COMPILE_CACHE).toBe('/opt/site/node_modules/.cache/node-compile');
+      delete process.env.NODE_COMPILE_CACHE;
+      expect(buildChildEnv({ config: ctx.config }).NODE_COMPILE_CACHE).toBe(path.join(ctx.config.dataDir, 'cache', 'node-compile'));
+    } finally {
+      if (before === undefined) delete process.env.NODE_COMPILE_CACHE;
+      else process.env.NODE_COMPILE_CACHE = before;
+    }
+  });
 });
 
 describe('Astro builds, one per process', () => {
