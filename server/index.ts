@@ -6,10 +6,14 @@
 // in node_modules/.cache (writable for the service, deploy/site.service), and NODE_COMPILE_CACHE moves it.
 // The other serving processes inherit the variable and start with the cache on; NODE_DISABLE_COMPILE_CACHE=1
 // turns it off. Entries are keyed by each file's content: new code is compiled afresh, never run stale.
+import cluster from 'node:cluster';
 import module from 'node:module';
 import path from 'node:path';
+import { trimCompileCache } from './process/compile-cache.ts';
 
 process.env.NODE_COMPILE_CACHE ||= path.join(import.meta.dirname, '..', 'node_modules', '.cache', 'node-compile');
+// Before anything writes to it: only the primary, before it forks or builds.
+if (cluster.isPrimary) trimCompileCache(process.env.NODE_COMPILE_CACHE);
 module.enableCompileCache(process.env.NODE_COMPILE_CACHE);
 await import('./main.ts');
 // Node writes what it compiled only at a clean exit otherwise: a server that is killed, or that crashes, would

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { COMPILE_CACHE_MAX_ENTRIES, trimCompileCache } from '../../../server/process/compile-cache.ts';
 import { killAllServers, startServer, type ServerProcess } from '../../helpers/server-process.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
 
@@ -59,5 +60,38 @@ describe('the serving processes compile cache', () => {
     const versions = fs.readdirSync(directory);
     expect(versions).toHaveLength(1);
     expect(fs.readdirSync(path.join(directory, versions[0]!)).length).toBeGreaterThan(100);
+  });
+});
+
+/** A cache folder as Node lays it out (a folder per Node version and flags), with `entries` empty entries. */
+function fakeCache(entries: number): string {
+  const directory = tempDir('site-compile-cache-fake-');
+  const halves = [Math.ceil(entries / 2), Math.floor(entries / 2)];
+  halves.forEach((count, index) => {
+    const version = path.join(directory, `v24.0.0-x64-0000000${index}-0`);
+    fs.mkdirSync(version);
+    for (let entry = 0; entry < count; entry++) fs.writeFileSync(path.join(version, entry.toString(16).padStart(8, '0')), '');
+  });
+  return directory;
+}
+
+describe('the compile cache bound', () => {
+  it('keeps a cache of up to COMPILE_CACHE_MAX_ENTRIES entries and clears a larger one whole', () => {
+    const kept = fakeCache(10);
+    expect(trimCompileCache(kept, 10)).toBe(false);
+    expect(fs.readdirSync(kept)).toHaveLength(2);
+    const cleared = fakeCache(11);
+    expect(trimCompileCache(cleared, 10)).toBe(true);
+    expect(fs.existsSync(cleared)).toBe(false);
+    // No cache yet: nothing to do.
+    expect(trimCompileCache(path.join(cleared, 'missing'))).toBe(false);
+  });
+
+  it('is applied by the entry before the cache is used: a start over the bound begins with an empty cache', async () => {
+    const directory = fakeCache(COMPILE_CACHE_MAX_ENTRIES + 1);
+    const server = await startWithWorker(directory);
+    expect(cacheDirectories(server.output())).toEqual([directory, directory]);
+    // The fake entries are gone; what is there now is this start's own.
+    expect(fs.readdirSync(directory).filter((version) => version.startsWith('v24.0.0-'))).toEqual([]);
   });
 });
