@@ -1,13 +1,13 @@
 // A KaTeX rendering as hast, straight from KaTeX's own tree instead of from its HTML through parse5: the
-// same tree rehype-katex built (hast-util-from-html over katex.renderToString), for about half the work
+// same tree as KaTeX's HTML read by the project's HTML parser (parseHtmlFragment), for about half the work
 // (docs/decisions/0068-math-without-reparse.md). Each node is built as toMarkup writes it and as the HTML
 // parser would read it back (hastscript's h and s, as hast-util-from-parse5 calls them); a node this file does
 // not know, or a value the parser would change (a carriage return, a NUL), makes the whole formula go the old
 // way: its HTML, parsed. tests/common/markdown/katex-hast.test.ts compares both ways over a corpus of formulas.
 import type { ElementContent } from 'hast';
-import { fromHtml } from 'hast-util-from-html';
 import { h, s } from 'hastscript';
 import katex, { type KatexOptions } from 'katex';
+import { parseHtmlFragment } from './finalize.ts';
 
 /** What KaTeX's tree nodes are (katex/src/domTree.js, mathMLTree.js): exported as `__domTree`, not typed. */
 export interface KatexNode {
@@ -82,6 +82,21 @@ function addAttributes(properties: Record<string, string>, attributes: Record<st
   }
 }
 
+/** The class and style attributes toMarkup writes first, when there are any. */
+function classAndStyle(classes: readonly string[], css: string): Record<string, string> {
+  const properties: Record<string, string> = {};
+  if (classes.length > 0) properties.class = className(classes);
+  if (css) properties.style = css;
+  return properties;
+}
+
+/** `nodes` built one after another by `add` (addHtml, addMathMl or addSvg). */
+function build(nodes: readonly KatexNode[], add: (node: KatexNode, out: ElementContent[]) => void): ElementContent[] {
+  const out: ElementContent[] = [];
+  for (const node of nodes) add(node, out);
+  return out;
+}
+
 /** Text beside text is one text node once parsed; empty text is none. */
 function pushText(out: ElementContent[], value: string): void {
   if (value === '') return;
@@ -104,32 +119,21 @@ function isFragment(node: KatexNode): node is KatexNode & { children: KatexNode[
 function addHtml(node: KatexNode, out: ElementContent[]): void {
   if (isInstance(node, 'Span')) {
     const element = node as KatexElement;
-    const properties: Record<string, string> = {};
-    if (element.classes.length > 0) properties.class = className(element.classes);
-    const css = cssStyle(element.style);
-    if (css) properties.style = css;
+    const properties = classAndStyle(element.classes, cssStyle(element.style));
     addAttributes(properties, element.attributes, false);
-    const mathml = element.classes.includes('katex-mathml');
-    const children: ElementContent[] = [];
-    for (const child of element.children) (mathml ? addMathMl : addHtml)(child, children);
-    out.push(h('span', properties, children));
+    out.push(h('span', properties, build(element.children, element.classes.includes('katex-mathml') ? addMathMl : addHtml)));
   } else if (isInstance(node, 'SymbolNode')) {
     const symbol = node as KatexSymbol;
-    const properties: Record<string, string> = {};
-    if (symbol.classes.length > 0) properties.class = className(symbol.classes);
     const css = (symbol.italic > 0 ? `margin-right:${em(symbol.italic)};` : '') + cssStyle(symbol.style);
-    if (css) properties.style = css;
     if (symbol.classes.length === 0 && !css) return pushText(out, symbol.text);
     const children: ElementContent[] = [];
     pushText(children, symbol.text);
-    out.push(h('span', properties, children));
+    out.push(h('span', classAndStyle(symbol.classes, css), children));
   } else if (isInstance(node, 'SvgNode')) {
     const svg = node as KatexSvg;
     const properties: Record<string, string> = { xmlns: 'http://www.w3.org/2000/svg' };
     addAttributes(properties, svg.attributes, true);
-    const children: ElementContent[] = [];
-    for (const child of svg.children) addSvg(child, children);
-    out.push(s('svg', properties, children));
+    out.push(s('svg', properties, build(svg.children, addSvg)));
   } else if (isFragment(node)) {
     for (const child of node.children) addHtml(child, out);
   } else throw new Unconvertible();
@@ -170,9 +174,7 @@ function addMathMl(node: KatexNode, out: ElementContent[]): void {
     addAttributes(properties, shape.attributes, false);
     // MathNode writes its class after its attributes (as `class ="…"`, which the parser reads as class).
     if (shape.classes.length > 0 && !Object.hasOwn(properties, 'class')) properties.class = className(shape.classes);
-    const children: ElementContent[] = [];
-    for (const child of shape.children) addMathMl(child, children);
-    out.push(h(shape.type, properties, children));
+    out.push(h(shape.type, properties, build(shape.children, addMathMl)));
   } else if (typeof shape.text === 'string' && !('children' in shape)) {
     pushText(out, shape.text);
   } else if (typeof shape.width === 'number' && 'character' in shape) {
@@ -184,8 +186,8 @@ function addMathMl(node: KatexNode, out: ElementContent[]): void {
 }
 
 /**
- * `tex` rendered by KaTeX as hast: what `fromHtml(katex.renderToString(tex, options), { fragment: true })`
- * gives, without writing and parsing the HTML. Throws what KaTeX throws.
+ * `tex` rendered by KaTeX as hast: what `parseHtmlFragment(katex.renderToString(tex, options))` gives, without
+ * writing and parsing the HTML. Throws what KaTeX throws.
  */
 export function renderKatexToHast(tex: string, options: KatexOptions): ElementContent[] {
   if (!internals.__renderToDomTree) return parsed(katex.renderToString(tex, options));
@@ -196,9 +198,7 @@ export function renderKatexToHast(tex: string, options: KatexOptions): ElementCo
 /** KaTeX's tree (`katex.__renderToDomTree`) as hast, or undefined when it holds what this file cannot build exactly. */
 export function katexTreeToHast(tree: KatexNode): ElementContent[] | undefined {
   try {
-    const out: ElementContent[] = [];
-    addHtml(tree, out);
-    return out;
+    return build([tree], addHtml);
   } catch (error) {
     if (error instanceof Unconvertible) return undefined;
     throw error;
@@ -206,5 +206,5 @@ export function katexTreeToHast(tree: KatexNode): ElementContent[] | undefined {
 }
 
 function parsed(html: string): ElementContent[] {
-  return fromHtml(html, { fragment: true }).children as ElementContent[];
+  return parseHtmlFragment(html).children as ElementContent[];
 }

@@ -1,10 +1,10 @@
-// renderKatexToHast (common/markdown/katex-hast.ts) against what it replaces: KaTeX's HTML parsed by
-// hast-util-from-html, node for node, over formulas of every kind KaTeX draws (HTML, MathML, SVG, errors,
+// renderKatexToHast (common/markdown/katex-hast.ts) against what it replaces: KaTeX's HTML parsed by the
+// project's HTML parser (parseHtmlFragment, parse5 as rehype-katex used it), node for node, over formulas of every kind KaTeX draws (HTML, MathML, SVG, errors,
 // colours, spacing, scripts other than Latin) and a few hundred generated ones.
 import type { ElementContent } from 'hast';
-import { fromHtml } from 'hast-util-from-html';
 import katex, { type KatexOptions } from 'katex';
 import { describe, expect, it } from 'vitest';
+import { parseHtmlFragment } from '../../../common/markdown/finalize.ts';
 import { katexTreeToHast, renderKatexToHast, type KatexNode } from '../../../common/markdown/katex-hast.ts';
 
 const OPTIONS: KatexOptions = { maxExpand: 1000, maxSize: 50, throwOnError: false, strict: 'ignore', trust: false };
@@ -12,7 +12,7 @@ const renderToDomTree = (katex as unknown as { __renderToDomTree(tex: string, op
 
 /** The old way: KaTeX's HTML, parsed as rehype-katex parsed it. Positions left out, as the pipeline never reads them. */
 function parsedHtml(tex: string, options: KatexOptions): unknown {
-  return withoutPositions(fromHtml(katex.renderToString(tex, options), { fragment: true }).children);
+  return withoutPositions(parseHtmlFragment(katex.renderToString(tex, options)).children);
 }
 
 function withoutPositions(nodes: readonly ElementContent[] | unknown): unknown {
