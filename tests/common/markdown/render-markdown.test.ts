@@ -246,4 +246,11 @@ describe('renderMarkdown: embedded HTML', () => {
     const html = renderMarkdown('<span style="color: #c00; position: fixed; background-image: url(x.png); width: 10em">x</span>');
     expect(html).toContain('<span style="color:#c00;width:10em;">x</span>');
   });
+
+  it('filters a style it has seen before as the first time (each distinct style is filtered once)', () => {
+    const unsafe = '<span style="position: fixed; top: 0">a</span> <span style="color: red">b</span>';
+    for (let round = 0; round < 3; round++) {
+      expect(renderMarkdown(unsafe)).toBe('<p><span style="top:0;">a</span> <span style="color:red;">b</span></p>');
+    }
+  });
 });
