@@ -16,8 +16,9 @@ const serializer = unified().use(rehypeStringify).freeze();
 /**
  * Parses an HTML fragment as a browser with scripting off would (parse5, in a <template> as its context), as
  * hast. The parse rehype-raw makes of a whole fragment, without its detour: hast-util-raw feeds the string to
- * parse5's tokenizer and has it record every node's source position, which nothing here reads; the same trees
- * for about a quarter less of this step's CPU, 3% of a body's (docs/decisions/0070-html-read-back-direct.md).
+ * parse5's tokenizer and has it record every node's source position, which nothing here reads. The same trees
+ * for about a quarter less of this step's CPU, 3% of a body's, except at the very end of the input, where
+ * hast-util-raw dropped what a browser keeps (docs/decisions/0070-html-read-back-direct.md).
  */
 export function parseHtmlFragment(html: string): Root {
   return fromParse5(parseFragment(html, { scriptingEnabled: false })) as Root;
