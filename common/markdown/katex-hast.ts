@@ -4,7 +4,7 @@
 // parser would read it back (hastscript's h and s, as hast-util-from-parse5 calls them); a node this file does
 // not know, or a value the parser would change (a carriage return, a NUL), makes the whole formula go the old
 // way: its HTML, parsed. tests/common/markdown/katex-hast.test.ts compares both ways over a corpus of formulas.
-import type { ElementContent } from 'hast';
+import type { Element, ElementContent, Properties } from 'hast';
 import { h, s } from 'hastscript';
 import katex, { type KatexOptions } from 'katex';
 import { parseHtmlFragment } from './finalize.ts';
@@ -90,6 +90,37 @@ function classAndStyle(classes: readonly string[], css: string): Record<string, 
   return properties;
 }
 
+/** Each distinct tag and attributes, converted by hastscript once (KaTeX repeats a few hundred over and over). */
+const convertedElements = new Map<string, Element>();
+const CONVERTED_ELEMENTS_LIMIT = 8192;
+
+/**
+ * The element hastscript's h (HTML and MathML) or s (SVG) builds from these attributes, with `children`. The
+ * conversion of attributes to hast properties is made once per distinct set and copied for each element (the
+ * later steps change properties in place); it was about 3% of a body's rendering. Values never hold a NUL
+ * (plain() refuses it), so one joins the key.
+ */
+function element(space: 'html' | 'svg', tagName: string, attributes: Record<string, string>, children: ElementContent[]): Element {
+  let key = `${space}\0${tagName}`;
+  for (const name of Object.keys(attributes)) key += `\0${name}\0${attributes[name]}`;
+  let converted = convertedElements.get(key);
+  if (!converted) {
+    converted = (space === 'svg' ? s : h)(tagName, attributes, []);
+    if (convertedElements.size >= CONVERTED_ELEMENTS_LIMIT) convertedElements.clear();
+    convertedElements.set(key, converted);
+  }
+  return { type: 'element', tagName: converted.tagName, properties: copyProperties(converted.properties), children };
+}
+
+function copyProperties(properties: Properties): Properties {
+  const copy: Properties = {};
+  for (const name of Object.keys(properties)) {
+    const value = properties[name];
+    copy[name] = Array.isArray(value) ? [...value] : value;
+  }
+  return copy;
+}
+
 /** `nodes` built one after another by `add` (addHtml, addMathMl or addSvg). */
 function build(nodes: readonly KatexNode[], add: (node: KatexNode, out: ElementContent[]) => void): ElementContent[] {
   const out: ElementContent[] = [];
@@ -118,22 +149,22 @@ function isFragment(node: KatexNode): node is KatexNode & { children: KatexNode[
 /** The visual (HTML and SVG) part of KaTeX's tree. */
 function addHtml(node: KatexNode, out: ElementContent[]): void {
   if (isInstance(node, 'Span')) {
-    const element = node as KatexElement;
-    const properties = classAndStyle(element.classes, cssStyle(element.style));
-    addAttributes(properties, element.attributes, false);
-    out.push(h('span', properties, build(element.children, element.classes.includes('katex-mathml') ? addMathMl : addHtml)));
+    const katexElement = node as KatexElement;
+    const properties = classAndStyle(katexElement.classes, cssStyle(katexElement.style));
+    addAttributes(properties, katexElement.attributes, false);
+    out.push(element('html', 'span', properties, build(katexElement.children, katexElement.classes.includes('katex-mathml') ? addMathMl : addHtml)));
   } else if (isInstance(node, 'SymbolNode')) {
     const symbol = node as KatexSymbol;
     const css = (symbol.italic > 0 ? `margin-right:${em(symbol.italic)};` : '') + cssStyle(symbol.style);
     if (symbol.classes.length === 0 && !css) return pushText(out, symbol.text);
     const children: ElementContent[] = [];
     pushText(children, symbol.text);
-    out.push(h('span', classAndStyle(symbol.classes, css), children));
+    out.push(element('html', 'span', classAndStyle(symbol.classes, css), children));
   } else if (isInstance(node, 'SvgNode')) {
     const svg = node as KatexSvg;
     const properties: Record<string, string> = { xmlns: 'http://www.w3.org/2000/svg' };
     addAttributes(properties, svg.attributes, true);
-    out.push(s('svg', properties, build(svg.children, addSvg)));
+    out.push(element('svg', 'svg', properties, build(svg.children, addSvg)));
   } else if (isFragment(node)) {
     for (const child of node.children) addHtml(child, out);
   } else throw new Unconvertible();
@@ -149,11 +180,11 @@ function addSvg(node: KatexNode, out: ElementContent[]): void {
     if (!markup.startsWith('<path d="') || !markup.endsWith('"/>')) throw new Unconvertible();
     const data = markup.slice('<path d="'.length, -'"/>'.length);
     if (data.includes('"')) throw new Unconvertible();
-    out.push(s('path', { d: plain(data.replace(/&(?:amp|gt|lt|quot|#x27);/g, (entity) => UNESCAPE[entity]!)) }, []));
+    out.push(element('svg', 'path', { d: plain(data.replace(/&(?:amp|gt|lt|quot|#x27);/g, (entity) => UNESCAPE[entity]!)) }, []));
   } else if (isInstance(node, 'LineNode')) {
     const properties: Record<string, string> = {};
     addAttributes(properties, (node as unknown as { attributes: Record<string, unknown> }).attributes, true);
-    out.push(s('line', properties, []));
+    out.push(element('svg', 'line', properties, []));
   } else throw new Unconvertible();
 }
 
@@ -174,12 +205,12 @@ function addMathMl(node: KatexNode, out: ElementContent[]): void {
     addAttributes(properties, shape.attributes, false);
     // MathNode writes its class after its attributes (as `class ="…"`, which the parser reads as class).
     if (shape.classes.length > 0 && !Object.hasOwn(properties, 'class')) properties.class = className(shape.classes);
-    out.push(h(shape.type, properties, build(shape.children, addMathMl)));
+    out.push(element('html', shape.type, properties, build(shape.children, addMathMl)));
   } else if (typeof shape.text === 'string' && !('children' in shape)) {
     pushText(out, shape.text);
   } else if (typeof shape.width === 'number' && 'character' in shape) {
-    if (typeof shape.character === 'string') out.push(h('mtext', {}, [{ type: 'text', value: plain(shape.character) }]));
-    else out.push(h('mspace', { width: em(shape.width) }, []));
+    if (typeof shape.character === 'string') out.push(element('html', 'mtext', {}, [{ type: 'text', value: plain(shape.character) }]));
+    else out.push(element('html', 'mspace', { width: em(shape.width) }, []));
   } else if (isFragment(node)) {
     for (const child of node.children) addMathMl(child, out);
   } else throw new Unconvertible();

@@ -129,6 +129,21 @@ describe('renderKatexToHast', () => {
     expect(withoutPositions(renderKatexToHast(tex, OPTIONS))).toEqual(parsedHtml(tex, OPTIONS));
   });
 
+  it('gives every element properties of its own, however often the same ones recur', () => {
+    // The conversion of a distinct set of attributes is kept and copied (later steps change properties in place).
+    const first = renderKatexToHast('\\sqrt{x} + \\vec{v}', OPTIONS);
+    const elements = (nodes: readonly ElementContent[]): Extract<ElementContent, { type: 'element' }>[] =>
+      nodes.flatMap((node) => (node.type === 'element' ? [node, ...elements(node.children)] : []));
+    for (const element of elements(first)) {
+      if (Array.isArray(element.properties.className)) element.properties.className.push('changed');
+      element.properties.style = 'changed';
+      element.properties.extra = 'changed';
+    }
+    const second = renderKatexToHast('\\sqrt{x} + \\vec{v}', OPTIONS);
+    expect(JSON.stringify(second)).not.toContain('changed');
+    expect(withoutPositions(second)).toEqual(parsedHtml('\\sqrt{x} + \\vec{v}', OPTIONS));
+  });
+
   it('throws what KaTeX throws with throwOnError', () => {
     expect(() => renderKatexToHast('\\frac{', { ...OPTIONS, throwOnError: true })).toThrow(katex.ParseError);
   });
