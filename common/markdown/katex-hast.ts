@@ -97,7 +97,7 @@ const CONVERTED_ELEMENTS_LIMIT = 8192;
 /**
  * The element hastscript's h (HTML and MathML) or s (SVG) builds from these attributes, with `children`. The
  * conversion of attributes to hast properties is made once per distinct set and copied for each element (the
- * later steps change properties in place); it was about 3% of a body's rendering. Values never hold a NUL
+ * later steps change properties in place); it was about 2% of a body's rendering. Values never hold a NUL
  * (plain() refuses it), so one joins the key.
  */
 function element(space: 'html' | 'svg', tagName: string, attributes: Record<string, string>, children: ElementContent[]): Element {
