@@ -2,6 +2,7 @@
 // without build metadata, and their order: numbers compare as numbers, a pre-release sorts below its
 // release (1.2.0-beta.2 < 1.2.0), pre-release identifiers compare one by one, numeric ones below
 // alphanumeric ones. Shared: the server orders the feeds with it, the browser may show the same order.
+import { createBoundedCache } from './bounded-cache.ts';
 
 const NUMBER = '(0|[1-9]\\d*)';
 const IDENTIFIER = '(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)';
@@ -44,17 +45,10 @@ function compareIdentifiers(a: string, b: string): number {
  * others on every update check, and parsing it again each time was most of the sort. Bounded, as the
  * versions clients report are theirs to choose; cleared when full.
  */
-const parsedVersions = new Map<string, Semver | null>();
-const PARSED_VERSIONS_KEPT = 1000;
+const parsedVersions = createBoundedCache<string, Semver | null>(1000);
 
 function parsedVersion(text: string): Semver | null {
-  let parsed = parsedVersions.get(text);
-  if (parsed === undefined) {
-    parsed = parseSemver(text);
-    if (parsedVersions.size >= PARSED_VERSIONS_KEPT) parsedVersions.clear();
-    parsedVersions.set(text, parsed);
-  }
-  return parsed;
+  return parsedVersions.get(text, parseSemver);
 }
 
 /** Negative, 0 or positive as `a` is older than, equal to or newer than `b`; throws for text that is not a version. */

@@ -7,6 +7,7 @@
 import type { Element, ElementContent, Properties } from 'hast';
 import { h, s } from 'hastscript';
 import katex, { type KatexOptions } from 'katex';
+import { createBoundedCache } from '../bounded-cache.ts';
 import { parseHtmlFragment } from './finalize.ts';
 
 /** What KaTeX's tree nodes are (katex/src/domTree.js, mathMLTree.js): exported as `__domTree`, not typed. */
@@ -91,8 +92,7 @@ function classAndStyle(classes: readonly string[], css: string): Record<string, 
 }
 
 /** Each distinct tag and attributes, converted by hastscript once (KaTeX repeats a few hundred over and over). */
-const convertedElements = new Map<string, Element>();
-const CONVERTED_ELEMENTS_LIMIT = 8192;
+const convertedElements = createBoundedCache<string, Element>(8192);
 
 /**
  * The element hastscript's h (HTML and MathML) or s (SVG) builds from these attributes, with `children`. The
@@ -103,12 +103,7 @@ const CONVERTED_ELEMENTS_LIMIT = 8192;
 function element(space: 'html' | 'svg', tagName: string, attributes: Record<string, string>, children: ElementContent[]): Element {
   let key = `${space}\0${tagName}`;
   for (const name of Object.keys(attributes)) key += `\0${name}\0${attributes[name]}`;
-  let converted = convertedElements.get(key);
-  if (!converted) {
-    converted = (space === 'svg' ? s : h)(tagName, attributes, []);
-    if (convertedElements.size >= CONVERTED_ELEMENTS_LIMIT) convertedElements.clear();
-    convertedElements.set(key, converted);
-  }
+  const converted = convertedElements.get(key, () => (space === 'svg' ? s : h)(tagName, attributes, []));
   return { type: 'element', tagName: converted.tagName, properties: copyProperties(converted.properties), children };
 }
 

@@ -3,6 +3,7 @@
 // style attributes (KaTeX positions glyphs with them), prefixed ids, and rel on external links.
 // Every rule is idempotent: running the sanitiser on its own output changes nothing.
 import type { Element, Properties, Root } from 'hast';
+import { createBoundedCache } from '../bounded-cache.ts';
 import { collectText } from './depth.ts';
 import { MATHML_TAGS, SVG_TAGS } from './schema.ts';
 import { walkElements } from './walk-elements.ts';
@@ -111,17 +112,11 @@ const STYLE_FUNCTIONS = new Set(['rgb', 'rgba', 'hsl', 'hsla', 'calc']);
  * KaTeX writes a few hundred distinct styles ("height:0.6444em;", "margin-right:0.0278em;") over and over: each
  * is filtered once (the filter was 1.4% of a body's rendering in a profile). Bounded, cleared when full.
  */
-const filteredStyles = new Map<string, string | null>();
-const FILTERED_STYLES_LIMIT = 4096;
+const filteredStyles = createBoundedCache<string, string | null>(4096);
 
 /** The style attribute with only allowed declarations, in KaTeX's own "prop:value;" form. */
 export function filterStyle(style: string): string | null {
-  const known = filteredStyles.get(style);
-  if (known !== undefined) return known;
-  const filtered = filterStyleDeclarations(style);
-  if (filteredStyles.size >= FILTERED_STYLES_LIMIT) filteredStyles.clear();
-  filteredStyles.set(style, filtered);
-  return filtered;
+  return filteredStyles.get(style, filterStyleDeclarations);
 }
 
 function filterStyleDeclarations(style: string): string | null {

@@ -1,6 +1,7 @@
 // Writing static answers straight onto node's response: no Request/Response objects, no stat, no
 // header maps built per request (the header lists were made when the build was loaded).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createBoundedCache } from '../../common/bounded-cache.ts';
 import { BASE_SECURITY_HEADERS, contentSecurityPolicy } from '../http/security-headers.ts';
 import type { StaticEntry, StaticSite } from './static-site.ts';
 
@@ -11,14 +12,14 @@ interface Accepted {
 
 const NONE: Accepted = { br: false, gzip: false };
 /** Browsers send a handful of distinct Accept-Encoding values; parse each once. */
-const acceptCache = new Map<string, Accepted>();
-const ACCEPT_CACHE_LIMIT = 256;
+const acceptCache = createBoundedCache<string, Accepted>(256);
 
 /** Which of our encodings the client accepts (q=0 refuses; `*` accepts what is not named). */
 export function acceptedEncodings(header: string | undefined): Accepted {
-  if (!header) return NONE;
-  const cached = acceptCache.get(header);
-  if (cached) return cached;
+  return header ? acceptCache.get(header, parseAcceptEncoding) : NONE;
+}
+
+function parseAcceptEncoding(header: string): Accepted {
   const q = new Map<string, number>();
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.split(';').map((piece) => piece.trim());
@@ -27,10 +28,7 @@ export function acceptedEncodings(header: string | undefined): Accepted {
     q.set(name.toLowerCase(), Number.isFinite(value) ? value : 0);
   }
   const accepts = (name: string) => (q.get(name) ?? q.get('*') ?? 0) > 0;
-  const result = { br: accepts('br'), gzip: accepts('gzip') || accepts('x-gzip') };
-  if (acceptCache.size >= ACCEPT_CACHE_LIMIT) acceptCache.clear();
-  acceptCache.set(header, result);
-  return result;
+  return { br: accepts('br'), gzip: accepts('gzip') || accepts('x-gzip') };
 }
 
 /** Answers a GET/HEAD for a file of the live build: 304 on a matching validator, else the best encoding. */
