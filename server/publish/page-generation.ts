@@ -50,9 +50,9 @@ export function pageGenerationIntegration(options: {
           options.keep?.(defaults);
           return {
             name: 'site-publish:page-generation',
+            // The bundle loads while the pre-render finishes: loading reads no markdown, rendering does.
             setup: async () => {
-              await options.beforePages;
-              await defaults.setup?.();
+              await Promise.all([options.beforePages, defaults.setup?.()]);
             },
             getStaticPaths: () => defaults.getStaticPaths(),
             render: (request, renderOptions) => defaults.render(request, renderOptions),
