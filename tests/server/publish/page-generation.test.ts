@@ -21,44 +21,47 @@ const settled = async (promise: Promise<unknown>) => {
   return done;
 };
 
+/** A promise and the function that settles it. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+/** Astro's default prerenderer as far as setup goes: its bundle loads until `bundle` is resolved. */
+function defaultsLoading(bundle: { promise: Promise<void> }, counter = { loads: 0 }): Prerenderer {
+  return {
+    name: 'default',
+    setup: () => {
+      counter.loads++;
+      return bundle.promise;
+    },
+    getStaticPaths: () => Promise.resolve([]),
+    render: () => Promise.resolve(null),
+  };
+}
+
 describe('page generation', () => {
   it('loads the bundle while the markdown pre-render runs, and starts the pages only once both are done', async () => {
-    let finishPrerender!: () => void;
-    const beforePages = new Promise<void>((resolve) => (finishPrerender = resolve));
-    let bundleLoads = 0;
-    let finishBundle!: () => void;
-    const defaults: Prerenderer = {
-      name: 'default',
-      setup: () => {
-        bundleLoads++;
-        return new Promise<void>((resolve) => (finishBundle = resolve));
-      },
-      getStaticPaths: () => Promise.resolve([]),
-      render: () => Promise.resolve(null),
-    };
-    const setup = wrapped(defaults, { beforePages }).setup?.() ?? Promise.resolve();
+    const prerender = deferred();
+    const bundle = deferred();
+    const counter = { loads: 0 };
+    const setup = wrapped(defaultsLoading(bundle, counter), { beforePages: prerender.promise }).setup?.() ?? Promise.resolve();
 
-    expect(bundleLoads).toBe(1);
-    finishBundle();
+    expect(counter.loads).toBe(1);
+    bundle.resolve();
     expect(await settled(setup)).toBe(false);
-    finishPrerender();
+    prerender.resolve();
     expect(await settled(setup)).toBe(true);
   });
 
   it('waits for the bundle when the pre-render ends first', async () => {
-    let finishPrerender!: () => void;
-    const beforePages = new Promise<void>((resolve) => (finishPrerender = resolve));
-    let finishBundle!: () => void;
-    const defaults: Prerenderer = {
-      name: 'default',
-      setup: () => new Promise<void>((resolve) => (finishBundle = resolve)),
-      getStaticPaths: () => Promise.resolve([]),
-      render: () => Promise.resolve(null),
-    };
-    const setup = wrapped(defaults, { beforePages }).setup?.() ?? Promise.resolve();
-    finishPrerender();
+    const prerender = deferred();
+    const bundle = deferred();
+    const setup = wrapped(defaultsLoading(bundle), { beforePages: prerender.promise }).setup?.() ?? Promise.resolve();
+    prerender.resolve();
     expect(await settled(setup)).toBe(false);
-    finishBundle();
+    bundle.resolve();
     expect(await settled(setup)).toBe(true);
   });
 });

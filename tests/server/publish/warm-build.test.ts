@@ -120,9 +120,11 @@ describe('Astro builds, one per process', () => {
       expect(page(second.outDir)).toContain('Second warm title');
       expect(page(second.outDir)).not.toContain('First warm title');
 
-      // A build sent the moment its process is being made ready (an admin saving twice in a row) still builds.
-      void runner.prepare?.(ctx.config);
+      // A build sent the moment its process is being made ready (an admin saving twice in a row) still builds,
+      // and goes first: the process skips the warm-up it was sent while Astro loaded (astro-build-process.ts).
+      const warming = runner.prepare?.(ctx.config);
       const broken = await buildWith('{ this is not JSON');
+      expect(await warming).toBe(false);
       expect(broken.ok).toBe(false);
       expect(broken.log).toContain('is not valid JSON');
       expect(buildProcessOf(broken.log).readyAhead).toBe(true);
