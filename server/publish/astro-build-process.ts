@@ -30,8 +30,9 @@ if (!process.send) {
 
 const reply = (message: AstroBuildDone | AstroWarmUpDone) => process.send?.(message);
 
-/** Astro's programmatic build, loaded once, on first use (see the top of this file). */
-const astroBuild = async (...args: Parameters<typeof build>) => (await import('astro')).build(...args);
+/** Astro, loaded once, on first use (see the top of this file). */
+const loadAstro = () => import('astro');
+const astroBuild = async (...args: Parameters<typeof build>) => (await loadAstro()).build(...args);
 
 /** The warm-up's working copy while it runs: removed here too if the server goes away meanwhile. */
 let warmUpDir: string | null = null;
@@ -61,7 +62,7 @@ async function work(): Promise<void> {
       }
       // Astro loads before the warm-up starts, and a build sent meanwhile goes first: the warm-up would
       // delay it by more than it saves.
-      await import('astro');
+      await loadAstro();
       if (inbox.some((message) => message.type === 'build')) reply({ type: 'warm', ok: false });
       else await warmUp(next);
     }

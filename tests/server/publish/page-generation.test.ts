@@ -21,13 +21,6 @@ const settled = async (promise: Promise<unknown>) => {
   return done;
 };
 
-/** A promise and the function that settles it. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((settle) => (resolve = settle));
-  return { promise, resolve };
-}
-
 /** Astro's default prerenderer as far as setup goes: its bundle loads until `bundle` is resolved. */
 function defaultsLoading(bundle: { promise: Promise<void> }, counter = { loads: 0 }): Prerenderer {
   return {
@@ -43,8 +36,8 @@ function defaultsLoading(bundle: { promise: Promise<void> }, counter = { loads: 
 
 describe('page generation', () => {
   it('loads the bundle while the markdown pre-render runs, and starts the pages only once both are done', async () => {
-    const prerender = deferred();
-    const bundle = deferred();
+    const prerender = Promise.withResolvers<void>();
+    const bundle = Promise.withResolvers<void>();
     const counter = { loads: 0 };
     const setup = wrapped(defaultsLoading(bundle, counter), { beforePages: prerender.promise }).setup?.() ?? Promise.resolve();
 
@@ -56,8 +49,8 @@ describe('page generation', () => {
   });
 
   it('waits for the bundle when the pre-render ends first', async () => {
-    const prerender = deferred();
-    const bundle = deferred();
+    const prerender = Promise.withResolvers<void>();
+    const bundle = Promise.withResolvers<void>();
     const setup = wrapped(defaultsLoading(bundle), { beforePages: prerender.promise }).setup?.() ?? Promise.resolve();
     prerender.resolve();
     expect(await settled(setup)).toBe(false);
