@@ -13,6 +13,7 @@ import { ChoiceList } from './ChoiceList.tsx';
 import { ShownOnce } from './ShownOnce.tsx';
 import { API_SCOPE_NAMES, createApiToken, listApiTokens, revokeApiToken, type ApiToken } from '../../lib/api/integrations.ts';
 import { LoadFailed } from '../ui/LoadFailed.tsx';
+import { ActionsHeader, TableScroll } from '../ui/TableScroll.tsx';
 
 function tokenState(token: ApiToken): string {
   if (token.revoked_at) return `Revoked ${formatAdminDate(token.revoked_at) ?? ''}`;
@@ -75,7 +76,7 @@ export function ApiTokensSection({ confirm }: { confirm: Confirm }) {
       {failed && <LoadFailed what="the API tokens" onRetry={() => void reload()} />}
       {tokens?.length === 0 && <p className="empty-note">No API token yet.</p>}
       {tokens && tokens.length > 0 && (
-        <div className="table-scroll" role="region" aria-label="API tokens" tabIndex={0}>
+        <TableScroll label="API tokens">
           <table className="admin-table">
             <thead>
               <tr>
@@ -84,9 +85,7 @@ export function ApiTokensSection({ confirm }: { confirm: Confirm }) {
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 <th scope="col">State</th>
-                <th scope="col" className="admin-table__action">
-                  <span className="sr-only">Actions</span>
-                </th>
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>
@@ -113,7 +112,7 @@ export function ApiTokensSection({ confirm }: { confirm: Confirm }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

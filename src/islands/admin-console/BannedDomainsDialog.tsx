@@ -16,6 +16,7 @@ import { useLoaded } from '../ui/use-loaded.ts';
 import { banDomain, listBannedDomains, unbanDomain, type BannedDomain } from '../../lib/api/admin.ts';
 import type { Confirm } from '../ui/use-confirm.tsx';
 import { LoadFailed } from '../ui/LoadFailed.tsx';
+import { ActionsHeader, TableScroll } from '../ui/TableScroll.tsx';
 
 function When({ value }: { value: string }) {
   return <time dateTime={value}>{formatAdminDate(value, true) ?? value}</time>;
@@ -57,7 +58,7 @@ interface BannedDomainsProps {
 
 function DomainsTable({ domains, onRemove }: { domains: BannedDomain[]; onRemove: (domain: BannedDomain) => void }) {
   return (
-    <div className="table-scroll" role="region" aria-label="Banned domains" tabIndex={0}>
+    <TableScroll label="Banned domains">
       <table className="admin-table">
         <thead>
           <tr>
@@ -66,9 +67,7 @@ function DomainsTable({ domains, onRemove }: { domains: BannedDomain[]; onRemove
             <th scope="col">Date Banned</th>
             <th scope="col">Date Updated</th>
             <th scope="col">Existing users</th>
-            <th scope="col" className="admin-table__action">
-              <span className="sr-only">Actions</span>
-            </th>
+            <ActionsHeader />
           </tr>
         </thead>
         <tbody>
@@ -99,7 +98,7 @@ function DomainsTable({ domains, onRemove }: { domains: BannedDomain[]; onRemove
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

@@ -6,6 +6,7 @@ import type { License } from '../../lib/api/admin.ts';
 import { YesNo } from '../dashboard/YesNo.tsx';
 import { LicenseStatus } from '../dashboard/LicenseCard.tsx';
 import { formatAdminDate } from './dates.ts';
+import { TableScroll } from '../ui/TableScroll.tsx';
 
 function DateCell({ value }: { value: string | null }) {
   const text = formatAdminDate(value, true);
@@ -41,7 +42,7 @@ function Actions({ license, onEdit, onSuspend, onDelete }: Omit<LicenseTableProp
 
 export function LicenseTable({ licenses, ...actions }: LicenseTableProps) {
   return (
-    <div className="table-scroll" role="region" aria-label="Licenses table" tabIndex={0}>
+    <TableScroll label="Licenses table">
       <table className="admin-table">
         <thead>
           <tr>
@@ -86,6 +87,6 @@ export function LicenseTable({ licenses, ...actions }: LicenseTableProps) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

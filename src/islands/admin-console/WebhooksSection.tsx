@@ -24,6 +24,7 @@ import {
   type Webhook,
   type WebhookDelivery,
 } from '../../lib/api/integrations.ts';
+import { ActionsHeader, TableScroll } from '../ui/TableScroll.tsx';
 
 function deliveryState(delivery: WebhookDelivery): string {
   if (delivery.delivered_at) return `Delivered (${delivery.last_status ?? ''})`;
@@ -49,7 +50,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   if (deliveries.length === 0) return <p className="empty-note">Nothing was sent to this endpoint yet.</p>;
   return (
     <>
-      <div className="table-scroll" role="region" aria-label={`Deliveries to ${webhook.url}`} tabIndex={0}>
+      <TableScroll label={`Deliveries to ${webhook.url}`}>
         <table className="admin-table">
           <thead>
             <tr>
@@ -58,9 +59,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
               <th scope="col">Attempts</th>
               <th scope="col">State</th>
               <th scope="col">Last error</th>
-              <th scope="col" className="admin-table__action">
-                <span className="sr-only">Actions</span>
-              </th>
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>
@@ -82,7 +81,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <Message message={note ? { text: note, tone: 'info' } : null} />
     </>
   );

@@ -19,6 +19,7 @@ import { ReleaseActions } from './ReleaseActions.tsx';
 import { ReleaseFacts, ReleaseFileList } from './ReleaseFileList.tsx';
 import { ReleaseBody, type StaticBodies } from './ReleaseBody.tsx';
 import type { Release } from '../../lib/api/downloads.ts';
+import { TableScroll } from '../ui/TableScroll.tsx';
 
 interface ListProps {
   releases: Release[];
@@ -124,7 +125,7 @@ function AdminReleaseTable({ releases, staticBodies, onEdit, onDelete, onDownloa
   return (
     <section className="previous-releases" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Previous Releases</h2>
-      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
+      <TableScroll labelledBy={`${id}-title`}>
         <table className="releases-table releases-table--admin">
           <thead>
             <tr>
@@ -158,7 +159,7 @@ function AdminReleaseTable({ releases, staticBodies, onEdit, onDelete, onDownloa
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { BarChart } from '../ui/BarChart.tsx';
 import { SelectField } from '../ui/Field.tsx';
 import { LoadFailed } from '../ui/LoadFailed.tsx';
 import { useLoaded } from '../ui/use-loaded.ts';
+import { TableScroll } from '../ui/TableScroll.tsx';
 
 const PERIOD_OPTIONS = STATS_PERIODS.map((days) => ({ value: days, label: `Last ${days} days` }));
 
@@ -21,7 +22,7 @@ function DownloadsTable({ stats, days }: { stats: ReturnType<typeof downloadsByV
         name={`Bar chart of downloads by version in the last ${days} days; the table below gives the numbers.`}
         bars={stats.rows.map((row) => ({ label: row.version, value: row.total }))}
       />
-      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={captionId}>
+      <TableScroll labelledBy={captionId}>
         <table className="releases-table stats-table">
           <caption id={captionId}>Downloads by version and platform, last {days} days</caption>
           <thead>
@@ -62,7 +63,7 @@ function DownloadsTable({ stats, days }: { stats: ReturnType<typeof downloadsByV
             </tr>
           </tfoot>
         </table>
-      </div>
+      </TableScroll>
     </>
   );
 }
@@ -76,7 +77,7 @@ function ChecksTable({ checks, days }: { checks: ReturnType<typeof checksByVersi
         name={`Bar chart of update checks by version in the last ${days} days; the table below gives the numbers.`}
         bars={checks.map((row) => ({ label: row.version, value: row.count }))}
       />
-      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={captionId}>
+      <TableScroll labelledBy={captionId}>
         <table className="releases-table stats-table">
           <caption id={captionId}>Update checks by reported version, last {days} days</caption>
           <thead>
@@ -96,7 +97,7 @@ function ChecksTable({ checks, days }: { checks: ReturnType<typeof checksByVersi
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </>
   );
 }
