@@ -6,12 +6,11 @@ import { deleteAccount } from '../../lib/api/account.ts';
 import { queueSiteNotice } from '../../scripts/site-notice.ts';
 import { setSession, type CurrentUser, type LicenseView } from '../../stores/session.ts';
 import { Dialog } from '../ui/Dialog.tsx';
-import { Field } from '../ui/Field.tsx';
 import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
 import { serverErrorFor5xx } from '../ui/form-errors.ts';
 import { STAY_BUSY, useFormSubmit } from '../ui/use-form-submit.ts';
-import { IdentityCodeField } from './IdentityCodeField.tsx';
+import { IdentityCodeField, IdentityPasswordField } from './IdentityFields.tsx';
 
 export const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted. Thank you for having been with us.';
 
@@ -63,16 +62,7 @@ function DeleteAccountForm({ user, licenses, onCancel }: DeleteAccountFormProps)
         <li>the record of the mailings you received and the messages you sent through the contact form.</li>
       </ul>
       <p>Kept, without your name: the count of downloads of each release. Download your data first if you want a copy.</p>
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        value={password}
-        onChange={setPassword}
-        error={form.errors.password}
-        autoComplete="current-password"
-        autoFocusOnOpen
-      />
+      <IdentityPasswordField value={password} onChange={setPassword} error={form.errors.password} autoFocusOnOpen />
       {twoFactor && <IdentityCodeField value={code} onChange={setCode} error={form.errors.code} />}
       <Message message={form.message} />
       <FormActions label="Delete my account" busyLabel={form.busyLabel} onCancel={onCancel} danger />

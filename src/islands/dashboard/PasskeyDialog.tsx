@@ -8,6 +8,7 @@ import { createPasskey, passkeyFailureMessage } from '../../lib/webauthn.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { FormActions } from '../ui/FormActions.tsx';
+import { IdentityPasswordField } from './IdentityFields.tsx';
 import { Message } from '../ui/Message.tsx';
 import { serverErrorFor5xx } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
@@ -66,18 +67,7 @@ function PasskeyForm({ action, onDone, onCancel }: { action: PasskeyAction; onDo
           autoFocusOnOpen
         />
       )}
-      {askPassword && (
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          value={password}
-          onChange={setPassword}
-          error={form.errors.password}
-          autoComplete="current-password"
-          autoFocusOnOpen={action.kind === 'remove'}
-        />
-      )}
+      {askPassword && <IdentityPasswordField value={password} onChange={setPassword} error={form.errors.password} autoFocusOnOpen={action.kind === 'remove'} />}
       <Message message={form.message} />
       <FormActions
         label={action.kind === 'add' ? 'Add passkey' : action.kind === 'rename' ? 'Save' : 'Remove'}

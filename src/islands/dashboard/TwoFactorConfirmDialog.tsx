@@ -4,12 +4,11 @@
 import { useRef, useState } from 'react';
 import { disableTwoFactor, regenerateRecoveryCodes } from '../../lib/api/two-factor.ts';
 import { Dialog } from '../ui/Dialog.tsx';
-import { Field } from '../ui/Field.tsx';
 import { FormActions } from '../ui/FormActions.tsx';
 import { Message } from '../ui/Message.tsx';
 import { serverErrorFor5xx } from '../ui/form-errors.ts';
 import { useFormSubmit } from '../ui/use-form-submit.ts';
-import { IdentityCodeField } from './IdentityCodeField.tsx';
+import { IdentityCodeField, IdentityPasswordField } from './IdentityFields.tsx';
 import { RecoveryCodes } from './RecoveryCodes.tsx';
 
 export type ConfirmAction = 'disable' | 'regenerate';
@@ -43,16 +42,7 @@ function ConfirmForm({ action, onDone, onCancel }: { action: ConfirmAction; onDo
   return (
     <form ref={formRef} className="form" noValidate onSubmit={send} aria-busy={form.busy}>
       <p>{WORDING[action].intro}</p>
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        value={password}
-        onChange={setPassword}
-        error={form.errors.password}
-        autoComplete="current-password"
-        autoFocusOnOpen
-      />
+      <IdentityPasswordField value={password} onChange={setPassword} error={form.errors.password} autoFocusOnOpen />
       <IdentityCodeField value={code} onChange={setCode} error={form.errors.code} />
       <Message message={form.message} />
       <FormActions label={WORDING[action].label} busyLabel={form.busyLabel} onCancel={onCancel} />
