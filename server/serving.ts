@@ -10,11 +10,9 @@ import type { Logger } from './log.ts';
 import { closeServer, ensurePortFree, listen } from './process/listen.ts';
 import { startWorkerPool, type WorkerPool } from './process/worker-pool.ts';
 import { findCurrentBuild } from './publish/build-dirs.ts';
-import { mediaImageOrigins, strictTransportSecurity } from './http/security-headers.ts';
-import { connectionCap } from './http/connection-cap.ts';
-import { createHttpServer, type HttpServerOptions } from './server.ts';
-import { createOpsEndpoints } from './ops/endpoints.ts';
-import { bucketProbeFor, createReadinessCheck } from './ops/health.ts';
+import { mediaImageOrigins } from './http/security-headers.ts';
+import { createServingServer } from './process/serving-server.ts';
+import type { HttpServerOptions } from './server.ts';
 import type { ObjectStore } from './storage/object-store/index.ts';
 import { aggregateMetrics } from './ops/metrics-aggregate.ts';
 import { loadStaticSite, type LoadOptions, type StaticSite } from './static/static-site.ts';
@@ -83,24 +81,15 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
   let pool: WorkerPool | null = null;
   // The primary joins its own metrics with every other process's (docs/decisions/0031-observability.md).
   const joinedMetrics = async () => aggregateMetrics(pool ? await pool.collectMetrics() : []);
-  const server = createHttpServer({
-    app: options.app,
-    getSite,
-    mediaDir: config.uploadsDir,
+  const server = createServingServer({
+    config,
+    db: options.db,
     storage: options.storage,
     log,
-    servedBy: config.servedByHeader ? 'main' : undefined,
-    headersTimeoutMs: config.headersTimeoutMs,
-    bodyTimeoutMs: config.bodyTimeoutMs,
-    maxConnectionsPerClient: connectionCap(config),
-    strictTransportSecurity: strictTransportSecurity(config),
-    trustProxy: config.trustProxy,
-    ops: createOpsEndpoints({
-      ready: createReadinessCheck({ config, db: options.db, getSite, bucket: bucketProbeFor(options.storage) }),
-      metrics: joinedMetrics,
-      metricsToken: config.metricsToken,
-      log,
-    }),
+    app: options.app,
+    getSite,
+    processName: 'main',
+    metrics: joinedMetrics,
   });
   const withWorkers = config.webWorkers > 0;
   if (withWorkers && config.port !== 0) await ensurePortFree(config.port, config.host);

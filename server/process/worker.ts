@@ -11,13 +11,10 @@ import { loadConfig } from '../env.ts';
 import { createLogger, loggerOptions, withPrefix } from '../log.ts';
 import { createMailer } from '../mail/transport.ts';
 import { createRemotePublisher } from '../publish/shared-publisher.ts';
-import { mediaImageOrigins, strictTransportSecurity } from '../http/security-headers.ts';
-import { connectionCap } from '../http/connection-cap.ts';
-import { createHttpServer } from '../server.ts';
+import { mediaImageOrigins } from '../http/security-headers.ts';
+import { createServingServer } from './serving-server.ts';
 import { loadStaticSite, siteServedFromDisk, type StaticSite } from '../static/static-site.ts';
 import { closeServer, listen } from './listen.ts';
-import { createOpsEndpoints } from '../ops/endpoints.ts';
-import { bucketProbeFor, createReadinessCheck } from '../ops/health.ts';
 import { createObjectStore } from '../storage/object-store/index.ts';
 import { processMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
@@ -107,25 +104,7 @@ export function runWorker(): void {
 
   async function listenOnPort({ index, port }: StartMessage): Promise<void> {
     const getSite = () => site;
-    server = createHttpServer({
-      app,
-      getSite,
-      mediaDir: config.uploadsDir,
-      storage: ctx.storage,
-      log,
-      servedBy: config.servedByHeader ? `worker-${index}` : undefined,
-      headersTimeoutMs: config.headersTimeoutMs,
-      bodyTimeoutMs: config.bodyTimeoutMs,
-      maxConnectionsPerClient: connectionCap(config),
-      strictTransportSecurity: strictTransportSecurity(config),
-      trustProxy: config.trustProxy,
-      ops: createOpsEndpoints({
-        ready: createReadinessCheck({ config, db, getSite, bucket: bucketProbeFor(ctx.storage) }),
-        metrics: joinedMetrics,
-        metricsToken: config.metricsToken,
-        log,
-      }),
-    });
+    server = createServingServer({ config, db, storage: ctx.storage, log, app, getSite, processName: `worker-${index}`, metrics: joinedMetrics });
     try {
       // exclusive: this process binds its own socket (with SO_REUSEPORT) instead of asking the cluster
       // primary to share one, so the kernel balances connections and this server really listens.
