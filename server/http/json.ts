@@ -17,3 +17,8 @@ export function parseJsonArray(text: string): unknown[] {
     return [];
   }
 }
+
+/** The strings of a JSON array column (scopes, events); anything else in it is left out. */
+export function parseJsonStrings(text: string): string[] {
+  return parseJsonArray(text).filter((item): item is string => typeof item === 'string');
+}

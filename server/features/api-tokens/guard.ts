@@ -8,7 +8,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppContext, AppEnv, ApiTokenCredential } from '../../context.ts';
 import { machineApiGuard, machineError, type CredentialCheck } from '../../auth/machine-api.ts';
 import { writeTransaction } from '../../db/client.ts';
-import { parseJsonArray } from '../../http/json.ts';
+import { parseJsonStrings } from '../../http/json.ts';
 import {
   completeIdempotencyKey,
   deleteIdempotencyKeysBefore,
@@ -59,7 +59,7 @@ export function apiTokenGuard(ctx: AppContext): MiddlewareHandler<AppEnv> {
         touched.set(row.id, now);
         touchApiToken(ctx.db, row.id, new Date(now).toISOString());
       }
-      const scopes = parseJsonArray(row.scopes).filter((scope): scope is string => typeof scope === 'string');
+      const scopes = parseJsonStrings(row.scopes);
       return { ok: true, credential: { id: row.id, name: row.name, scopes, createdBy: row.created_by }, bucket: `token:${row.id}` };
     },
     store: (c, credential) => c.set('apiToken', credential),

@@ -1,12 +1,12 @@
 // An API token as the Integrations screen lists it: never the token or its hash.
 import type { ApiToken } from '../../db/schema.ts';
-import { parseJsonArray } from '../../http/json.ts';
+import { parseJsonStrings } from '../../http/json.ts';
 
 export function presentApiToken(token: ApiToken) {
   return {
     id: token.id,
     name: token.name,
-    scopes: parseJsonArray(token.scopes).filter((scope): scope is string => typeof scope === 'string'),
+    scopes: parseJsonStrings(token.scopes),
     created_at: token.created_at,
     expires_at: token.expires_at,
     last_used_at: token.last_used_at,

@@ -30,8 +30,6 @@ import { presentHomeSection, presentHomeImage } from './present.ts';
 import { writeTransaction } from '../../db/client.ts';
 import type { HomeImage } from '../../db/schema.ts';
 import { parseFields, readFields, unprocessable } from '../../http/form-or-json.ts';
-import { removeMediaFiles } from '../images/index.ts';
-import { replaceImageFile } from '../images/index.ts';
 import {
   describeUsage,
   findImageUsage,
@@ -40,6 +38,8 @@ import {
   readBulkDelete,
   readDeleteForce,
   readImageForm,
+  removeMediaFiles,
+  replaceImageFile,
   storeUploadedImage,
   urlsOf,
   type ImageUsage,

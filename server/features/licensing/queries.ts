@@ -60,17 +60,8 @@ export const licenseForSoftwareQuery = (db: Db) =>
     .innerJoin(licenseTypes, eq(licenses.license_type_id, licenseTypes.id))
     .innerJoin(users, eq(licenses.user_id, users.id));
 
-type LicenseForSoftwareRow = {
-  license: License;
-  type_name: string;
-  type_entitlements: string;
-  type_floating: number;
-  type_lease_minutes: number;
-  owner_name: string;
-  owner_surname: string | null;
-  owner_company: string | null;
-  owner_email: string;
-};
+/** A row of licenseForSoftwareQuery: the license beside what flatten puts on it. */
+type LicenseForSoftwareRow = { license: License } & Omit<LicenseForSoftware, keyof License>;
 
 function flatten(row: LicenseForSoftwareRow | undefined): LicenseForSoftware | undefined {
   if (!row) return undefined;

@@ -1,13 +1,13 @@
 // Endpoints and deliveries as the Integrations screen receives them (docs/integrations.md#webhooks). The
 // secret is never in these: POST answers it once, beside the endpoint.
 import type { WebhookDelivery, WebhookEndpoint } from '../../db/schema.ts';
-import { parseJsonArray } from '../../http/json.ts';
+import { parseJsonStrings } from '../../http/json.ts';
 
 export function presentEndpoint(endpoint: WebhookEndpoint) {
   return {
     id: endpoint.id,
     url: endpoint.url,
-    events: parseJsonArray(endpoint.events).filter((event): event is string => typeof event === 'string'),
+    events: parseJsonStrings(endpoint.events),
     description: endpoint.description,
     enabled: endpoint.enabled,
     failing_since: endpoint.failing_since,
