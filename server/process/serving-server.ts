@@ -16,7 +16,7 @@ import type { ObjectStore } from '../storage/object-store/index.ts';
 export interface ServingServerOptions extends Pick<HttpServerOptions, 'app' | 'getSite'> {
   config: Config;
   db: Db;
-  /** The store when it is not the local disk's (server/server.ts). */
+  /** Where stored files live: /media/ and the readiness check follow it (docs/decisions/0050-object-storage.md). */
   storage?: ObjectStore | undefined;
   log: Logger;
   /** This process in X-Served-By when SERVED_BY_HEADER is on ('main', 'worker-1', …). */
@@ -30,7 +30,7 @@ export function createServingServer({ config, db, storage, log, app, getSite, pr
     app,
     getSite,
     mediaDir: config.uploadsDir,
-    ...(storage ? { storage } : {}),
+    storage,
     log,
     servedBy: config.servedByHeader ? processName : undefined,
     headersTimeoutMs: config.headersTimeoutMs,
