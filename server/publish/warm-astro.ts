@@ -150,6 +150,60 @@ interface ReadyProcess {
   warmedUp: Promise<boolean>;
 }
 
+/** How the log says that a process gave a job no answer. */
+interface JobWording {
+  /** The process: 'the build process', 'the renderer'. */
+  process: string;
+  /** Its work, as in "… exceeded 600000 ms and was stopped": 'build', 'rendering'. */
+  work: string;
+  /** What failed when the job could not be sent: 'start the build', 'reach the renderer'. */
+  notSent: string;
+}
+
+/**
+ * Hands `job` to `child` and collects the child's output into the job's log until the child answers it
+ * (`answerOf` picks this job's answer out of its messages), exits, cannot be reached or runs out of time,
+ * then lets go of the child's events and output: the one way a build and a render go to a process. The answer
+ * is taken a turn later, so that output still in the pipe reaches the log first. What becomes of the process
+ * afterwards (ended, kept as the renderer) is the caller's.
+ */
+function runJob<Message, Answer>(
+  child: ChildProcess,
+  options: { log: string; job: AstroBuildJob | RenderJob; timeoutMs: number; wording: JobWording; answerOf: (message: Message) => Answer | undefined },
+): Promise<{ answer: Answer | null; log: string }> {
+  const { wording } = options;
+  let log = options.log;
+  const append = (chunk: Buffer) => (log = appendToBuildLog(log, chunk));
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  child.channel?.ref();
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (answer: Answer | null, note?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      child.stdout?.off('data', append);
+      child.stderr?.off('data', append);
+      resolve({ answer, log: note ? log + note : log });
+    };
+    const onMessage = (message: Message) => {
+      const answer = options.answerOf(message);
+      if (answer !== undefined) setImmediate(() => settle(answer));
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      settle(null, `\n[publish] ${wording.process} exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`);
+    const timer = setTimeout(() => settle(null, `\n[publish] ${wording.work} exceeded ${options.timeoutMs} ms and was stopped\n`), options.timeoutMs);
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+    child.send(options.job, (error) => {
+      if (error) settle(null, `\n[publish] could not ${wording.notSent}: ${error.message}\n`);
+    });
+  });
+}
+
 export function createWarmAstro(): WarmAstro {
   let ready: ReadyProcess | null = null;
   /** The renderer process started after a kept full build (0044, 0056); it holds the build's bundle, so it is let go when idle. */
@@ -226,7 +280,7 @@ export function createWarmAstro(): WarmAstro {
   };
 
   return {
-    build(job, options) {
+    async build(job, options) {
       const envKey = JSON.stringify(options.env);
       // A full build replaces what an earlier one kept: never two build-sized processes at once.
       discardRenderer();
@@ -242,110 +296,64 @@ export function createWarmAstro(): WarmAstro {
         worker = start(options.env);
         origin = 'started for this build';
       }
-      let log = `$ astro build --root ${job.root} --outDir ${job.outDir} (build process ${worker.pid}, ${origin})\n`;
+      const started = `$ astro build --root ${job.root} --outDir ${job.outDir} (build process ${worker.pid}, ${origin})\n`;
       // Only the real build's output is its log: a warm-up still running says nothing (logLevel silent).
-      const append = (chunk: Buffer) => (log = appendToBuildLog(log, chunk));
-      worker.stdout?.on('data', append);
-      worker.stderr?.on('data', append);
-      worker.channel?.ref();
-      return new Promise((resolve) => {
-        let settled = false;
-        let peakRssBytes: number | undefined;
-        let heapLimitBytes: number | undefined;
-        let paths: string[] | undefined;
-        let rendererState: string | undefined;
-        let markdown: PrerenderReport | undefined;
-        const settle = (ok: boolean, note?: string) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          worker.off('message', onMessage);
-          worker.off('exit', onExit);
-          worker.stdout?.off('data', append);
-          worker.stderr?.off('data', append);
-          if (note) log += note;
-          // One build per process: what Rolldown kept of this one must not weigh on the next (0036). A build
-          // asked to keep its bundle leaves it to a fresh renderer process for the next publishes (0044, 0056).
-          end(worker);
-          if (ok && job.keep && paths && rendererState) pendingRenderer = { stateFile: rendererState, env: options.env, envKey };
-          resolve({ ok, log, peakRssBytes, heapLimitBytes, ...(paths ? { paths } : {}), ...(markdown ? { markdown } : {}) });
-        };
-        const onMessage = (message: AstroBuildDone | AstroWarmUpDone) => {
-          if (message.type !== 'done' || message.id !== job.id) return;
-          peakRssBytes = message.peakRssBytes;
-          heapLimitBytes = message.heapLimitBytes;
-          paths = message.paths;
-          rendererState = message.rendererState;
-          markdown = message.markdown;
-          // Its output may still be in the pipe: let it arrive before the log is handed over.
-          setImmediate(() => settle(message.ok, message.ok ? undefined : '\n[publish] astro build failed\n'));
-        };
-        const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
-          settle(false, `\n[publish] the build process exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`);
-        const timer = setTimeout(() => settle(false, `\n[publish] build exceeded ${options.timeoutMs} ms and was stopped\n`), options.timeoutMs);
-        worker.on('message', onMessage);
-        worker.on('exit', onExit);
-        worker.send({ ...job, type: 'build' } satisfies AstroBuildJob, (error) => {
-          if (error) settle(false, `\n[publish] could not start the build: ${error.message}\n`);
-        });
+      const { answer, log } = await runJob(worker, {
+        log: started,
+        job: { ...job, type: 'build' } satisfies AstroBuildJob,
+        timeoutMs: options.timeoutMs,
+        wording: { process: 'the build process', work: 'build', notSent: 'start the build' },
+        answerOf: (message: AstroBuildDone | AstroWarmUpDone) => (message.type === 'done' && message.id === job.id ? message : undefined),
       });
+      // One build per process: what Rolldown kept of this one must not weigh on the next (0036). A build
+      // asked to keep its bundle leaves it to a fresh renderer process for the next publishes (0044, 0056).
+      end(worker);
+      if (!answer) return { ok: false, log };
+      const { ok, peakRssBytes, heapLimitBytes, paths, rendererState, markdown } = answer;
+      if (ok && job.keep && paths && rendererState) pendingRenderer = { stateFile: rendererState, env: options.env, envKey };
+      return {
+        ok,
+        log: ok ? log : `${log}\n[publish] astro build failed\n`,
+        peakRssBytes,
+        heapLimitBytes,
+        ...(paths ? { paths } : {}),
+        ...(markdown ? { markdown } : {}),
+      };
     },
     canRender(env) {
       return (renderer ?? pendingRenderer)?.envKey === JSON.stringify(env);
     },
-    render(job, options) {
+    async render(job, options) {
       startPendingRenderer();
       const current = renderer;
-      if (!current) return Promise.resolve({ ok: false, log: '[publish] no kept build to render with\n', written: [], removed: [] });
+      if (!current) return { ok: false, log: '[publish] no kept build to render with\n', written: [], removed: [] };
       const worker = current.child;
       clearTimeout(current.idleTimer);
-      let log = `$ render ${job.paths.length} route(s) into ${job.outDir} (renderer ${worker.pid})\n`;
-      const append = (chunk: Buffer) => (log = appendToBuildLog(log, chunk));
-      worker.stdout?.on('data', append);
-      worker.stderr?.on('data', append);
-      worker.channel?.ref();
-      return new Promise((resolve) => {
-        let settled = false;
-        const settle = (result: Omit<RenderResult, 'log'>, note?: string) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          worker.off('message', onMessage);
-          worker.off('exit', onExit);
-          worker.stdout?.off('data', append);
-          worker.stderr?.off('data', append);
-          if (note) log += note;
-          if (result.ok && renderer?.child === worker) {
-            worker.channel?.unref();
-            renderer.idleTimer = setTimeout(discardRenderer, IDLE_MS);
-            renderer.idleTimer.unref();
-          } else if (renderer?.child === worker) {
-            // Whatever went wrong, the next publish builds in full with a fresh process.
-            discardRenderer();
-          }
-          resolve({ ...result, log });
-        };
-        const onMessage = (message: AstroRenderDone) => {
-          if (message.type !== 'rendered' || message.id !== job.id) return;
-          setImmediate(() =>
-            settle(
-              { ok: message.ok, written: message.written, removed: message.removed, ms: message.ms, peakRssBytes: message.peakRssBytes },
-              message.ok ? undefined : '\n[publish] rendering failed\n',
-            ),
-          );
-        };
-        const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
-          settle({ ok: false, written: [], removed: [] }, `\n[publish] the renderer exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`);
-        const timer = setTimeout(
-          () => settle({ ok: false, written: [], removed: [] }, `\n[publish] rendering exceeded ${options.timeoutMs} ms and was stopped\n`),
-          options.timeoutMs,
-        );
-        worker.on('message', onMessage);
-        worker.on('exit', onExit);
-        worker.send({ ...job, type: 'render' } satisfies RenderJob, (error) => {
-          if (error) settle({ ok: false, written: [], removed: [] }, `\n[publish] could not reach the renderer: ${error.message}\n`);
-        });
+      const { answer, log } = await runJob(worker, {
+        log: `$ render ${job.paths.length} route(s) into ${job.outDir} (renderer ${worker.pid})\n`,
+        job: { ...job, type: 'render' } satisfies RenderJob,
+        timeoutMs: options.timeoutMs,
+        wording: { process: 'the renderer', work: 'rendering', notSent: 'reach the renderer' },
+        answerOf: (message: AstroRenderDone) => (message.type === 'rendered' && message.id === job.id ? message : undefined),
       });
+      const ok = answer?.ok ?? false;
+      if (ok && renderer?.child === worker) {
+        worker.channel?.unref();
+        renderer.idleTimer = setTimeout(discardRenderer, IDLE_MS);
+        renderer.idleTimer.unref();
+      } else if (renderer?.child === worker) {
+        // Whatever went wrong, the next publish builds in full with a fresh process.
+        discardRenderer();
+      }
+      if (!answer) return { ok: false, log, written: [], removed: [] };
+      return {
+        ok,
+        log: ok ? log : `${log}\n[publish] rendering failed\n`,
+        written: answer.written,
+        removed: answer.removed,
+        ms: answer.ms,
+        ...(answer.peakRssBytes === undefined ? {} : { peakRssBytes: answer.peakRssBytes }),
+      };
     },
     prepare({ env, workDir }) {
       // A kept build renders the next publish: its renderer starts now, and no second process waits beside it.

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildChildEnv, createAstroBuildRunner } from '../../../server/publish/build-runner.ts';
+import { createWarmAstro } from '../../../server/publish/warm-astro.ts';
 import { exportSnapshot, writeSnapshot } from '../../../server/publish/export-snapshot.ts';
 import { insertPost } from '../../../server/features/content/queries.ts';
 import { insertSection } from '../../../server/features/content/queries.ts';
@@ -135,6 +136,33 @@ describe('Astro builds, one per process', () => {
       expect(page(after.outDir)).toContain('Second warm title');
     },
     BUILD_TIMEOUT * 2,
+  );
+
+  it(
+    'a build that outruns its time is stopped: its process ends, and the log says why',
+    async () => {
+      const warm = createWarmAstro();
+      const contentDir = path.join(ctx.config.dataDir, 'content-jobs', 'too-slow');
+      writeSnapshot(contentDir, exportSnapshot(ctx.db, ctx.config, new Date()));
+      const outDir = path.join(ctx.config.dataDir, 'out', 'too-slow');
+      fs.mkdirSync(outDir, { recursive: true });
+      const workDir = path.join(ctx.config.projectRoot, 'node_modules', '.cache', 'site-publish', `too-slow-${process.pid}`);
+      fs.mkdirSync(workDir, { recursive: true });
+      try {
+        // A build takes seconds; 300 ms is over before Astro has even loaded.
+        const result = await warm.build(
+          { id: 'too-slow', root: ctx.config.projectRoot, outDir, workDir, contentDir },
+          { env: buildChildEnv({ config: ctx.config }), timeoutMs: 300 },
+        );
+        expect(result.ok).toBe(false);
+        expect(result.log).toMatch(/\n\[publish\] build exceeded 300 ms and was stopped\n$/);
+        await expect.poll(() => isRunning(buildProcessOf(result.log).pid)).toBe(false);
+      } finally {
+        warm.close();
+        fs.rmSync(workDir, { recursive: true, force: true });
+      }
+    },
+    BUILD_TIMEOUT,
   );
 });
 
