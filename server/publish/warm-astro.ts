@@ -158,16 +158,19 @@ interface JobWording {
   work: string;
   /** What failed when the job could not be sent: 'start the build', 'reach the renderer'. */
   notSent: string;
+  /** The note under an answer that says the job failed: 'astro build failed', 'rendering failed'. */
+  failed: string;
 }
 
 /**
  * Hands `job` to `child` and collects the child's output into the job's log until the child answers it
  * (`answerOf` picks this job's answer out of its messages), exits, cannot be reached or runs out of time,
  * then lets go of the child's events and output: the one way a build and a render go to a process. The answer
- * is taken a turn later, so that output still in the pipe reaches the log first. What becomes of the process
- * afterwards (ended, kept as the renderer) is the caller's.
+ * is taken a turn later, so that output still in the pipe reaches the log first; one that says the job failed
+ * ends the log with `wording.failed`. What becomes of the process afterwards (ended, kept as the renderer) is
+ * the caller's.
  */
-function runJob<Message, Answer>(
+function runJob<Message, Answer extends { ok: boolean }>(
   child: ChildProcess,
   options: { log: string; job: AstroBuildJob | RenderJob; timeoutMs: number; wording: JobWording; answerOf: (message: Message) => Answer | undefined },
 ): Promise<{ answer: Answer | null; log: string }> {
@@ -191,7 +194,7 @@ function runJob<Message, Answer>(
     };
     const onMessage = (message: Message) => {
       const answer = options.answerOf(message);
-      if (answer !== undefined) setImmediate(() => settle(answer));
+      if (answer !== undefined) setImmediate(() => settle(answer, answer.ok ? undefined : `\n[publish] ${wording.failed}\n`));
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       settle(null, `\n[publish] ${wording.process} exited with ${signal ? `signal ${signal}` : `code ${code}`}\n`);
@@ -296,13 +299,12 @@ export function createWarmAstro(): WarmAstro {
         worker = start(options.env);
         origin = 'started for this build';
       }
-      const started = `$ astro build --root ${job.root} --outDir ${job.outDir} (build process ${worker.pid}, ${origin})\n`;
       // Only the real build's output is its log: a warm-up still running says nothing (logLevel silent).
       const { answer, log } = await runJob(worker, {
-        log: started,
+        log: `$ astro build --root ${job.root} --outDir ${job.outDir} (build process ${worker.pid}, ${origin})\n`,
         job: { ...job, type: 'build' } satisfies AstroBuildJob,
         timeoutMs: options.timeoutMs,
-        wording: { process: 'the build process', work: 'build', notSent: 'start the build' },
+        wording: { process: 'the build process', work: 'build', notSent: 'start the build', failed: 'astro build failed' },
         answerOf: (message: AstroBuildDone | AstroWarmUpDone) => (message.type === 'done' && message.id === job.id ? message : undefined),
       });
       // One build per process: what Rolldown kept of this one must not weigh on the next (0036). A build
@@ -313,7 +315,7 @@ export function createWarmAstro(): WarmAstro {
       if (ok && job.keep && paths && rendererState) pendingRenderer = { stateFile: rendererState, env: options.env, envKey };
       return {
         ok,
-        log: ok ? log : `${log}\n[publish] astro build failed\n`,
+        log,
         peakRssBytes,
         heapLimitBytes,
         ...(paths ? { paths } : {}),
@@ -333,7 +335,7 @@ export function createWarmAstro(): WarmAstro {
         log: `$ render ${job.paths.length} route(s) into ${job.outDir} (renderer ${worker.pid})\n`,
         job: { ...job, type: 'render' } satisfies RenderJob,
         timeoutMs: options.timeoutMs,
-        wording: { process: 'the renderer', work: 'rendering', notSent: 'reach the renderer' },
+        wording: { process: 'the renderer', work: 'rendering', notSent: 'reach the renderer', failed: 'rendering failed' },
         answerOf: (message: AstroRenderDone) => (message.type === 'rendered' && message.id === job.id ? message : undefined),
       });
       const ok = answer?.ok ?? false;
@@ -348,7 +350,7 @@ export function createWarmAstro(): WarmAstro {
       if (!answer) return { ok: false, log, written: [], removed: [] };
       return {
         ok,
-        log: ok ? log : `${log}\n[publish] rendering failed\n`,
+        log,
         written: answer.written,
         removed: answer.removed,
         ms: answer.ms,
