@@ -182,7 +182,20 @@ function enforceElement(element: Element, index: number, parent: Element | Root)
     props.loading ??= 'lazy';
     props.decoding ??= 'async';
   }
+  if (scrollsSideways(element)) props.tabIndex = 0;
   return undefined;
+}
+
+/**
+ * The blocks the page's styles let scroll sideways when they are wider than the column (code, tables and
+ * displayed formulas on a phone: src/styles/global.css, `.prose`). Each takes focus, so a keyboard can
+ * scroll it too (WCAG 2.1.1; docs/product/reading.md#markdown). Whatever tabindex the content gave
+ * them is replaced; the schema keeps it from every other element.
+ */
+function scrollsSideways(element: Element): boolean {
+  if (element.tagName === 'pre' || element.tagName === 'table') return true;
+  const className = element.properties.className;
+  return element.tagName === 'span' && Array.isArray(className) && className.includes('katex-display');
 }
 
 function prefixId(id: string): string {

@@ -2,7 +2,7 @@
 // (playwright.config.ts sets E2E_DATA_DIR), and an API registration for tests whose subject is not
 // registering itself.
 import path from 'node:path';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { encodeBotToken, fetchBotChallenge, solveFetchedChallenge } from '../helpers/botcheck.ts';
 import { linksIn, readOutbox, type ParsedMail } from '../helpers/mail.ts';
 
@@ -77,4 +77,18 @@ export async function registerAccount(request: APIRequestContext, account: { nam
   const g_token = encodeBotToken(challenge, await solveFetchedChallenge(challenge));
   const response = await request.post('/api/auth/create', { data: { ...account, password_confirmation: account.password, g_token }, headers });
   expect(response.status(), await response.text()).toBe(201);
+}
+
+/**
+ * A user who registered and followed the verification link, signed in in their own context of `width` px.
+ * The context may use the clipboard, as the dashboard's copy buttons do (the tests read back what they copied).
+ */
+export async function verifiedUser(browser: Browser, account: { name: string; email: string }, width = 1280): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  await registerAccount(context.request, { ...account, password: PASSWORD });
+  const page = await context.newPage();
+  await page.goto(pathOf(await waitForMailLink(account.email, '/api/auth/email/verify/')));
+  await expect(page.getByText('Your email has been verified.')).toBeVisible();
+  await logInThroughApi(context.request, account.email, PASSWORD);
+  return { context, page };
 }

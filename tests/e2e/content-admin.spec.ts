@@ -116,20 +116,20 @@ test('an admin creates a section and writes a post with the toolbar, an uploaded
   const preview = form.getByRole('region', { name: 'Body: preview' });
   await expect(preview.locator('strong')).toHaveText('every run');
   // One Tab stop for the toolbar; arrow keys, Home and End move between its buttons.
-  await toolbar.getByRole('button', { name: 'Heading 1' }).focus();
+  await toolbar.getByRole('button', { name: 'H1: heading 1' }).focus();
   await page.keyboard.press('ArrowRight');
-  await expect(toolbar.getByRole('button', { name: 'Heading 2' })).toBeFocused();
+  await expect(toolbar.getByRole('button', { name: 'H2: heading 2' })).toBeFocused();
   await page.keyboard.press('End');
   await expect(toolbar.getByRole('button', { name: /^Images/ })).toBeFocused();
   await page.keyboard.press('Home');
-  await expect(toolbar.getByRole('button', { name: 'Heading 1' })).toBeFocused();
+  await expect(toolbar.getByRole('button', { name: 'H1: heading 1' })).toBeFocused();
   await expect(toolbar.locator('button[tabindex="0"]')).toHaveCount(1);
   // The cursor at the end, then a heading line.
   await body.press('End');
   await body.press('Enter');
   await body.press('Enter');
   await body.pressSequentially('Checklist');
-  await toolbar.getByRole('button', { name: 'Heading 3' }).click();
+  await toolbar.getByRole('button', { name: 'H3: heading 3' }).click();
   await expect(body).toHaveValue('Qualify the probe before **every run**.\n\n### Checklist');
   await expect(preview.locator('h3')).toHaveText('Checklist');
 

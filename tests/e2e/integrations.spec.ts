@@ -61,7 +61,7 @@ for (const viewport of [
     await webhooks.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
     await expect(webhooks.getByRole('region', { name: `Deliveries to ${receiver.url}` }).getByText('Delivered (204)')).toBeVisible();
 
-    const tokens = panel.getByRole('region', { name: 'API tokens' });
+    const tokens = panel.getByRole('region', { name: 'API tokens', exact: true });
     await tokens.getByLabel('Name').fill(`Shop ${viewport.width}`);
     await tokens.getByLabel('users:read').check();
     await tokens.getByRole('button', { name: 'Create Token' }).click();

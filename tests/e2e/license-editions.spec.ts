@@ -2,21 +2,11 @@
 // License Types, grants it on the admin screen, and the owner's dashboard card shows the edition, its
 // features, its updates and its history in words, at 1280 and 390 px; the software sees the same
 // entitlements through the API.
-import { expect, request as playwrightRequest, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { logInThroughApi, PASSWORD, pathOf, registerAccount, waitForMailLink } from './accounts-support.ts';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { logInThroughApi, verifiedUser } from './accounts-support.ts';
 import { E2E_ADMIN, E2E_PORT } from './env.ts';
 
 const BASE_URL = `http://localhost:${E2E_PORT}`;
-
-async function verifiedUser(browser: Browser, account: { name: string; email: string }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await registerAccount(context.request, { ...account, password: PASSWORD });
-  const page = await context.newPage();
-  await page.goto(pathOf(await waitForMailLink(account.email, '/api/auth/email/verify/')));
-  await expect(page.getByText('Your email has been verified.')).toBeVisible();
-  await logInThroughApi(context.request, account.email, PASSWORD);
-  return { context, page };
-}
 
 test('an admin creates a Pro type, grants it, and the owner’s card shows what it gives', async ({ browser }) => {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

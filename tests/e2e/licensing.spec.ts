@@ -7,25 +7,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, request as playwrightRequest, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { logInThroughApi, PASSWORD, pathOf, registerAccount, waitForMailLink } from './accounts-support.ts';
+import { expect, request as playwrightRequest, test, type Browser, type BrowserContext } from '@playwright/test';
+import { logInThroughApi, verifiedUser } from './accounts-support.ts';
 import { E2E_ADMIN, E2E_PORT } from './env.ts';
 
 const BASE_URL = `http://localhost:${E2E_PORT}`;
 
 function runTag(): string {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-}
-
-/** A registered user who followed the verification link, signed in in a context of their own. */
-async function verifiedUser(browser: Browser, account: { name: string; email: string }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-  await registerAccount(context.request, { ...account, password: PASSWORD });
-  const page = await context.newPage();
-  await page.goto(pathOf(await waitForMailLink(account.email, '/api/auth/email/verify/')));
-  await expect(page.getByText('Your email has been verified.')).toBeVisible();
-  await logInThroughApi(context.request, account.email, PASSWORD);
-  return { context, page };
 }
 
 /** The admin grants a 14-day trial on the admin screen. */

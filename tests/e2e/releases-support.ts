@@ -1,9 +1,9 @@
 // Data for the releases browser tests (issue 25), made through the real API as an admin would: a license
-// type with an entitlement, a verified user holding it with a maintenance end, and releases with versions,
-// dates, gates and files per platform.
+// type with an entitlement, a license of it for a verified user (accounts-support.ts) with a maintenance
+// end, and releases with versions, dates, gates and files per platform.
 import crypto from 'node:crypto';
 import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { logInThroughApi, PASSWORD, pathOf, registerAccount, waitForMailLink, xsrfHeaders } from './accounts-support.ts';
+import { logInThroughApi, xsrfHeaders } from './accounts-support.ts';
 import { E2E_ADMIN } from './env.ts';
 
 export interface SeededFile {
@@ -33,28 +33,18 @@ export async function adminContext(browser: Browser, width = 1280): Promise<Brow
   return context;
 }
 
-/** A user who registered and followed the verification link, signed in in their own context. */
-export async function verifiedUser(browser: Browser, account: { name: string; email: string }, width = 1280): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  await registerAccount(context.request, { ...account, password: PASSWORD });
-  const page = await context.newPage();
-  await page.goto(pathOf(await waitForMailLink(account.email, '/api/auth/email/verify/')));
-  await expect(page.getByText('Your email has been verified.')).toBeVisible();
-  await logInThroughApi(context.request, account.email, PASSWORD);
-  return { context, page };
-}
-
 async function ok(response: Awaited<ReturnType<APIRequestContext['get']>>, status = 200): Promise<Record<string, unknown>> {
   const text = await response.text();
   expect(response.status(), text).toBe(status);
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-export async function createLicenseType(admin: APIRequestContext, name: string, entitlements: string[]): Promise<number> {
+/** A type of two machines (two floating seats with `floating`) that never expires, with a year of updates. */
+export async function createLicenseType(admin: APIRequestContext, name: string, entitlements: string[], options: { floating?: boolean } = {}): Promise<number> {
   const body = await ok(
     await admin.post('/api/license/types', {
       headers: await xsrfHeaders(admin),
-      data: { name, entitlements, max_machines: '2', duration_days: '0', maintenance_days: '365', floating: 0, lease_minutes: '15' },
+      data: { name, entitlements, max_machines: '2', duration_days: '0', maintenance_days: '365', floating: options.floating ? 1 : 0, lease_minutes: '15' },
     }),
     201,
   );

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { xsrfHeaders } from './accounts-support.ts';
+import { verifiedUser, xsrfHeaders } from './accounts-support.ts';
 import { E2E_S3_BUCKET, E2E_S3_PORT, E2E_STORAGE } from './env.ts';
 import {
   adminContext,
@@ -17,7 +17,6 @@ import {
   fileBytes,
   grantLicense,
   userIdOf,
-  verifiedUser,
   waitForPublish,
   type SeededRelease,
 } from './releases-support.ts';

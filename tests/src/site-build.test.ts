@@ -210,8 +210,8 @@ describe('the built site', () => {
     expect(html).toContain('“Smart quotes”');
     expect(html).toContain('🚀');
     expect(html).toContain('<a href="https://example.com/metrology" rel="noopener noreferrer">');
-    expect(html).toContain('<span class="katex-display">');
-    expect(html).toContain('<table>');
+    expect(html).toContain('<span class="katex-display" tabindex="0">');
+    expect(html).toContain('<table tabindex="0">');
     expect(html).toContain('src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"');
     expect(html).not.toContain("alert('this never runs')");
     expect(html).not.toMatch(/onerror/i);

@@ -1,6 +1,7 @@
 // The developers' reference page (GET /api/reference): the OpenAPI document rendered as plain HTML on the
 // server, so it works without any script (none from elsewhere, and none of ours either). Styles are inline,
-// allowed by a nonce in this answer's own Content-Security-Policy.
+// allowed by a nonce in this answer's own Content-Security-Policy. Every schema is a <pre> that scrolls when
+// it is wider than the window, so each is a tab stop: a keyboard scrolls it too (WCAG 2.1.1).
 import type { OpenApiDocument } from './document.ts';
 import { escapeHtml } from '../../../common/escape-html.ts';
 
@@ -35,13 +36,13 @@ export function renderReferencePage(doc: OpenApiDocument, nonce: string): string
 <h3 id="${id}-h"><span class="method">${escapeHtml(method.toUpperCase())}</span> <code>${escapeHtml(path)}</code></h3>
 <p>${escapeHtml(operation.summary ?? '')}</p>
 ${parameters.length ? `<h4>Parameters</h4><ul>${parameters.join('')}</ul>` : ''}
-${body ? `<h4>Body (JSON)</h4><pre>${schemaText(body)}</pre>` : ''}
+${body ? `<h4>Body (JSON)</h4><pre tabindex="0">${schemaText(body)}</pre>` : ''}
 <h4>Answers</h4><ul>${responses.join('')}</ul>
 </section>`);
     }
   }
   const schemas = Object.entries((doc.components?.schemas ?? {}) as Record<string, unknown>).map(
-    ([name, schema]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3><pre>${schemaText(schema)}</pre></section>`,
+    ([name, schema]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3><pre tabindex="0">${schemaText(schema)}</pre></section>`,
   );
   const title = escapeHtml(doc.info.title);
   return `<!doctype html>
@@ -53,6 +54,7 @@ main{max-width:960px;margin:0 auto;padding:1rem}
 section{border-top:1px solid #d0d7de;padding:.5rem 0}
 .method{display:inline-block;min-width:4.5em;font-weight:700;color:#0a3069}
 pre{background:#f6f8fa;padding:.75rem;overflow:auto;font-size:.85rem}
+pre:focus-visible{outline:2px solid #0a3069;outline-offset:2px}
 code{font-size:.95em;word-break:break-all}
 </style></head>
 <body><main>

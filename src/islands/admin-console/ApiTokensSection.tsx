@@ -76,7 +76,7 @@ export function ApiTokensSection({ confirm }: { confirm: Confirm }) {
       {failed && <LoadFailed what="the API tokens" onRetry={() => void reload()} />}
       {tokens?.length === 0 && <p className="empty-note">No API token yet.</p>}
       {tokens && tokens.length > 0 && (
-        <TableScroll label="API tokens">
+        <TableScroll label="API tokens table">
           <table className="admin-table">
             <thead>
               <tr>

@@ -15,7 +15,8 @@ interface ToolbarButton {
 }
 
 const BUTTONS: ToolbarButton[] = [
-  ...HEADING_LEVELS.map((level) => ({ action: { kind: 'heading', level } as const, label: `Heading ${level}`, text: `H${level}` })),
+  // The name starts with what the button shows (WCAG 2.5.3, label in name): a speech user says "click H2".
+  ...HEADING_LEVELS.map((level) => ({ action: { kind: 'heading', level } as const, label: `H${level}: heading ${level}`, text: `H${level}` })),
   { action: { kind: 'inline', style: 'bold' }, label: 'Bold', text: 'B', className: 'md-toolbar__bold', shortcut: 'Control+B' },
   { action: { kind: 'inline', style: 'italic' }, label: 'Italic', text: 'I', className: 'md-toolbar__italic', shortcut: 'Control+I' },
   { action: { kind: 'inline', style: 'strikethrough' }, label: 'Strikethrough', text: 'S', className: 'md-toolbar__strike' },

@@ -125,7 +125,7 @@ function AdminReleaseTable({ releases, staticBodies, onEdit, onDelete, onDownloa
   return (
     <section className="previous-releases" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Previous Releases</h2>
-      <TableScroll labelledBy={`${id}-title`}>
+      <TableScroll label="Previous releases table">
         <table className="releases-table releases-table--admin">
           <thead>
             <tr>

@@ -3,8 +3,9 @@
 // Up/Down move round the items, Home/End jump, Escape closes it and gives focus back to the button, Tab
 // or a click elsewhere closes it. An item that cannot be used here stays listed, aria-disabled, with the
 // reason as its description (and title), so the admin learns why before trying. The menu is rendered at
-// the end of the page (a portal) and placed fixed under the button, following it as things scroll, so
-// neither a scrolling table nor a pinned column's stacking clips or covers it.
+// the end of the button's landmark (a portal into its <main>, so it is inside a landmark like the rest of
+// the page) and placed fixed under the button, following it as things scroll, so neither a scrolling table
+// nor a pinned column's stacking clips or covers it.
 import { createPortal } from 'react-dom';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
@@ -37,7 +38,13 @@ function placeMenu(anchor: DOMRect, size: DOMRect): { top: string; left: string 
 export function MenuButton({ label, items, className = 'button button--secondary button--admin-tiny' }: MenuButtonProps) {
   const id = useId();
   const [opening, setOpening] = useState<Opening>(null);
+  // Where the menu is rendered: the landmark holding the button, found when it opens.
+  const [host, setHost] = useState<Element | null>(null);
   const open = opening !== null;
+  const openMenu = (at: Exclude<Opening, null>) => {
+    setHost(button.current?.closest('main') ?? document.body);
+    setOpening(at);
+  };
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLUListElement>(null);
   // Placed before it is painted.
@@ -83,7 +90,7 @@ export function MenuButton({ label, items, className = 'button button--secondary
   const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
-      setOpening(event.key === 'ArrowUp' ? 'last' : 'first');
+      openMenu(event.key === 'ArrowUp' ? 'last' : 'first');
     }
   };
 
@@ -125,13 +132,14 @@ export function MenuButton({ label, items, className = 'button button--secondary
         aria-expanded={open}
         aria-controls={open ? `${id}-menu` : undefined}
         id={`${id}-button`}
-        onClick={() => setOpening(open ? null : 'first')}
+        onClick={() => (open ? setOpening(null) : openMenu('first'))}
         onKeyDown={onButtonKey}
       >
         {label}
         <span className="menu-button__caret" aria-hidden="true"></span>
       </button>
       {open &&
+        host &&
         createPortal(
           <ul ref={menu} id={`${id}-menu`} role="menu" aria-labelledby={`${id}-button`} className="menu-button__menu" onKeyDown={onMenuKey}>
             {items.map((item, index) => (
@@ -157,7 +165,7 @@ export function MenuButton({ label, items, className = 'button button--secondary
               </li>
             ))}
           </ul>,
-          document.body,
+          host,
         )}
     </span>
   );

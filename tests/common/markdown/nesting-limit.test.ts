@@ -78,6 +78,6 @@ describe('nesting limit', () => {
     const html = renderMarkdown(`$${tex}$ inline\n\n$$\n${tex}\n$$`);
     expect(html).not.toContain('class="katex"');
     expect(html).toContain(`<code>${tex}</code>`);
-    expect(html).toContain(`<pre><code class="language-tex">${tex}\n</code></pre>`);
+    expect(html).toContain(`<pre tabindex="0"><code class="language-tex">${tex}\n</code></pre>`);
   });
 });

@@ -13,12 +13,24 @@ describe('renderMarkdown: CommonMark and GFM', () => {
     expect(html).toContain('<em>em</em>');
     expect(html).toContain('<strong>strong</strong>');
     expect(html).toMatch(/<ul>\s*<li>one<\/li>\s*<li>two<\/li>\s*<\/ul>/);
-    expect(html).toContain('<pre><code class="language-js">const a = 1;\n</code></pre>');
+    expect(html).toContain('<pre tabindex="0"><code class="language-js">const a = 1;\n</code></pre>');
+  });
+
+  it('lets the keyboard reach every block that can scroll sideways, and nothing else', () => {
+    // Code, tables and displayed formulas scroll inside the column on a phone (.prose in global.css): each is a
+    // tab stop so a keyboard can scroll it. Content cannot add tab stops of its own or take these away.
+    const html = renderMarkdown(
+      '```\ncode\n```\n\n| a |\n|---|\n| 1 |\n\n$$\nx^2\n$$\n\n<pre tabindex="-1">raw</pre>\n\n<div tabindex="3">a</div>\n\n<p tabindex="0">b</p>',
+    );
+    expect(html.match(/tabindex="[^"]*"/g)).toEqual(['tabindex="0"', 'tabindex="0"', 'tabindex="0"', 'tabindex="0"']);
+    expect(html).toContain('<pre tabindex="0">raw</pre>');
+    expect(html).toContain('<div>a</div>');
+    expect(html).toContain('<p>b</p>');
   });
 
   it('renders tables with alignment', () => {
     const html = renderMarkdown('| Name | Qty |\n|:-----|----:|\n| bolt | 12 |');
-    expect(html).toContain('<table>');
+    expect(html).toContain('<table tabindex="0">');
     expect(html).toContain('<th align="left">Name</th>');
     expect(html).toContain('<td align="right">12</td>');
   });
@@ -98,7 +110,7 @@ describe('renderMarkdown: ==highlight==', () => {
 
   it('never triggers inside code spans or code blocks', () => {
     expect(renderMarkdown('`a ==b== c`')).toBe('<p><code>a ==b== c</code></p>');
-    expect(renderMarkdown('```\nx ==y==\n```')).toBe('<pre><code>x ==y==\n</code></pre>');
+    expect(renderMarkdown('```\nx ==y==\n```')).toBe('<pre tabindex="0"><code>x ==y==\n</code></pre>');
   });
 
   it('leaves comparisons, runs of = and unmatched markers alone', () => {
@@ -134,7 +146,7 @@ describe('renderMarkdown: math', () => {
 
   it('renders display math blocks', () => {
     const html = renderMarkdown('$$\n\\int_0^1 x\\,dx = \\frac{1}{2}\n$$');
-    expect(html).toContain('<span class="katex-display">');
+    expect(html).toContain('<span class="katex-display" tabindex="0">');
     expect(html).toContain('display="block"');
     expect(html).toContain('class="mfrac"');
   });
