@@ -71,6 +71,16 @@ for (const width of [1280, 390]) {
       }
     });
 
+    test('the public pages in the dark colour scheme break no rule', async ({ page }) => {
+      // The site follows the reader's scheme (prefers-color-scheme): its own colours, its own contrast.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      for (const path of PUBLIC_PAGES) {
+        await page.goto(path);
+        await page.waitForLoadState('networkidle');
+        await expectAccessible(page, `${path} in the dark scheme`);
+      }
+    });
+
     test('a customer’s dashboard with a floating license in use breaks no rule', async ({ browser }) => {
       const tag = `${width}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
       const account = { name: `Ada Access ${tag}`, email: `a11y-${tag}@example.com` };
