@@ -20,14 +20,18 @@ function outboxDir(): string {
   return path.join(dataDir, 'outbox');
 }
 
+/** Every mail to `address` in the outbox so far, oldest first. */
+export function mailsTo(address: string): ParsedMail[] {
+  return readOutbox(outboxDir()).filter((mail) => mail.to.toLowerCase().includes(address.toLowerCase()));
+}
+
 /** Waits for the newest mail to `address` whose text has a link containing `linkPart`; returns that link. */
 export async function waitForMailLink(address: string, linkPart: string): Promise<string> {
   let found: string | undefined;
   await expect
     .poll(
       () => {
-        const mails: ParsedMail[] = readOutbox(outboxDir()).filter((mail) => mail.to.toLowerCase().includes(address.toLowerCase()));
-        found = mails
+        found = mailsTo(address)
           .flatMap((mail) => linksIn(mail.text))
           .filter((link) => link.includes(linkPart))
           .at(-1);

@@ -9,6 +9,7 @@ import { signUrl } from '../../auth/signed-urls.ts';
 import { renderMailingHtml, renderPlainText } from '../../../common/markdown/index.ts';
 import { escapeHtml } from '../../../common/escape-html.ts';
 import type { MailMessage } from '../../mail/transport.ts';
+import { footerLink, mailDocument } from '../../mail/layout.ts';
 
 /** The one path exempt from the XSRF check for RFC 8058's one-click POST (server/auth/csrf.ts). */
 export const UNSUBSCRIBE_PATH = ONE_CLICK_UNSUBSCRIBE_PATH;
@@ -43,29 +44,18 @@ export function renderMailing(siteUrl: string, mailing: MailingContent): Rendere
   };
 }
 
-const styles = {
-  body: 'margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1f2933;',
-  card: 'max-width:640px;margin:0 auto;background:#ffffff;border-radius:6px;padding:32px;font-size:15px;line-height:1.5;',
-  heading: 'margin:0 0 16px;font-size:22px;',
-  footer: 'max-width:640px;margin:16px auto 0;font-size:12px;line-height:1.5;color:#7b8794;text-align:center;',
-};
-
 export function mailingMessage(
   site: { siteName: string; siteUrl: string },
   rendered: RenderedMailing,
   recipient: { email: string; unsubscribeUrl: string },
 ): MailMessage {
   const footerText = `You receive this because you have an account at ${site.siteName} (${site.siteUrl}).\nTo stop receiving these mailings, open:\n${recipient.unsubscribeUrl}`;
-  const html = [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(rendered.subject)}</title></head>`,
-    `<body style="${styles.body}">`,
-    `<div style="${styles.card}"><h1 style="${styles.heading}">${escapeHtml(rendered.subject)}</h1>\n${rendered.htmlBody}</div>`,
-    `<p style="${styles.footer}">You receive this because you have an account at <a href="${escapeHtml(site.siteUrl)}" style="color:#7b8794;">${escapeHtml(site.siteName)}</a>.<br>`,
-    `<a href="${escapeHtml(recipient.unsubscribeUrl)}" style="color:#7b8794;">Unsubscribe from these mailings</a></p>`,
-    '</body></html>',
-  ].join('\n');
+  const html = mailDocument({
+    title: rendered.subject,
+    card: `<h1 style="margin:0 0 16px;font-size:22px;">${escapeHtml(rendered.subject)}</h1>\n${rendered.htmlBody}`,
+    footer: `You receive this because you have an account at ${footerLink(site.siteUrl, site.siteName)}.<br>\n${footerLink(recipient.unsubscribeUrl, 'Unsubscribe from these mailings')}`,
+    article: true,
+  });
   return {
     to: recipient.email,
     subject: rendered.subject,
