@@ -1,6 +1,7 @@
 // Every screen against the WCAG 2.2 A and AA rules and axe's best practices (axe-core, run inside the page),
-// at 1280 and 390 px: the public pages and the sign-in dialogs, a customer's dashboard with a floating
-// license in use, and the admin's screens with their tables, menus, dialogs and editors open. Keyboard and
+// at 1280 and 390 px: the public pages (light and dark) and the sign-in dialogs, a customer's dashboard with a
+// floating license in use and the mails that took, and the admin's screens with their tables, menus, dialogs
+// and editors open (docs/engineering.md#every-screen-passes-axe). Keyboard and
 // screen-reader use of single widgets is tested where the widget is (accounts, admin-console, content-admin);
 // this sweep catches what no one thought to test: an unnamed control, two landmarks of one name, a block
 // that scrolls where a keyboard cannot, a name that hides the words on the button.
