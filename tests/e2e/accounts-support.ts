@@ -1,6 +1,6 @@
 // Helpers for the accounts browser tests: unique addresses, the outbox of the product under test
-// (playwright.config.ts sets E2E_DATA_DIR), and an API registration for tests whose subject is not
-// registering itself.
+// (playwright.config.ts sets E2E_DATA_DIR), an API registration for tests whose subject is not
+// registering itself, and a verified, signed-in user for every test that needs one.
 import path from 'node:path';
 import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { encodeBotToken, fetchBotChallenge, solveFetchedChallenge } from '../helpers/botcheck.ts';
