@@ -1,8 +1,8 @@
 // Every screen against the WCAG 2.2 A and AA rules and axe's best practices (axe-core, run inside the page),
 // at 1280 and 390 px: the public pages (light and dark) and the sign-in dialogs, a customer's dashboard with a
 // floating license in use and the mails that took, and the admin's screens with their tables, menus, dialogs
-// and editors open; and, what axe cannot judge, a visible focus on every Tab stop of the reading pages
-// (docs/engineering.md#every-screen-passes-axe). Keyboard and
+// and editors open; and, what axe cannot judge, a visible focus on every Tab stop of the reading pages, the
+// dashboard and the admin console (docs/engineering.md#every-screen-passes-axe). Keyboard and
 // screen-reader use of single widgets is tested where the widget is (accounts, admin-console, content-admin);
 // this sweep catches what no one thought to test: an unnamed control, two landmarks of one name, a block
 // that scrolls where a keyboard cannot, a name that hides the words on the button.
@@ -42,6 +42,35 @@ async function expectAccessible(page: Page, what: string): Promise<void> {
   expect(await violationsOn(page), what).toEqual([]);
 }
 
+/**
+ * WCAG 2.4.7, which axe cannot check: Tab through the page from its start until focus comes round (or
+ * `maxStops`), and every focused element must be drawn with an outline or a ring, and be on screen to see.
+ */
+async function expectFocusAlwaysShown(page: Page, what: string, maxStops = 150): Promise<void> {
+  const seen = new Set<string>();
+  const unmarked: string[] = [];
+  for (let stop = 0; stop < maxStops; stop++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement;
+      if (!(element instanceof HTMLElement) || element === document.body) return null;
+      const style = getComputedStyle(element);
+      const box = element.getBoundingClientRect();
+      return {
+        name: `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}" #${[...(element.parentElement?.children ?? [])].indexOf(element)} at ${Math.round(box.x)},${Math.round(box.y + window.scrollY)}`,
+        marked: (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none',
+        onScreen: box.width > 0 && box.height > 0,
+      };
+    });
+    if (!focused) continue;
+    if (seen.has(focused.name)) break;
+    seen.add(focused.name);
+    if (!focused.marked || !focused.onScreen) unmarked.push(focused.name);
+  }
+  expect(seen.size, `Tab stops on ${what}`).toBeGreaterThan(3);
+  expect(unmarked, `Tab stops on ${what} without a visible focus`).toEqual([]);
+}
+
 /** Opens the navigation's dialog `name` (from the menu under 800 px, where the buttons live there). */
 async function openFromNavigation(page: Page, name: string, narrow: boolean): Promise<void> {
   if (narrow) await page.getByRole('button', { name: /menu/i }).first().click();
@@ -75,33 +104,10 @@ for (const width of [1280, 390]) {
     });
 
     test('every Tab stop of the reading pages shows where the focus is', async ({ page }) => {
-      // WCAG 2.4.7, which axe cannot check: Tab through a page (up to 80 stops, until focus comes round) and
-      // every focused element must be drawn with an outline or a ring, and be on screen to see.
       for (const path of ['/', '/news', '/downloads', '/contact']) {
         await page.goto(path);
         await page.waitForLoadState('networkidle');
-        const seen = new Set<string>();
-        const unmarked: string[] = [];
-        for (let stop = 0; stop < 80; stop++) {
-          await page.keyboard.press('Tab');
-          const focused = await page.evaluate(() => {
-            const element = document.activeElement;
-            if (!(element instanceof HTMLElement) || element === document.body) return null;
-            const style = getComputedStyle(element);
-            const box = element.getBoundingClientRect();
-            return {
-              name: `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}" #${[...(element.parentElement?.children ?? [])].indexOf(element)}`,
-              marked: (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none',
-              onScreen: box.width > 0 && box.height > 0,
-            };
-          });
-          if (!focused) continue;
-          if (seen.has(focused.name)) break;
-          seen.add(focused.name);
-          if (!focused.marked || !focused.onScreen) unmarked.push(focused.name);
-        }
-        expect(seen.size, `Tab stops on ${path}`).toBeGreaterThan(3);
-        expect(unmarked, `stops on ${path} without a visible focus`).toEqual([]);
+        await expectFocusAlwaysShown(page, path);
       }
     });
 
@@ -137,6 +143,7 @@ for (const width of [1280, 390]) {
       await expect(card.getByText('1 of 2 seats in use')).toBeVisible();
       await page.waitForLoadState('networkidle');
       await expectAccessible(page, 'the dashboard');
+      await expectFocusAlwaysShown(page, 'the dashboard');
 
       // The mails this took (verify the address, the license is active), as a mail client shows them. Only
       // the WCAG rules: landmarks and a <main> are a web page's structure, which mail clients strip.
@@ -164,6 +171,7 @@ for (const width of [1280, 390]) {
       await expect(page.getByRole('region', { name: 'API tokens table' })).toBeVisible();
       await page.waitForLoadState('networkidle');
       await expectAccessible(page, 'the admin console');
+      await expectFocusAlwaysShown(page, 'the admin console');
 
       await page
         .getByRole('button', { name: /^Actions for / })
