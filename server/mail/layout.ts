@@ -35,7 +35,6 @@ const SMALL_PRINT = '#52606d';
 
 const styles = {
   body: 'margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1f2933;',
-  heading: 'margin:0 0 16px;font-size:20px;',
   paragraph: 'margin:0 0 16px;font-size:15px;line-height:1.5;',
   label: `padding:4px 12px 4px 0;font-size:14px;color:${SMALL_PRINT};vertical-align:top;white-space:nowrap;`,
   value: 'padding:4px 0;font-size:14px;vertical-align:top;',
@@ -49,19 +48,22 @@ export function footerLink(href: string, text: string): string {
 }
 
 /**
- * The HTML document every mail is: the content on a white card on a grey ground, the small print under it.
- * `card` and `footer` are HTML the caller has escaped; an `article` (a mailing, markdown rendered) is wider
- * and sets the text size its own paragraphs do not.
+ * The HTML document every mail is: its title as the heading of a white card on a grey ground, the content
+ * under it, the small print below the card. `content` and `footer` are HTML the caller has escaped; an
+ * `article` (a mailing, markdown rendered) is wider, with a larger heading, and sets the text size its own
+ * paragraphs do not.
  */
-export function mailDocument(parts: { title: string; card: string; footer: string; article?: boolean }): string {
+export function mailDocument(parts: { title: string; content: string; footer: string; article?: boolean }): string {
   const width = parts.article ? 640 : 560;
   const cardText = parts.article ? 'font-size:15px;line-height:1.5;' : '';
+  const heading = `<h1 style="margin:0 0 16px;font-size:${parts.article ? 22 : 20}px;">${escapeHtml(parts.title)}</h1>`;
+  const card = [heading, parts.content].filter((part) => part !== '').join('\n');
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(parts.title)}</title></head>`,
     `<body style="${styles.body}">`,
-    `<div style="max-width:${width}px;margin:0 auto;background:#ffffff;border-radius:6px;padding:32px;${cardText}">${parts.card}</div>`,
+    `<div style="max-width:${width}px;margin:0 auto;background:#ffffff;border-radius:6px;padding:32px;${cardText}">${card}</div>`,
     `<p style="max-width:${width}px;margin:16px auto 0;font-size:12px;line-height:1.5;color:${SMALL_PRINT};text-align:center;">${parts.footer}</p>`,
     '</body></html>',
   ].join('\n');
@@ -72,7 +74,7 @@ function paragraph(text: string, style = styles.paragraph): string {
 }
 
 export function renderHtml(site: MailSite, body: MailBody): string {
-  const parts = [`<h1 style="${styles.heading}">${escapeHtml(body.heading)}</h1>`, ...body.paragraphs.map((text) => paragraph(text))];
+  const parts = body.paragraphs.map((text) => paragraph(text));
   if (body.details?.length) {
     const rows = body.details.map(
       ([label, value]) =>
@@ -89,7 +91,7 @@ export function renderHtml(site: MailSite, body: MailBody): string {
   parts.push(...(body.closing ?? []).map((text) => paragraph(text)));
   return mailDocument({
     title: body.heading,
-    card: parts.join('\n'),
+    content: parts.join('\n'),
     footer: `${escapeHtml(site.siteName)} &middot; ${footerLink(site.siteUrl, site.siteUrl)}`,
   });
 }

@@ -7,7 +7,6 @@ import type { AppContext } from '../../context.ts';
 import { ONE_CLICK_UNSUBSCRIBE_PATH } from '../../auth/csrf.ts';
 import { signUrl } from '../../auth/signed-urls.ts';
 import { renderMailingHtml, renderPlainText } from '../../../common/markdown/index.ts';
-import { escapeHtml } from '../../../common/escape-html.ts';
 import type { MailMessage } from '../../mail/transport.ts';
 import { footerLink, mailDocument } from '../../mail/layout.ts';
 
@@ -52,7 +51,7 @@ export function mailingMessage(
   const footerText = `You receive this because you have an account at ${site.siteName} (${site.siteUrl}).\nTo stop receiving these mailings, open:\n${recipient.unsubscribeUrl}`;
   const html = mailDocument({
     title: rendered.subject,
-    card: `<h1 style="margin:0 0 16px;font-size:22px;">${escapeHtml(rendered.subject)}</h1>\n${rendered.htmlBody}`,
+    content: rendered.htmlBody,
     footer: `You receive this because you have an account at ${footerLink(site.siteUrl, site.siteName)}.<br>\n${footerLink(recipient.unsubscribeUrl, 'Unsubscribe from these mailings')}`,
     article: true,
   });
