@@ -169,3 +169,18 @@ export function linkBuildDir(from: string, to: string, except: readonly string[]
   walk(from, to, true);
   return count;
 }
+
+/**
+ * Puts `body` at `file` of a directory filled by linkBuildDir. Its files are hard links to the live build's:
+ * writing into one would change the live page under its readers, so a new file is renamed over the link,
+ * leaving the live one whole. The compressed forms the link copy carried (of the old bytes) go first, so
+ * neither nginx nor the loader can take them for the new page: the loader trusts a form written no earlier
+ * than its file (server/static/static-site.ts), and file times are only as fine as the kernel's clock tick.
+ */
+export function replaceLinkedFile(file: string, body: Buffer | string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  for (const form of [`${file}.br`, `${file}.gz`]) fs.rmSync(form, { force: true });
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
+  fs.writeFileSync(temp, body);
+  fs.renameSync(temp, file);
+}

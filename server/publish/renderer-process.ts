@@ -5,11 +5,11 @@
 // `renderPath` (what the build itself calls per page), reading the content from the next snapshot
 // (src/lib/site-data.ts reads CONTENT_DIR per snapshot). A fresh process: none of the build's Vite and Rolldown
 // memory comes with it, so it waits at a fraction of a build process's size.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BuildOptions, PathWithRoute, Prerenderer, RouteData } from './page-generation.ts';
+import { replaceLinkedFile } from './build-dirs.ts';
 import { peakRssBytes, resetPeakRss } from './peak-rss.ts';
 import { astroDistModule, listRoutePaths, routeKey, type RendererState, type StaticPathsClass } from './renderer-state.ts';
 import type { AstroRenderDone, RenderJob } from './warm-astro.ts';
@@ -116,7 +116,7 @@ async function loadRenderer(state: RendererState): Promise<Renderer> {
         entry.route.distURL = undefined;
         if (!result) continue;
         const file = fileURLToPath(result.outFile);
-        replaceFile(file, result.body);
+        replaceLinkedFile(file, result.body);
         written.push(path.relative(request.outDir, file));
       }
       const removed: string[] = [];
@@ -130,19 +130,6 @@ async function loadRenderer(state: RendererState): Promise<Renderer> {
       return { written, removed };
     },
   };
-}
-
-/**
- * The new build's files are hard links to the live build's: writing into one would change the live page
- * under its readers. A new file renamed over the link leaves the live one whole; the compressed forms the
- * link copy carried (of the old bytes) go, so neither nginx nor the loader can take them for the new page.
- */
-function replaceFile(file: string, body: Buffer | string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  for (const form of [`${file}.br`, `${file}.gz`]) fs.rmSync(form, { force: true });
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
-  fs.writeFileSync(temp, body);
-  fs.renameSync(temp, file);
 }
 
 const reply = (message: AstroRenderDone) => process.send?.(message);

@@ -1,9 +1,10 @@
 // A fake build runner for the incremental publish's failure drills: every build writes a few pages whose
 // bodies name the build's generation, padded to a size that takes the disk some writing; a render replaces
-// the pages it names with the next generation (by rename, as the real renderer must, never writing into a
-// hard-linked file). The drills inject what goes wrong through the hooks.
+// the pages it names with the next generation as the real renderer does (replaceLinkedFile: by rename,
+// never writing into a hard-linked file). The drills inject what goes wrong through the hooks.
 import fs from 'node:fs';
 import path from 'node:path';
+import { replaceLinkedFile } from '../../server/publish/build-dirs.ts';
 import type { BuildJob, BuildResult, BuildRunner, RenderJob } from '../../server/publish/build-runner.ts';
 
 export const PAGES = ['index.html', 'a.html', 'b.html', 'c.html'] as const;
@@ -38,12 +39,6 @@ export interface GenerationRunner {
   renderPauseMs: number;
 }
 
-function replaceFile(file: string, body: string): void {
-  const temp = `${file}.tmp`;
-  fs.writeFileSync(temp, body);
-  fs.renameSync(temp, file);
-}
-
 export function createGenerationRunner(): GenerationRunner {
   let next = 1;
   const state: GenerationRunner = {
@@ -70,7 +65,7 @@ export function createGenerationRunner(): GenerationRunner {
     state.calls.render++;
     const generation = next;
     for (const [index, page] of RENDERED.entries()) {
-      replaceFile(path.join(job.outDir, page), pageBody(page, generation));
+      replaceLinkedFile(path.join(job.outDir, page), pageBody(page, generation));
       if (index === 0) await state.midRender?.(job.outDir);
       if (state.renderPauseMs > 0) await new Promise((resolve) => setTimeout(resolve, state.renderPauseMs));
     }

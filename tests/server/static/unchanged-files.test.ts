@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { linkBuildDir } from '../../../server/publish/build-dirs.ts';
+import { linkBuildDir, replaceLinkedFile } from '../../../server/publish/build-dirs.ts';
 import { loadStaticSite, type StaticEntry, type StaticSite } from '../../../server/static/static-site.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
 import { writeBuild } from './fixture-build.ts';
@@ -25,16 +25,15 @@ const FILES = {
   'robots.txt': 'User-agent: *\n',
 };
 
-/** The next build as an incremental publish makes it: every file linked, the changed ones replaced by rename. */
+/**
+ * The next build as an incremental publish makes it: every file linked, the changed ones replaced as the
+ * renderer replaces them (their old compressed forms gone, the new bytes renamed over the link).
+ */
 function nextBuild(from: string, name: string, changed: Record<string, string>): string {
   const dir = path.join(root, name);
   fs.mkdirSync(dir, { recursive: true });
   linkBuildDir(from, dir);
-  for (const [file, text] of Object.entries(changed)) {
-    const target = path.join(dir, file);
-    fs.writeFileSync(`${target}.tmp`, text);
-    fs.renameSync(`${target}.tmp`, target);
-  }
+  for (const [file, text] of Object.entries(changed)) replaceLinkedFile(path.join(dir, file), text);
   return dir;
 }
 
