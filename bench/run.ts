@@ -23,6 +23,7 @@ import { HEARTBEAT_PATH, measureSigningRate, seedBenchLicense, VALIDATE_PATH, ty
 import { LATEST_PATH, seedBenchReleases } from './lib/updates.ts';
 import { createApiClient, freePort, login, solvedBotToken, type ApiClient } from '../tests/helpers/fetch-client.ts';
 import { runCannon, runWrk, type LoadResult } from './lib/load.ts';
+import { answerDifference, type ComparedAnswer } from './lib/same-answers.ts';
 import { launchChromium, measurePage, SIGNED_OUT_GUARDED_PAGES, type PageWeight } from './lib/page-weight.ts';
 import { buildProcessesRss, PROJECT_ROOT, processTreePss, servingRss, startNodeProcess, type ProductProcess } from './lib/product.ts';
 import { compressedFormsServed, lastBuildPeak, measurePublish, pageContains, settle } from './lib/publish-measures.ts';
@@ -226,7 +227,8 @@ async function measureServing(
   say(`  (product and bare reference: ${serving} serving process${serving === 1 ? '' : 'es'} each)`);
   const bare = await startNodeProcess('bench/lib/bare-api-server.ts', {
     args: [path.join(dataDir, 'site.db'), String(barePort), queriesFile, String(serving)],
-    env: { NODE_ENV: 'production' },
+    // SITE_URL: the issuer of the license files it signs, as the product's.
+    env: { NODE_ENV: 'production', SITE_URL: env.SITE_URL ?? '' },
     port: barePort,
     timeoutMs: 30_000,
     ready: async (base) => (await fetch(`${base}/ready`)).status === 200,
@@ -271,11 +273,20 @@ async function measureServing(
   say('  licensing (validate, heartbeat, signing) and the update API (latest)…');
   const validateBody = JSON.stringify({ key: license.key, fingerprint: license.fingerprint });
   const jsonHeaders = { 'Content-Type': 'application/json', Accept: 'application/json' };
-  for (const base of [product.base, bare.base]) {
-    const check = await fetch(`${base}${VALIDATE_PATH}`, { method: 'POST', headers: jsonHeaders, body: validateBody });
-    const answer = (await check.json()) as { code?: string };
-    if (check.status !== 200 || answer.code !== 'VALID') throw new Error(`${base}${VALIDATE_PATH} answered ${check.status} ${answer.code} before the load`);
-  }
+  /** Both answers to one request, which must be the product's expected one and the same (bench/lib/same-answers.ts). */
+  const sameAnswers = async (kind: ComparedAnswer, url: string, init: RequestInit, expected: (answer: Record<string, unknown>) => boolean) => {
+    const answers: unknown[] = [];
+    for (const base of [product.base, bare.base]) {
+      const check = await fetch(`${base}${url}`, init);
+      const answer = (await check.json()) as Record<string, unknown>;
+      if (check.status !== 200 || !expected(answer))
+        throw new Error(`${base}${url} answered ${check.status} ${JSON.stringify(answer).slice(0, 300)} before the load`);
+      answers.push(answer);
+    }
+    const difference = answerDifference(kind, answers[0], answers[1]);
+    if (difference) throw new Error(`not like with like, ${difference}`);
+  };
+  await sameAnswers('validate', VALIDATE_PATH, { method: 'POST', headers: jsonHeaders, body: validateBody }, (answer) => answer.code === 'VALID');
   const wrkPost =
     (url: string, postBody = validateBody) =>
     (runSeconds: number) =>
@@ -283,23 +294,18 @@ async function measureServing(
   const validate = tools.wrk ? await compare({ product: wrkPost(`${product.base}${VALIDATE_PATH}`), bare: wrkPost(`${bare.base}${VALIDATE_PATH}`) }) : null;
   // The heartbeat beside a bare handler doing the same lookups, lease write and signature (issue 24).
   const heartbeatBody = JSON.stringify({ key: license.key, fingerprint: license.fingerprint });
-  for (const base of [product.base, bare.base]) {
-    const check = await fetch(`${base}${HEARTBEAT_PATH}`, { method: 'POST', headers: jsonHeaders, body: heartbeatBody });
-    const answer = (await check.json()) as { code?: string };
-    if (check.status !== 200 || answer.code !== 'VALID') throw new Error(`${base}${HEARTBEAT_PATH} answered ${check.status} ${answer.code} before the load`);
-  }
+  await sameAnswers('heartbeat', HEARTBEAT_PATH, { method: 'POST', headers: jsonHeaders, body: heartbeatBody }, (answer) => answer.code === 'VALID');
   const heartbeat = tools.wrk
     ? await compare({ product: wrkPost(`${product.base}${HEARTBEAT_PATH}`, heartbeatBody), bare: wrkPost(`${bare.base}${HEARTBEAT_PATH}`, heartbeatBody) })
     : null;
   // The update API's latest (issue 25) beside a bare handler doing the same reads, choice and signed link.
   const latestHeaders = { Authorization: `License ${license.updates.key}`, Accept: 'application/json' };
-  for (const base of [product.base, bare.base]) {
-    const check = await fetch(`${base}${LATEST_PATH}`, { headers: latestHeaders });
-    const answer = (await check.json()) as { latest?: { version?: string } | null };
-    if (check.status !== 200 || answer.latest?.version !== license.updates.newest) {
-      throw new Error(`${base}${LATEST_PATH} answered ${check.status} ${JSON.stringify(answer).slice(0, 200)} before the load`);
-    }
-  }
+  await sameAnswers(
+    'latest',
+    LATEST_PATH,
+    { headers: latestHeaders },
+    (answer) => (answer.latest as { version?: string } | null)?.version === license.updates.newest,
+  );
   const latest = tools.wrk
     ? await compare({ product: wrkGet(`${product.base}${LATEST_PATH}`, latestHeaders), bare: wrkGet(`${bare.base}${LATEST_PATH}`, latestHeaders) })
     : null;

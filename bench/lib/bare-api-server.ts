@@ -3,16 +3,20 @@
 // JSON out — and none of the product's middleware (sessions, XSRF, security headers, logging). Issue 25
 // adds the update API's latest: the same reads, choice, signed link and answer, without the guard, the
 // rate limits, the check counting and the query validation. The work both share is done the product's way
-// (a write transaction's quick lock retries, license files signed by node:crypto: decision 0057), so a ratio
-// says what the product adds around that work, not how the work is done.
-// Usage: node bench/lib/bare-api-server.ts <database file> <port> <captured queries JSON file> [processes]
+// (a write transaction's quick lock retries, license files signed by node:crypto: decision 0057; a license's
+// effective entitlements by licenseTerms; a file by signLicenseFile with the data directory's key), and the
+// answers are the product's, field for field (bench/run.ts compares them before the load), so a ratio says
+// what the product adds around that work, not how the work is done or how much of it.
+// Usage: SITE_URL=… node bench/lib/bare-api-server.ts <database file> <port> <captured queries JSON file> [processes]
+// (SITE_URL: the product's, the issuer of its license files.)
 //
 // Like with like (issue 31, item 7): with `processes` > 1 it forks that many minus one more processes, and
 // each binds the port itself (SO_REUSEPORT), as the product's primary and web workers do
 // (server/process/worker.ts); the first answers /ready once every one listens.
 import cluster from 'node:cluster';
-import { createHash, createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
@@ -21,7 +25,9 @@ import type { CapturedQueries } from './captured-queries.ts';
 import { compareSemver } from '../../common/semver.ts';
 import { renderMarkdown } from '../../common/markdown/index.ts';
 import { writeTransaction } from '../../server/db/client.ts';
-import { signCompactEdDsa } from '../../server/features/licensing/license-file.ts';
+import { signLicenseFile } from '../../server/features/licensing/license-file.ts';
+import { licenseTerms } from '../../server/features/licensing/license-terms.ts';
+import { loadKeyring } from '../../server/features/licensing/signing-keys.ts';
 
 const [databaseFile, port, queriesFile, processesArgument = '1'] = process.argv.slice(2);
 if (!databaseFile || !port || !queriesFile) throw new Error('usage: bare-api-server.ts <database file> <port> <queries JSON> [processes]');
@@ -71,10 +77,34 @@ const renewLease = writer.prepare('update license_machines set last_check_in_at 
 // In a write transaction as the product takes one (server/db/client.ts): the lock asked for again after
 // microseconds when another process holds it, not after SQLite's millisecond sleeps.
 const heartbeatWrite = (machineId: number, at: string, lease: string) => writeTransaction({ $client: writer }, () => renewLease.run(at, lease, machineId));
-// Signing is part of the work measured (a heartbeat answers a fresh file), so the bare handler signs too,
-// with the product's own signing (server/features/licensing/license-file.ts).
-const { privateKey } = generateKeyPairSync('ed25519');
-const LEASE_MS = 15 * 60_000;
+// Signing is part of the work measured (a heartbeat answers a fresh file), so the bare handler signs too:
+// the product's file, with the product's own signing and key (server/features/licensing/license-file.ts).
+const keyring = loadKeyring({ dataDir: path.dirname(databaseFile) });
+const issuer = process.env.SITE_URL;
+if (!issuer) throw new Error("SITE_URL must name the product's site: it is the issuer of the license files");
+/** The product's LICENSE_LEASE_DAYS default: how long a node-locked machine's lease runs (docs/licensing.md). */
+const NODE_LOCKED_LEASE_MS = 30 * 86_400_000;
+
+type LicenseRow = NonNullable<ReturnType<typeof licenseByKey.get>>;
+/** A license as the product's software API states it (validate's `license`, the file's `license` claims). */
+function licenseClaims(found: LicenseRow) {
+  const license = found.licenses ?? {};
+  const type = found.license_types ?? {};
+  const owner = found.users ?? {};
+  return {
+    id: Number(license.id),
+    key: String(license.key),
+    ...licenseTerms(
+      { extra_entitlements: String(license.extra_entitlements), maintenance_until: (license.maintenance_until as string | null) ?? null },
+      { name: String(type.name), entitlements: String(type.entitlements) },
+    ),
+    user_name: [owner.name, owner.surname].filter(Boolean).join(' '),
+    company_name: (owner.company_name as string | null) ?? null,
+    email: String(owner.email),
+    max_machines: Number(license.max_machines),
+    expire_date: (license.expire_date as string | null) ?? null,
+  };
+}
 
 // The update API's latest (issue 25): every downloadable versioned release with its files, read per request
 // as the product reads them; notes rendered once per release, as the product caches them.
@@ -163,8 +193,8 @@ const app = new Hono()
     }
     return c.json({ user: found.users, licenses: licenses.map((license) => ({ ...license, machines: machines.get(license.licenses?.id) ?? [] })) });
   })
-  // The licensing API's validate (issue 12): the same two lookups and the same answer, without the
-  // product's rate limits, body limit and validation.
+  // The licensing API's validate (issue 12): the same two lookups and the same answer (issue 24's
+  // entitlements and maintenance included), without the product's rate limits, body limit and validation.
   .post('/api/licensing/v1/validate', async (c) => {
     const { key, fingerprint } = await c.req.json<{ key: string; fingerprint?: string }>();
     const found = licenseByKey.get(key.trim().toUpperCase());
@@ -176,17 +206,7 @@ const app = new Hono()
       code,
       message: code === 'VALID' ? 'The license is valid.' : 'This license is not activated on this machine.',
       valid: code === 'VALID',
-      license: {
-        id: license.id,
-        key: license.key,
-        type: found.license_types?.name,
-        user_name: found.users?.name,
-        company_name: found.users?.company_name,
-        email: found.users?.email,
-        max_machines: license.max_machines,
-        expire_date: license.expire_date,
-        active_machines: machines.length,
-      },
+      license: { ...licenseClaims(found), active_machines: machines.length },
     });
   })
   // The heartbeat (issue 24): the same lookups, the lease renewed in a BEGIN IMMEDIATE transaction, a signed
@@ -202,16 +222,16 @@ const app = new Hono()
       .find((candidate) => candidate.fingerprint === fingerprint);
     if (!machine) return c.json({ code: 'HEARTBEAT_DEAD', message: 'The lease of this machine has ended; activate again.', valid: false });
     const now = Date.now();
-    const lease = new Date(now + LEASE_MS).toISOString();
-    heartbeatWrite(Number(machine.id), new Date(now).toISOString(), lease);
-    const claims = {
-      license: { id: license.id, key: license.key, type: found.license_types?.name },
-      machine: { fingerprint },
-      iat: Math.floor(now / 1000),
-      exp: Math.floor((now + LEASE_MS) / 1000),
-    };
-    const file = signCompactEdDsa({ alg: 'EdDSA', typ: 'dctl-license+jwt' }, claims, privateKey);
-    return c.json({ code: 'VALID', message: 'The license is valid.', valid: true, lease_expires_at: lease, license_file: file });
+    const type = found.license_types ?? {};
+    const leaseEnd = new Date(now + (type.floating === 1 ? Number(type.lease_minutes) * 60_000 : NODE_LOCKED_LEASE_MS));
+    heartbeatWrite(Number(machine.id), new Date(now).toISOString(), leaseEnd.toISOString());
+    const file = await signLicenseFile(keyring, {
+      issuer,
+      license: licenseClaims(found),
+      machine: { fingerprint, name: (machine.name as string | null) ?? null, leaseExpiresAt: leaseEnd },
+      now: new Date(now),
+    });
+    return c.json({ code: 'VALID', message: 'The license is valid.', valid: true, lease_expires_at: leaseEnd.toISOString(), license_file: file });
   })
   .get('/ready', (c) => c.text('ok'));
 
