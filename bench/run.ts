@@ -227,8 +227,8 @@ async function measureServing(
   say(`  (product and bare reference: ${serving} serving process${serving === 1 ? '' : 'es'} each)`);
   const bare = await startNodeProcess('bench/lib/bare-api-server.ts', {
     args: [path.join(dataDir, 'site.db'), String(barePort), queriesFile, String(serving)],
-    // SITE_URL: the issuer of the license files it signs, as the product's.
-    env: { NODE_ENV: 'production', SITE_URL: env.SITE_URL ?? '' },
+    // The issuer of the license files it signs and a node-locked lease's length, as the product's.
+    env: { NODE_ENV: 'production', SITE_URL: env.SITE_URL ?? '', LICENSE_LEASE_DAYS: String(loadConfig(env).licenseLeaseDays) },
     port: barePort,
     timeoutMs: 30_000,
     ready: async (base) => (await fetch(`${base}/ready`)).status === 200,

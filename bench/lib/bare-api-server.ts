@@ -7,8 +7,8 @@
 // effective entitlements by licenseTerms; a file by signLicenseFile with the data directory's key), and the
 // answers are the product's, field for field (bench/run.ts compares them before the load), so a ratio says
 // what the product adds around that work, not how the work is done or how much of it.
-// Usage: SITE_URL=… node bench/lib/bare-api-server.ts <database file> <port> <captured queries JSON file> [processes]
-// (SITE_URL: the product's, the issuer of its license files.)
+// Usage: SITE_URL=… LICENSE_LEASE_DAYS=… node bench/lib/bare-api-server.ts <database file> <port> <captured queries JSON file> [processes]
+// (the product's: the issuer of its license files, a node-locked machine's lease.)
 //
 // Like with like (issue 31, item 7): with `processes` > 1 it forks that many minus one more processes, and
 // each binds the port itself (SO_REUSEPORT), as the product's primary and web workers do
@@ -82,8 +82,9 @@ const heartbeatWrite = (machineId: number, at: string, lease: string) => writeTr
 const keyring = loadKeyring({ dataDir: path.dirname(databaseFile) });
 const issuer = process.env.SITE_URL;
 if (!issuer) throw new Error("SITE_URL must name the product's site: it is the issuer of the license files");
-/** The product's LICENSE_LEASE_DAYS default: how long a node-locked machine's lease runs (docs/licensing.md). */
-const NODE_LOCKED_LEASE_MS = 30 * 86_400_000;
+/** How long a node-locked machine's lease runs: the product's LICENSE_LEASE_DAYS (docs/licensing.md). */
+const NODE_LOCKED_LEASE_MS = Number(process.env.LICENSE_LEASE_DAYS) * 86_400_000;
+if (!(NODE_LOCKED_LEASE_MS > 0)) throw new Error("LICENSE_LEASE_DAYS must be the product's, a whole number of days");
 
 type LicenseRow = NonNullable<ReturnType<typeof licenseByKey.get>>;
 /** A license as the product's software API states it (validate's `license`, the file's `license` claims). */

@@ -5,16 +5,15 @@
 // and stops when their answers differ in anything but what a second later must change: a signed file's times
 // and signature, a lease's end, a download link's expiry and signature.
 import { isDeepStrictEqual } from 'node:util';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 
 export type ComparedAnswer = 'validate' | 'heartbeat' | 'latest';
 
 /** The part of a compact JWS (header.payload.signature) that does not move with the clock: header and claims but times. */
 function fileWithoutTimes(file: unknown): unknown {
   if (typeof file !== 'string') return file;
-  const [header = '', payload = ''] = file.split('.');
-  const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
-  const { iat: _issued, nbf: _notBefore, exp: _expires, ...claims } = decode(payload);
-  return { header: decode(header), claims };
+  const { iat: _issued, nbf: _notBefore, exp: _expires, ...claims } = decodeJwt(file);
+  return { header: decodeProtectedHeader(file), claims };
 }
 
 /** The answer with what must differ from call to call taken out. */
