@@ -30,13 +30,12 @@ export interface ReleaseFile {
 }
 
 /** The card's File / Size / SHA-256 list, or null when the release has no file. */
-export function releaseFileFacts(release: ReleaseFile): { filename: string; size: string; sha256: string | null; copyLabel: string } | null {
+export function releaseFileFacts(release: ReleaseFile): { filename: string; size: string; sha256: string | null } | null {
   if (!release.filename) return null;
   return {
     filename: release.filename,
     size: formatBytes(release.size),
     sha256: release.sha256 || null,
-    copyLabel: `Copy the SHA-256 of ${release.filename}`,
   };
 }
 

@@ -113,6 +113,11 @@ test('an admin adds a release with a file through the page, with upload progress
   await expect(card).toContainText(RELEASE.filename);
   await expect(card).toContainText('3.0 MB');
   await expect(card.locator('code')).toHaveText(FILE_SHA256);
+  // The admin's card draws the same file facts with the React copy button, which copies the same hash.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await card.getByRole('button', { name: `Copy the SHA-256 of ${RELEASE.filename}` }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(FILE_SHA256);
   await expect(card.locator('[data-download-count]')).toHaveText('0 downloads');
   await expect(card.locator('strong')).toHaveText('probe calibration');
   await expect(card.getByRole('button', { name: `Edit ${RELEASE.title}` })).toBeVisible();
@@ -125,7 +130,8 @@ test('an admin adds a release with a file through the page, with upload progress
 });
 
 test('a verified user downloads the release and gets the uploaded bytes; the admin sees the count', async ({ browser, page }) => {
-  const reader = await browser.newContext();
+  // The reader copies the file's SHA-256 below, and the test reads back what was copied.
+  const reader = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   const readerPage = await reader.newPage();
   await registerReader(readerPage);
 
@@ -145,6 +151,10 @@ test('a verified user downloads the release and gets the uploaded bytes; the adm
   const button = card.getByRole('button', { name: `Download ${RELEASE.title}` });
   await expect(button).toBeVisible();
   await expect(card.locator('code')).toHaveText(FILE_SHA256);
+  // The static page's copy button, enabled by its script, puts the hash on the clipboard and says so.
+  await card.getByRole('button', { name: `Copy the SHA-256 of ${RELEASE.filename}` }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
+  expect(await readerPage.evaluate(() => navigator.clipboard.readText())).toBe(FILE_SHA256);
 
   const downloadEvent = readerPage.waitForEvent('download');
   await button.click();

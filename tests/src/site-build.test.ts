@@ -239,6 +239,13 @@ describe('the built site', () => {
     expect(viewer).not.toContain('release-files');
     expect(viewer).not.toContain('data-file-url');
     expect(viewer).toContain('class="download-card__file"');
+    // Its hash and the copy button the page script enables (src/scripts/copy-buttons.ts), aimed at that hash.
+    expect(viewer).toContain(
+      '<code id="download-602-sha256" class="download-card__hash">60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752</code>',
+    );
+    expect(viewer).toMatch(
+      /<button type="button" class="copy-button" data-copy-target="download-602-sha256" data-pagefind-ignore(="")? aria-label="Copy the SHA-256 of viewer.zip" hidden(="")?>/,
+    );
     expect(viewer).toMatch(/<div class="download-card__action" data-download-action data-download-id="602" data-filename="[^"]+" data-size="\d+"><\/div>/);
     // "CMM Suite 9" has a version: its date, then a row per file with its own gated link for the page script.
     const suite = cardOf('CMM Suite 9');
@@ -247,6 +254,9 @@ describe('the built site', () => {
     expect(suite).toContain('data-file-url="/api/downloads/file/601/6011"');
     expect(suite).toContain('<span class="release-file__platform-name">All platforms</span>');
     expect(suite).not.toContain('data-gated');
+    expect(suite).toMatch(
+      /<button type="button" class="copy-button" data-copy-target="download-601-file-6011-sha256" data-pagefind-ignore(="")? aria-label="Copy the SHA-256 of [^"]+" hidden(="")?>/,
+    );
     // A previous release's files are in the page but hidden until the script finds the reader may download them.
     const table = html.slice(html.indexOf('<table class="releases-table">'));
     expect(table).toMatch(

@@ -16,7 +16,7 @@ import {
 import { CopyButton } from '../ui/CopyButton.tsx';
 import { DownloadControl } from './DownloadControl.tsx';
 import { ReleaseActions } from './ReleaseActions.tsx';
-import { ReleaseFacts, ReleaseFileList } from './ReleaseFileList.tsx';
+import { FileFacts, ReleaseFacts, ReleaseFileList } from './ReleaseFileList.tsx';
 import { ReleaseBody, type StaticBodies } from './ReleaseBody.tsx';
 import type { Release } from '../../lib/api/downloads.ts';
 import { TableScroll } from '../ui/TableScroll.tsx';
@@ -89,29 +89,13 @@ function AdminReleaseCard({ release, staticBodies, onEdit, onDelete, onDownloade
       <ReleaseBody release={release} staticBodies={staticBodies} />
       {perFile && <AdminFileList release={release} idPrefix={id} onDownloaded={onDownloaded} />}
       {!perFile && file && (
-        <dl className="download-card__file">
-          <div>
-            <dt>File</dt>
-            <dd className="download-card__filename">{file.filename}</dd>
-          </div>
-          {file.size && (
-            <div>
-              <dt>Size</dt>
-              <dd>{file.size}</dd>
-            </div>
-          )}
-          {file.sha256 && (
-            <div className="download-card__sha">
-              <dt>SHA-256</dt>
-              <dd>
-                <code id={`${id}-sha`} className="download-card__hash">
-                  {file.sha256}
-                </code>
-                <CopyButton targetId={`${id}-sha`} label={file.copyLabel} />
-              </dd>
-            </div>
-          )}
-        </dl>
+        <FileFacts
+          name={file.filename}
+          size={file.size}
+          sha256={file.sha256}
+          shaId={`${id}-sha`}
+          copy={(targetId, label) => <CopyButton targetId={targetId} label={label} />}
+        />
       )}
       <div className="download-card__action">
         <ReleaseActions release={release} onEdit={onEdit} onDelete={onDelete} onDownloaded={onDownloaded} perFile={perFile} />

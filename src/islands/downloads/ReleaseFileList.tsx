@@ -3,6 +3,7 @@
 // PreviousReleases.astro: no React reaches readers, it is only HTML there), the admin's list and the
 // dashboard's "My software" render it in their islands. What differs is given by the owner: the download
 // control of a file (a slot the page script fills, or a React button) and the copy button of its SHA-256.
+// FileFacts, a file's name, size and hash, is also the card of a release with one file, static or the admin's.
 import type { ReactNode } from 'react';
 import { entitlementText, fileSizeText, platformLabel, releasedText } from '../../lib/release-markup.ts';
 import type { Release, ReleaseFile } from '../../lib/api/downloads.ts';
@@ -53,12 +54,57 @@ function StaticCopyButton({ targetId, label }: { targetId: string; label: string
   );
 }
 
+/** Who draws the copy button of a SHA-256: the owner's React button, or the static page's hidden one that src/scripts/copy-buttons.ts enables. */
+type CopyRenderer = ((targetId: string, label: string) => ReactNode) | 'static' | undefined;
+
+interface FileFactsProps {
+  name: string;
+  /** As the reader reads it ("12.4 MB"); the row is left out when it is empty (an old release without a size). */
+  size: string;
+  sha256: string | null;
+  /** Unique on the page: the copy button names the hash it copies by it. */
+  shaId: string;
+  /** Added to download-card__file, which styles the list on every page. */
+  className?: string;
+  copy: CopyRenderer;
+}
+
+/** A file's name, size and SHA-256 with its copy button: the one markup of them, for a release's single file and for each of its files. */
+export function FileFacts({ name, size, sha256, shaId, className, copy }: FileFactsProps) {
+  const copyLabel = `Copy the SHA-256 of ${name}`;
+  return (
+    <dl className={className ? `download-card__file ${className}` : 'download-card__file'}>
+      <div>
+        <dt>File</dt>
+        <dd className="download-card__filename">{name}</dd>
+      </div>
+      {size && (
+        <div>
+          <dt>Size</dt>
+          <dd>{size}</dd>
+        </div>
+      )}
+      {sha256 && (
+        <div className="download-card__sha">
+          <dt>SHA-256</dt>
+          <dd>
+            <code id={shaId} className="download-card__hash">
+              {sha256}
+            </code>
+            {copy === 'static' ? <StaticCopyButton targetId={shaId} label={copyLabel} /> : copy?.(shaId, copyLabel)}
+          </dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
 export function ReleaseFileList<File extends ListedFile>({ files, title, idPrefix, compact = false, staticSlots, ...render }: ReleaseFileListProps<File>) {
   if (files.length === 0) return null;
   const renderAction = staticSlots
     ? (file: File) => <StaticDownloadSlot releaseId={staticSlots.releaseId} gated={staticSlots.gated} file={file} />
     : render.renderAction;
-  const renderCopy = staticSlots ? (targetId: string, label: string) => <StaticCopyButton targetId={targetId} label={label} /> : render.renderCopy;
+  const renderCopy = staticSlots ? 'static' : render.renderCopy;
   return (
     <ul className={compact ? 'release-files release-files--compact' : 'release-files'} aria-label={`Files of ${title}`}>
       {files.map((file) => {
@@ -70,27 +116,7 @@ export function ReleaseFileList<File extends ListedFile>({ files, title, idPrefi
               {compact && <span className="release-file__size">{fileSizeText(file.size)}</span>}
             </p>
             {!compact && (
-              <dl className="download-card__file release-file__facts">
-                <div>
-                  <dt>File</dt>
-                  <dd className="download-card__filename">{file.name}</dd>
-                </div>
-                <div>
-                  <dt>Size</dt>
-                  <dd>{fileSizeText(file.size)}</dd>
-                </div>
-                {file.sha256 && (
-                  <div className="download-card__sha">
-                    <dt>SHA-256</dt>
-                    <dd>
-                      <code id={shaId} className="download-card__hash">
-                        {file.sha256}
-                      </code>
-                      {renderCopy?.(shaId, `Copy the SHA-256 of ${file.name}`)}
-                    </dd>
-                  </div>
-                )}
-              </dl>
+              <FileFacts className="release-file__facts" name={file.name} size={fileSizeText(file.size)} sha256={file.sha256} shaId={shaId} copy={renderCopy} />
             )}
             {renderAction && <div className="release-file__action">{renderAction(file)}</div>}
           </li>
