@@ -227,8 +227,14 @@ async function measureServing(
   say(`  (product and bare reference: ${serving} serving process${serving === 1 ? '' : 'es'} each)`);
   const bare = await startNodeProcess('bench/lib/bare-api-server.ts', {
     args: [path.join(dataDir, 'site.db'), String(barePort), queriesFile, String(serving)],
-    // The issuer of the license files it signs and a node-locked lease's length, as the product's.
-    env: { NODE_ENV: 'production', SITE_URL: env.SITE_URL ?? '', LICENSE_LEASE_DAYS: String(loadConfig(env).licenseLeaseDays) },
+    // The issuer of the license files it signs, a node-locked lease's length and GET /api/user's support
+    // address, as the product's.
+    env: {
+      NODE_ENV: 'production',
+      SITE_URL: env.SITE_URL ?? '',
+      LICENSE_LEASE_DAYS: String(loadConfig(env).licenseLeaseDays),
+      ...(env.SUPPORT_EMAIL === undefined ? {} : { SUPPORT_EMAIL: env.SUPPORT_EMAIL }),
+    },
     port: barePort,
     timeoutMs: 30_000,
     ready: async (base) => (await fetch(`${base}/ready`)).status === 200,
@@ -251,14 +257,11 @@ async function measureServing(
     if (check.status !== 200) throw new Error(`${base}${route} answered ${check.status} before the load`);
     if (route === '/api/user') userAnswers.set(base, await check.json());
   }
-  // Like with like: the reader's licenses and their machines are in both answers, or the reference does less.
-  const licensesIn = (base: string) => {
-    const answer = userAnswers.get(base) as { licenses: { id?: number; licenses?: { id: number }; machines: unknown[] }[] };
-    return JSON.stringify(answer.licenses.map((license) => [license.id ?? license.licenses?.id, license.machines.length]));
-  };
-  const [productLicenses, bareLicenses] = [licensesIn(product.base), licensesIn(bare.base)];
-  if (productLicenses !== bareLicenses || productLicenses === '[]') {
-    throw new Error(`GET /api/user: the product answers licenses and machines ${productLicenses}, the bare reference ${bareLicenses}`);
+  // Like with like: the same answer, the reader's licenses with their machines in it, or the reference does less.
+  const userDifference = answerDifference('user', userAnswers.get(product.base), userAnswers.get(bare.base));
+  if (userDifference) throw new Error(`not like with like, ${userDifference}`);
+  if (!(userAnswers.get(product.base) as { licenses: { machines: unknown[] }[] }).licenses.some((license) => license.machines.length > 0)) {
+    throw new Error("GET /api/user: the reader's answer holds no license with a machine, so it would not measure presenting them");
   }
   let api: SizeResult['api'] = null;
   if (tools.wrk) {

@@ -7,8 +7,8 @@
 // effective entitlements by licenseTerms; a file by signLicenseFile with the data directory's key), and the
 // answers are the product's, field for field (bench/run.ts compares them before the load), so a ratio says
 // what the product adds around that work, not how the work is done or how much of it.
-// Usage: SITE_URL=… LICENSE_LEASE_DAYS=… node bench/lib/bare-api-server.ts <database file> <port> <captured queries JSON file> [processes]
-// (the product's: the issuer of its license files, a node-locked machine's lease.)
+// Usage: SITE_URL=… LICENSE_LEASE_DAYS=… [SUPPORT_EMAIL=…] node bench/lib/bare-api-server.ts <database file> <port> <captured queries JSON file> [processes]
+// (the product's: the issuer of its license files, a node-locked machine's lease, the support address.)
 //
 // Like with like (issue 31, item 7): with `processes` > 1 it forks that many minus one more processes, and
 // each binds the port itself (SO_REUSEPORT), as the product's primary and web workers do
@@ -22,9 +22,16 @@ import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { CapturedQueries } from './captured-queries.ts';
+import { getTableColumns, type Table } from 'drizzle-orm';
 import { compareSemver } from '../../common/semver.ts';
 import { renderMarkdown } from '../../common/markdown/index.ts';
+import { isAdmin } from '../../server/auth/guards.ts';
+import { toPublicUser } from '../../server/auth/public-user.ts';
 import { writeTransaction } from '../../server/db/client.ts';
+import { licenseMachines, licenses as licensesTable, licenseTypes, users, type License, type User } from '../../server/db/schema.ts';
+import type { MachineView } from '../../server/features/licensing/machine-list.ts';
+import { presentLicensesWithMachines } from '../../server/features/licensing/present.ts';
+import type { LicenseTypeTerms, LicenseWithType } from '../../server/features/licensing/queries.ts';
 import { signLicenseFile } from '../../server/features/licensing/license-file.ts';
 import { licenseTerms } from '../../server/features/licensing/license-terms.ts';
 import { loadKeyring } from '../../server/features/licensing/signing-keys.ts';
@@ -61,12 +68,26 @@ function nested(sql: string) {
   };
 }
 
+/**
+ * A row's columns (by their SQL names, as `nested` gives them) under the names drizzle gives the table's
+ * fields (users.company_name is companyName), so the product's presenters read them as they read its own rows.
+ */
+function fieldsOf<Row>(table: Table, columns: Record<string, unknown> | undefined): Row {
+  const fields: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(getTableColumns(table))) if (columns && column.name in columns) fields[field] = columns[column.name];
+  return fields as Row;
+}
+
 const sectionBySlug = nested(queries.sectionBySlug);
 const postsOfSection = nested(queries.publishedPostsOfSection);
 const sessionWithUser = nested(queries.sessionWithUser);
 const licensesOfUser = nested(queries.licensesOfUser);
 const machinesOfLicenses = nested(queries.machinesOfLicenses);
 const licenseByKey = nested(queries.licenseByKey);
+const firstAdminEmail = sqlite.prepare(queries.firstAdminEmail).pluck();
+/** GET /api/user's support_email as the product gives it: SUPPORT_EMAIL, else the first admin's address, read once and kept (the product keeps it a while). */
+let supportEmailRead: { email: string | null } | undefined;
+const supportEmail = () => (supportEmailRead ??= { email: process.env.SUPPORT_EMAIL ?? (firstAdminEmail.get() as string | undefined) ?? null }).email;
 const machinesOfLicense = nested(queries.machinesOfLicense);
 
 // The heartbeat (issue 24) writes: its own connection, as the product's one writer per process does.
@@ -181,18 +202,29 @@ const app = new Hono()
     const token = getCookie(c, 'session');
     const found = token === undefined ? undefined : sessionWithUser.get(createHash('sha256').update(token).digest('hex'));
     if (!found?.users) return c.json({ message: 'Unauthenticated.' }, 401);
-    const licenses = licensesOfUser.all(found.users.id);
-    // The product answers each license with its machines, read for all of them at once: so does this.
-    const machines = new Map<unknown, Record<string, unknown>[]>();
+    const user = fieldsOf<User>(users, found.users);
+    // An admin's answer adds the inbox's unread count and may ask for two-factor enrolment: the bench signs
+    // in as a reader, and this reference answers only what it is measured on, never a wrong admin answer.
+    if (isAdmin(user)) return c.json({ message: "The bare reference answers a reader's GET /api/user, not an admin's." }, 501);
+    const licenses = licensesOfUser.all(user.id).map((row): LicenseWithType => ({
+      ...fieldsOf<License>(licensesTable, row.licenses),
+      license_type: fieldsOf<LicenseTypeTerms>(licenseTypes, row.license_types),
+    }));
+    // The product reads each license's machines for all of them at once: so does this.
+    const machines = new Map<number, MachineView[]>(licenses.map((license) => [license.id, []]));
     if (licenses.length > 0) {
-      for (const row of machinesOfLicenses.all(JSON.stringify(licenses.map((license) => license.licenses?.id)))) {
-        const machine = row.license_machines ?? {};
-        const ofLicense = machines.get(machine.license_id);
-        if (ofLicense) ofLicense.push(machine);
-        else machines.set(machine.license_id, [machine]);
+      for (const row of machinesOfLicenses.all(JSON.stringify(licenses.map((license) => license.id)))) {
+        const { license_id: licenseId, ...machine } = fieldsOf<MachineView & { license_id: number }>(licenseMachines, row.license_machines);
+        machines.get(licenseId)?.push(machine);
       }
     }
-    return c.json({ user: found.users, licenses: licenses.map((license) => ({ ...license, machines: machines.get(license.licenses?.id) ?? [] })) });
+    // The product's presenting (server/features/sessions/present.ts, accountPayload): the same fields, statuses and live leases.
+    return c.json({
+      user: { ...toPublicUser(user), two_factor_required: false },
+      licenses: presentLicensesWithMachines(licenses, machines, { viewer: user, now: Date.now() }),
+      support_email: supportEmail(),
+      inbox_unread: null,
+    });
   })
   // The licensing API's validate (issue 12): the same two lookups and the same answer (issue 24's
   // entitlements and maintenance included), without the product's rate limits, body limit and validation.

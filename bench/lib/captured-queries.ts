@@ -1,4 +1,4 @@
-// The SQL the product runs for the two benchmarked API answers, captured from the product's own query
+// The SQL the product runs for the benchmarked API answers, captured from the product's own query
 // functions through drizzle's logger, so the bare reference handler runs exactly the same statements and
 // cannot drift from them. The parameter order is checked here: a changed query fails the bench loudly.
 import { isDeepStrictEqual } from 'node:util';
@@ -9,6 +9,7 @@ import { getLicensesOfUser } from '../../server/features/licensing/queries.ts';
 import { listPostsWithRelations } from '../../server/features/content/queries.ts';
 import { getSectionBySlug } from '../../server/features/content/queries.ts';
 import { getSessionWithUser } from '../../server/db/queries/sessions.ts';
+import { firstAdminEmail } from '../../server/db/queries/users.ts';
 import * as schema from '../../server/db/schema.ts';
 import { findLicenseByKey, listMachinesOfLicense } from '../../server/features/licensing/queries.ts';
 import { listMachinesOfLicenses } from '../../server/features/licensing/machine-list.ts';
@@ -24,6 +25,8 @@ export interface CapturedQueries {
   licensesOfUser: string;
   /** params: [the license ids as one JSON array] (GET /api/user answers each license with its machines) */
   machinesOfLicenses: string;
+  /** no params (GET /api/user's support_email when SUPPORT_EMAIL is unset) */
+  firstAdminEmail: string;
   /** params: [key] (the licensing API's validate) */
   licenseByKey: string;
   /** params: [licenseId] */
@@ -54,6 +57,7 @@ export function captureQueries(databaseFile: string, example: { slug: string; se
       sessionWithUser: capture(() => getSessionWithUser(db, 'x'), ['x']),
       licensesOfUser: capture(() => getLicensesOfUser(db, 1), [1]),
       machinesOfLicenses: capture(() => listMachinesOfLicenses(db, [1]), ['[1]']),
+      firstAdminEmail: capture(() => firstAdminEmail(db), []),
       licenseByKey: capture(() => findLicenseByKey(db, 'x'), ['x']),
       machinesOfLicense: capture(() => listMachinesOfLicense(db, 1), [1]),
     };

@@ -1,13 +1,14 @@
 // Like with like (issue 31, item 7): a ratio to a bare handler only says what the product adds around the
 // work when both do the same work, and the surest sign of that is the same answer. The bare handler's
 // validate once answered a license without the entitlements and maintenance issue 24 added to the product's,
-// and signed a file of half the product's claims, and nothing noticed. So before the load the bench asks both
+// and signed a file of half the product's claims, and its GET /api/user answered raw rows where the product
+// presents the user and each license (status, entitlements, live leases), and nothing noticed. So before the load the bench asks both
 // and stops when their answers differ in anything but what a second later must change: a signed file's times
 // and signature, a lease's end, a download link's expiry and signature.
 import { isDeepStrictEqual } from 'node:util';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 
-export type ComparedAnswer = 'validate' | 'heartbeat' | 'latest';
+export type ComparedAnswer = 'validate' | 'heartbeat' | 'latest' | 'user';
 
 /** The part of a compact JWS (header.payload.signature) that does not move with the clock: header and claims but times. */
 function fileWithoutTimes(file: unknown): unknown {

@@ -15,7 +15,7 @@ import { answerDifference } from '../../bench/lib/same-answers.ts';
 import { users } from '../../server/db/schema.ts';
 import { insertLicenseType } from '../../server/features/license-types/queries.ts';
 import { insertLicense, insertMachine } from '../../server/features/licensing/queries.ts';
-import { createUser } from '../helpers/auth.ts';
+import { createUser, login } from '../helpers/auth.ts';
 import { freePort } from '../helpers/fetch-client.ts';
 import { createTestContext, type TestContext } from '../helpers/test-context.ts';
 
@@ -57,7 +57,12 @@ beforeAll(async () => {
   const port = await freePort();
   bare = await startNodeProcess('bench/lib/bare-api-server.ts', {
     args: [ctx.config.databaseFile, String(port), queriesFile, '1'],
-    env: { NODE_ENV: 'production', SITE_URL: ctx.config.siteUrl, LICENSE_LEASE_DAYS: String(ctx.config.licenseLeaseDays) },
+    env: {
+      NODE_ENV: 'production',
+      SITE_URL: ctx.config.siteUrl,
+      LICENSE_LEASE_DAYS: String(ctx.config.licenseLeaseDays),
+      ...(ctx.config.supportEmail === undefined ? {} : { SUPPORT_EMAIL: ctx.config.supportEmail }),
+    },
     port,
     timeoutMs: 20_000,
     ready: async (base) => (await fetch(`${base}/ready`)).status === 200,
@@ -95,6 +100,20 @@ describe("the bench's bare licensing handlers", () => {
       const { exp = 0, iat = 0 } = decodeJwt(String(answer.license_file));
       expect(exp - iat).toBe(15 * 60);
     }
+  });
+
+  it("answer the owner's GET /api/user as the product does: the public user, each license presented with its live machines", async () => {
+    const owner = await login(ctx.app, 'ada@example.com');
+    const product = (await (await owner.request('GET', '/api/user')).json()) as Record<string, unknown>;
+    const response = await fetch(`${bare.base}/api/user`, { headers: { Cookie: `session=${owner.cookies.get('session') ?? ''}` } });
+    expect(response.status).toBe(200);
+    const reference = (await response.json()) as Record<string, unknown>;
+    expect(product).toMatchObject({
+      user: { email: 'ada@example.com', surname: 'Lovelace', companyName: 'Analytical Engines Ltd', two_factor_required: false },
+      licenses: [{ type: 'Lab', entitlements: ['API', 'CAD', 'PRO'], floating: 1, lease_minutes: 15, machines: [{ fingerprint: 'lab-pc-1' }] }],
+    });
+    expect(reference).not.toHaveProperty('user.password_hash');
+    expect(answerDifference('user', product, reference)).toBeUndefined();
   });
 
   it('are told apart from the product when an answer lacks what the product states', async () => {

@@ -48,6 +48,19 @@ export function presentLicenses(db: Db, licenses: readonly LicenseWithType[], op
     db,
     visible.map((license) => license.id),
   );
+  return presentLicensesWithMachines(licenses, machines, options);
+}
+
+/**
+ * The presenting alone, the machines already read (by license id, as listMachinesOfLicenses gives them).
+ * Also the bench's bare GET /api/user (bench/lib/bare-api-server.ts): it reads with its own raw statements
+ * and answers through this, so the two answers cannot drift apart.
+ */
+export function presentLicensesWithMachines(
+  licenses: readonly LicenseWithType[],
+  machines: ReadonlyMap<number, readonly MachineView[]>,
+  options: { viewer: LicenseViewer; now: number },
+): LicenseView[] {
   return licenses.map((license) => {
     const { license_type: type, extra_entitlements, ...stored } = license;
     const floating = type.floating === 1 ? 1 : 0;
