@@ -246,21 +246,24 @@ async function measureServing(
   const apiHeaders = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
   const userHeaders = { ...apiHeaders, Cookie: `session=${session}` };
   const slugPath = `/api/news/getPosts/byslug/${seed.sections.news.slug}`;
-  const userAnswers = new Map<string, unknown>();
-  for (const [base, headers, route] of [
-    [product.base, apiHeaders, slugPath],
-    [bare.base, apiHeaders, slugPath],
-    [product.base, userHeaders, '/api/user'],
-    [bare.base, userHeaders, '/api/user'],
-  ] as const) {
-    const check = await fetch(`${base}${route}`, { headers });
-    if (check.status !== 200) throw new Error(`${base}${route} answered ${check.status} before the load`);
-    if (route === '/api/user') userAnswers.set(base, await check.json());
+  /** Both answers to one request, each a 200 before the load. */
+  const answersOf = async (route: string, headers: Record<string, string>) =>
+    Promise.all(
+      [product.base, bare.base].map(async (base) => {
+        const check = await fetch(`${base}${route}`, { headers });
+        if (check.status !== 200) throw new Error(`${base}${route} answered ${check.status} before the load`);
+        return (await check.json()) as Record<string, unknown>;
+      }),
+    );
+  // Like with like: the same answers, the section's posts and the reader's licenses with their machines in
+  // them, or the reference does less.
+  const [productSlug, bareSlug] = await answersOf(slugPath, apiHeaders);
+  const [productUser, bareUser] = await answersOf('/api/user', userHeaders);
+  for (const difference of [answerDifference('byslug', productSlug, bareSlug), answerDifference('user', productUser, bareUser)]) {
+    if (difference) throw new Error(`not like with like, ${difference}`);
   }
-  // Like with like: the same answer, the reader's licenses with their machines in it, or the reference does less.
-  const userDifference = answerDifference('user', userAnswers.get(product.base), userAnswers.get(bare.base));
-  if (userDifference) throw new Error(`not like with like, ${userDifference}`);
-  if (!(userAnswers.get(product.base) as { licenses: { machines: unknown[] }[] }).licenses.some((license) => license.machines.length > 0)) {
+  if (!(productSlug as { posts: unknown[] }).posts.length) throw new Error(`${slugPath}: the section has no posts, so it would not measure presenting them`);
+  if (!(productUser as { licenses: { machines: unknown[] }[] }).licenses.some((license) => license.machines.length > 0)) {
     throw new Error("GET /api/user: the reader's answer holds no license with a machine, so it would not measure presenting them");
   }
   let api: SizeResult['api'] = null;

@@ -1,6 +1,7 @@
-// The framework-overhead reference (issue 8): the least code that answers the two benchmarked API requests
-// with Hono and better-sqlite3 — the same SQL as the product (captured-queries.ts), rows grouped by table,
-// JSON out — and none of the product's middleware (sessions, XSRF, security headers, logging). Issue 25
+// The framework-overhead reference (issue 8): the least code that answers the benchmarked API requests
+// with Hono and better-sqlite3 — the same SQL as the product (captured-queries.ts), its rows presented by
+// the product's own presenters (posts and sections, the user, licenses), JSON out — and none of the
+// product's middleware (sessions, XSRF, security headers, logging). Issue 25
 // adds the update API's latest: the same reads, choice, signed link and answer, without the guard, the
 // rate limits, the check counting and the query validation. The work both share is done the product's way
 // (a write transaction's quick lock retries, license files signed by node:crypto: decision 0057; a license's
@@ -28,7 +29,9 @@ import { renderMarkdown } from '../../common/markdown/index.ts';
 import { isAdmin } from '../../server/auth/guards.ts';
 import { toPublicUser } from '../../server/auth/public-user.ts';
 import { writeTransaction } from '../../server/db/client.ts';
-import { licenseMachines, licenses as licensesTable, licenseTypes, users, type License, type User } from '../../server/db/schema.ts';
+import { licenseMachines, licenses as licensesTable, licenseTypes, users, type License, type Post, type Section, type User } from '../../server/db/schema.ts';
+import { presentPost, presentSection } from '../../server/features/content/present.ts';
+import type { PostWithRelations } from '../../server/features/content/queries.ts';
 import type { MachineView } from '../../server/features/licensing/machine-list.ts';
 import { presentLicensesWithMachines } from '../../server/features/licensing/present.ts';
 import type { LicenseTypeTerms, LicenseWithType } from '../../server/features/licensing/queries.ts';
@@ -66,6 +69,11 @@ function nested(sql: string) {
       return row && shape(row);
     },
   };
+}
+
+/** A left join's columns, or null when it found no row (all null), as drizzle gives them. */
+function joinedOrNull<Row>(columns: Record<string, unknown> | undefined): Row | null {
+  return columns === undefined || Object.values(columns).every((value) => value === null) ? null : (columns as Row);
 }
 
 /**
@@ -194,9 +202,23 @@ const app = new Hono()
     });
   })
   .get('/api/news/getPosts/byslug/:slug', (c) => {
-    const section = sectionBySlug.get('news', c.req.param('slug'))?.sections;
+    const section = sectionBySlug.get('news', c.req.param('slug'))?.sections as Section | undefined;
     if (!section) return c.json({ message: 'no such section' }, 404);
-    return c.json({ posts: postsOfSection.all('news', section.id), section_id: section.id, section, fallback: false });
+    // Rows shaped as the product's listPostsWithRelations shapes them (a left-joined file or author that is
+    // not there is null), then presented by the product's own presentPost and presentSection.
+    const now = Date.now();
+    const posts = postsOfSection.all('news', section.id).map((row) =>
+      presentPost(
+        {
+          ...(row.posts as Post),
+          section: row.sections as PostWithRelations['section'],
+          uploaded_file: joinedOrNull(row.uploaded_files),
+          user: joinedOrNull(row.users),
+        },
+        now,
+      ),
+    );
+    return c.json({ posts, section_id: section.id, section: presentSection(section), fallback: false });
   })
   .get('/api/user', (c) => {
     const token = getCookie(c, 'session');

@@ -1,9 +1,10 @@
-// The bench's licensing ratios compare the product with a bare handler that must do the same work
+// The bench's API and licensing ratios compare the product with a bare handler that must do the same work
 // (bench/lib/bare-api-server.ts); the bench stops before the load when the two answer differently
 // (bench/lib/same-answers.ts). Here both answer a license that carries everything issue 24 gave the
 // software's answers (an edition's entitlements and the license's own, a maintenance window, a floating
-// lease, an owner with surname and company), so a field the product's answer gains and the bare handler's
-// lacks fails here, not in the middle of a bench run.
+// lease, an owner with surname and company), its owner's GET /api/user and a section's posts with and
+// without a file, so a field the product's answer gains and the bare handler's lacks fails here, not in
+// the middle of a bench run.
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -16,6 +17,7 @@ import { users } from '../../server/db/schema.ts';
 import { insertLicenseType } from '../../server/features/license-types/queries.ts';
 import { insertLicense, insertMachine } from '../../server/features/licensing/queries.ts';
 import { createUser, login } from '../helpers/auth.ts';
+import { FIXTURE, insertContentFixture } from '../helpers/content-fixture.ts';
 import { freePort } from '../helpers/fetch-client.ts';
 import { createTestContext, type TestContext } from '../helpers/test-context.ts';
 
@@ -26,6 +28,8 @@ let body: string;
 
 beforeAll(async () => {
   ctx = createTestContext();
+  // Posts with and without an attached file, and an admin (the support address of GET /api/user).
+  insertContentFixture(ctx.db);
   const owner = await createUser(ctx, { email: 'ada@example.com', name: 'Ada' });
   ctx.db.update(users).set({ surname: 'Lovelace', companyName: 'Analytical Engines Ltd' }).where(eq(users.id, owner.id)).run();
   const lab = insertLicenseType(ctx.db, { name: 'Lab', entitlements: JSON.stringify(['PRO', 'CAD']), floating: 1, lease_minutes: 15, max_machines: 3 });
@@ -81,7 +85,7 @@ async function bothAnswer(route: string): Promise<[Record<string, unknown>, Reco
   return [(await product.json()) as Record<string, unknown>, (await reference.json()) as Record<string, unknown>];
 }
 
-describe("the bench's bare licensing handlers", () => {
+describe("the bench's bare handlers", () => {
   it("answer validate as the product does, the edition's and the license's entitlements and maintenance included", async () => {
     const [product, reference] = await bothAnswer('/validate');
     expect(product).toMatchObject({
@@ -116,6 +120,25 @@ describe("the bench's bare licensing handlers", () => {
     expect(answerDifference('user', product, reference)).toBeUndefined();
   });
 
+  it('answer a section\'s posts as the product does: each with its section, file and author, and "… ago"', async () => {
+    const route = '/api/news/getPosts/byslug/releases';
+    const [productAnswer, referenceAnswer] = await Promise.all([
+      ctx.app.request(route, { headers: { Accept: 'application/json' } }),
+      fetch(`${bare.base}${route}`),
+    ]);
+    expect([productAnswer.status, referenceAnswer.status]).toEqual([200, 200]);
+    const [product, reference] = [(await productAnswer.json()) as Record<string, unknown>, (await referenceAnswer.json()) as Record<string, unknown>];
+    expect(product).toMatchObject({
+      fallback: false,
+      section: { title: 'Releases' },
+      posts: [
+        { title: FIXTURE.publishedPost, uploaded_file: { filename: 'notes.pdf' }, user: { name: 'Ada Admin' }, created_at_diff: 'just now' },
+        { title: 'Second by display order', uploaded_file: null },
+      ],
+    });
+    expect(answerDifference('byslug', product, reference)).toBeUndefined();
+  });
+
   it('are told apart from the product when an answer lacks what the product states', async () => {
     const [product, reference] = await bothAnswer('/validate');
     const license = reference.license as Record<string, unknown>;
@@ -125,5 +148,11 @@ describe("the bench's bare licensing handlers", () => {
     const [header, , signature] = String(bareBeat.license_file).split('.');
     const fewerClaims = Buffer.from(JSON.stringify({ license: { id: license.id }, iat: 1, exp: 2 })).toString('base64url');
     expect(answerDifference('heartbeat', beat, { ...bareBeat, license_file: `${header}.${fewerClaims}.${signature}` })).toMatch(/^heartbeat: /);
+    // A post without its "… ago" is told apart, though what it says may differ from call to call.
+    const post = { id: 1, created_at: '2026-12-01T10:00:00.000Z' };
+    expect(
+      answerDifference('byslug', { posts: [{ ...post, created_at_diff: '1 day ago' }] }, { posts: [{ ...post, created_at_diff: '2 days ago' }] }),
+    ).toBeUndefined();
+    expect(answerDifference('byslug', { posts: [{ ...post, created_at_diff: '1 day ago' }] }, { posts: [post] })).toMatch(/^byslug: /);
   });
 });

@@ -15,6 +15,7 @@ describe('captureQueries', () => {
   it("captures every statement the bare handler runs from the product's query functions", () => {
     const queries = captureQueries(ctx.config.databaseFile, { slug: 'news-section', sectionId: 1 });
     expect(Object.keys(queries).sort()).toEqual([
+      'firstAdminEmail',
       'licenseByKey',
       'licensesOfUser',
       'machinesOfLicense',
@@ -26,5 +27,6 @@ describe('captureQueries', () => {
     for (const [name, sql] of Object.entries(queries)) expect(sql, name).toMatch(/^select /);
     expect(queries.machinesOfLicense).toMatch(/from "license_machines"/);
     expect(queries.machinesOfLicenses).toMatch(/from "license_machines".*json_each/s);
+    expect(queries.firstAdminEmail).toMatch(/^select "email" from "users" where .*'admin'.* order by "users"."id"/);
   });
 });
