@@ -22,8 +22,8 @@ import { createAdaptorServer } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { CapturedQueries } from './captured-queries.ts';
 import { getTableColumns, type Table } from 'drizzle-orm';
+import type { CapturedQueries } from './captured-queries.ts';
 import { compareSemver } from '../../common/semver.ts';
 import { renderMarkdown } from '../../common/markdown/index.ts';
 import { isAdmin } from '../../server/auth/guards.ts';
@@ -92,11 +92,11 @@ const sessionWithUser = nested(queries.sessionWithUser);
 const licensesOfUser = nested(queries.licensesOfUser);
 const machinesOfLicenses = nested(queries.machinesOfLicenses);
 const licenseByKey = nested(queries.licenseByKey);
+const machinesOfLicense = nested(queries.machinesOfLicense);
 const firstAdminEmail = sqlite.prepare(queries.firstAdminEmail).pluck();
 /** GET /api/user's support_email as the product gives it: SUPPORT_EMAIL, else the first admin's address, read once and kept (the product keeps it a while). */
 let supportEmailRead: { email: string | null } | undefined;
 const supportEmail = () => (supportEmailRead ??= { email: process.env.SUPPORT_EMAIL ?? (firstAdminEmail.get() as string | undefined) ?? null }).email;
-const machinesOfLicense = nested(queries.machinesOfLicense);
 
 // The heartbeat (issue 24) writes: its own connection, as the product's one writer per process does.
 const writer = new Database(databaseFile, { fileMustExist: true });
