@@ -6,6 +6,7 @@ import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { armBodyDeadline } from './http/body-deadline.ts';
 import { capConnectionsPerClient } from './http/connection-cap.ts';
+import { lingerOnEarlyClose, type LingerOptions } from './http/lingering-close.ts';
 import type { Logger } from './log.ts';
 import type { OpsEndpoints } from './ops/endpoints.ts';
 import { staticCounts } from './ops/metrics.ts';
@@ -39,6 +40,8 @@ export interface HttpServerOptions {
   ops?: OpsEndpoints;
   /** TRUST_PROXY: a request id the proxy sends in X-Request-Id is kept (server/ops/request-context.ts). */
   trustProxy?: boolean;
+  /** How long a connection closed before its request's body arrived reads on (server/http/lingering-close.ts); nginx's values unless set. */
+  linger?: LingerOptions;
 }
 
 export const SERVED_BY_HEADER = 'X-Served-By';
@@ -117,5 +120,7 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
   server.timeout = 120_000;
   server.headersTimeout = headersTimeout;
   capConnectionsPerClient(server, options.maxConnectionsPerClient ?? 0);
+  // A refused upload's answer must reach a client that is still sending, not be lost to a reset.
+  lingerOnEarlyClose(server, options.linger);
   return server;
 }

@@ -56,11 +56,10 @@ function expire(req: http.IncomingMessage, res: http.ServerResponse): void {
   if (!res.headersSent) {
     const body = JSON.stringify({ message: BODY_TIMEOUT_MESSAGE });
     // The rest of the body would never be read: the connection cannot carry another request.
+    // Connection: close with the body unfinished: the lingering close (server/http/lingering-close.ts)
+    // sends FIN after the 408 and drops what still arrives, so no reset makes the client lose the answer.
     res.writeHead(408, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close', 'Cache-Control': 'no-store' });
-    res.end(body, () => socket.end());
-    // Bytes still arriving are read and dropped: closing with unread data would send a reset, and a
-    // reset can make the client throw away the 408 before reading it.
-    req.resume();
+    res.end(body);
   } else {
     // Answered early (a refusal before reading), but the body still trickles in: stop listening to it.
     socket.destroy();
