@@ -47,7 +47,8 @@ export function openStreamedUpload(options: {
       response.on('data', (text: string) => (body += text));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
     });
-    // Writes after an early answer meet a closed connection; only an error before any answer is a failure.
+    // Writes after an early answer are read and dropped by the server's lingering close until it closes
+    // (server/http/lingering-close.ts), then fail; only an error before any answer is a failure.
     request.on('error', (error) => {
       if (!answered) reject(error);
     });
