@@ -13,7 +13,7 @@ export const BODY_TIMEOUT_MESSAGE = 'The request took too long to arrive.';
 const deadlines = new WeakMap<http.IncomingMessage, NodeJS.Timeout>();
 
 /** True when the request announces a body (GET and HEAD requests of browsers never do). */
-function announcesBody(req: http.IncomingMessage): boolean {
+export function announcesBody(req: http.IncomingMessage): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const length = req.headers['content-length'];
   return length !== undefined && length.trim() !== '0';
@@ -55,9 +55,8 @@ function expire(req: http.IncomingMessage, res: http.ServerResponse): void {
   const socket = req.socket;
   if (!res.headersSent) {
     const body = JSON.stringify({ message: BODY_TIMEOUT_MESSAGE });
-    // The rest of the body would never be read: the connection cannot carry another request.
-    // Connection: close with the body unfinished: the lingering close (server/http/lingering-close.ts)
-    // sends FIN after the 408 and drops what still arrives, so no reset makes the client lose the answer.
+    // The rest of the body would never be read: the connection cannot carry another request. Its lingering
+    // close (server/http/lingering-close.ts) drops what still arrives, so no reset loses the 408.
     res.writeHead(408, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close', 'Cache-Control': 'no-store' });
     res.end(body);
   } else {

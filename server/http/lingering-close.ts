@@ -8,6 +8,7 @@
 // once the client closes too, has sent nothing for `idleMs`, or `maxMs` have passed.
 import type http from 'node:http';
 import type net from 'node:net';
+import { announcesBody } from './body-deadline.ts';
 
 /** nginx's lingering_timeout: a client that has stopped sending is not waited for longer. */
 export const LINGER_IDLE_MS = 5_000;
@@ -23,20 +24,21 @@ export interface LingerOptions {
 export function lingerOnEarlyClose(server: http.Server, options: LingerOptions = {}): void {
   const idleMs = options.idleMs ?? LINGER_IDLE_MS;
   const maxMs = options.maxMs ?? LINGER_MAX_MS;
-  const current = new WeakMap<net.Socket, http.IncomingMessage>();
+  // The latest request with a body on each connection; a request without one has nothing left to arrive,
+  // so the static fast path's GETs are not tracked.
+  const withBody = new WeakMap<net.Socket, http.IncomingMessage>();
   server.on('request', (req: http.IncomingMessage) => {
-    const socket = req.socket;
-    if (!current.has(socket)) {
-      // Node closes a `Connection: close` exchange with destroySoon() once the answer is out (its
-      // resOnFinish): the one place to step in before the socket is destroyed.
-      const destroySoon = socket.destroySoon.bind(socket);
-      socket.destroySoon = () => {
-        const request = current.get(socket);
-        if (request && !request.complete && !socket.destroyed) linger(socket, request, idleMs, maxMs);
-        else destroySoon();
-      };
-    }
-    current.set(socket, req);
+    if (announcesBody(req)) withBody.set(req.socket, req);
+  });
+  server.on('connection', (socket: net.Socket) => {
+    // Node closes a `Connection: close` exchange with destroySoon() once the answer is out (its
+    // resOnFinish): the one place to step in before the socket is destroyed.
+    const destroySoon = socket.destroySoon.bind(socket);
+    socket.destroySoon = () => {
+      const request = withBody.get(socket);
+      if (request && !request.complete && !socket.destroyed) linger(socket, request, idleMs, maxMs);
+      else destroySoon();
+    };
   });
 }
 
