@@ -211,7 +211,20 @@ async function measureServing(
     const results = await compare({ product: wrkGet(`${product.base}${newsPath}`), nginx: wrkGet(`${nginx.base}${newsPath}`) }, rounds);
     // Issue 31, item 4: how stable the ratio is, round by round.
     const ratios = (rounds.product ?? []).map((result, round) => result.requestsPerSec / (rounds.nginx?.[round]?.requestsPerSec ?? Number.NaN));
-    staticServing = { path: newsPath, product: results.product as LoadResult, nginx: results.nginx as LoadResult, ratioSpread: spreadOf(ratios) };
+    const productMedian = results.product as LoadResult;
+    const nginxMedian = results.nginx as LoadResult;
+    // The same bytes (issue 31, item 4): a server that sent less (an error page, another file, a
+    // compressed form) would look faster. The product's headers are a few hundred bytes longer.
+    const each = (result: LoadResult) => result.bytesRead / result.requests;
+    for (const [round, result] of (rounds.product ?? []).entries()) {
+      const nginxRound = rounds.nginx?.[round];
+      if (nginxRound && Math.abs(each(result) - each(nginxRound)) > 0.02 * each(nginxRound))
+        throw new Error(
+          `${newsPath}, round ${round + 1}: the product sent ${each(result).toFixed(0)} bytes an answer and nginx ${each(nginxRound).toFixed(0)}; not the same page`,
+        );
+    }
+    const bytesPerAnswer = { product: each(productMedian), nginx: each(nginxMedian) };
+    staticServing = { path: newsPath, product: productMedian, nginx: nginxMedian, ratioSpread: spreadOf(ratios), bytesPerAnswer };
   }
 
   say('  API…');

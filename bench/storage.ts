@@ -86,6 +86,7 @@ async function load(url: string, method: 'GET' | 'POST', headers: Record<string,
     p99Ms: result.latency.p99,
     requests: result.requests.total,
     errors: result.non2xx + result.errors + result.timeouts,
+    bytesRead: result.throughput.total,
   };
 }
 

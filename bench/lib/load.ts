@@ -13,6 +13,9 @@ export interface LoadResult {
   requests: number;
   /** Answers that were not 2xx/3xx, and socket errors: any of these makes the figure worthless. */
   errors: number;
+  /** Bytes the client read, headers included: how much each answer carried, so two servers' figures are
+   *  only compared when they sent the same (bench/run.ts, the static page). */
+  bytesRead: number;
 }
 
 export interface WrkOptions {
@@ -58,6 +61,7 @@ export function runWrk(options: WrkOptions): Promise<LoadResult> {
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+const BINARY_UNIT: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 };
 
 function durationMs(text: string): number {
   const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
@@ -73,6 +77,9 @@ export function parseWrkOutput(out: string): LoadResult {
   const total = /(\d+) requests in /.exec(out);
   if (!rps?.[1] || !p50?.[1] || !p99?.[1] || !total?.[1]) throw new Error('wrk printed no latency distribution (was --latency given?)');
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
+  // wrk prints what it read in binary units with two decimals ("7.31GB read"): within 0.5% at worst.
+  const read = /requests in [\d.]+\w+, ([\d.]+)([KMGT]?)B read/.exec(out);
+  if (!read?.[1]) throw new Error('wrk printed no byte count ("… read")');
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
   return {
@@ -81,6 +88,7 @@ export function parseWrkOutput(out: string): LoadResult {
     p99Ms: durationMs(p99[1]),
     requests: Number(total[1]),
     errors: Number(non2xx?.[1] ?? 0) + socketErrors,
+    bytesRead: Math.round(Number(read[1]) * (BINARY_UNIT[read[2] ?? ''] ?? 1)),
   };
 }
 
@@ -116,5 +124,6 @@ export async function runCannon(options: CannonOptions): Promise<LoadResult> {
     p99Ms: result.latency.p99,
     requests: result.requests.total,
     errors: result.non2xx + result.errors + result.timeouts,
+    bytesRead: result.throughput.total,
   };
 }

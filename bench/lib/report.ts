@@ -27,6 +27,8 @@ export interface SizeResult {
     nginx: LoadResult;
     /** The product ÷ nginx ratio of each round (issue 31, item 4). */
     ratioSpread?: { min: number; median: number; max: number; values: number[] } | null;
+    /** Bytes each answer carried, headers included, in the median round of each (absent in reports before 2026-12-03). */
+    bytesPerAnswer?: { product: number; nginx: number };
   } | null;
   api: { bySlug: { path: string; product: LoadResult; bare: LoadResult }; user: { product: LoadResult; bare: LoadResult } } | null;
   /** POST /api/licensing/v1/validate beside the bare handler (null without wrk), and license files signed per second. */
@@ -300,15 +302,17 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
     out.push(
       '\n### Static page vs nginx, round by round (issue 31, item 4)',
       table(
-        ['posts', 'min', 'median', 'max', 'each round'],
+        ['posts', 'min', 'median', 'max', 'each round', 'bytes an answer (product / nginx)'],
         spreads.map((size) => {
           const spread = size.staticServing?.ratioSpread as NonNullable<NonNullable<SizeResult['staticServing']>['ratioSpread']>;
+          const bytes = size.staticServing?.bytesPerAnswer;
           return [
             String(size.posts),
             `${spread.min.toFixed(2)}×`,
             `${spread.median.toFixed(2)}×`,
             `${spread.max.toFixed(2)}×`,
             spread.values.map((v) => v.toFixed(2)).join(', '),
+            bytes ? `${bytes.product.toFixed(0)} / ${bytes.nginx.toFixed(0)}` : 'not recorded',
           ];
         }),
       ),

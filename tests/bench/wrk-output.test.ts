@@ -24,12 +24,25 @@ Transfer/sec:      1.46GB
 
 describe('parseWrkOutput', () => {
   it('reads requests/s, the p50 and p99 latency in milliseconds whatever the unit, and every error', () => {
-    expect(parseWrkOutput(OUTPUT)).toEqual({ requestsPerSec: 6646.12, p50Ms: 0.85, p99Ms: 1200, requests: 33230, errors: 7 });
+    expect(parseWrkOutput(OUTPUT)).toEqual({
+      requestsPerSec: 6646.12,
+      p50Ms: 0.85,
+      p99Ms: 1200,
+      requests: 33230,
+      errors: 7,
+      bytesRead: Math.round(7.31 * 1024 ** 3),
+    });
   });
 
   it('counts no errors when wrk reports none', () => {
     const clean = OUTPUT.replace(/ {2}Socket errors.*\n/, '').replace(/ {2}Non-2xx.*\n/, '');
     expect(parseWrkOutput(clean).errors).toBe(0);
+  });
+
+  it('reads the bytes read in whichever binary unit wrk chose, so two servers are compared on the same bytes', () => {
+    expect(parseWrkOutput(OUTPUT.replace('7.31GB read', '845.50KB read')).bytesRead).toBe(Math.round(845.5 * 1024));
+    expect(parseWrkOutput(OUTPUT.replace('7.31GB read', '512.00B read')).bytesRead).toBe(512);
+    expect(() => parseWrkOutput(OUTPUT.replace(', 7.31GB read', ''))).toThrow(/byte count/);
   });
 
   it('refuses output without a latency distribution rather than inventing figures', () => {
