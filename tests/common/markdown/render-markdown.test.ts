@@ -164,11 +164,10 @@ describe('renderMarkdown: math', () => {
   it('stops runaway macro expansion (maxExpand 1000)', () => {
     const bomb =
       '$\\def\\a{\\b\\b}\\def\\b{\\c\\c}\\def\\c{\\d\\d}\\def\\d{\\e\\e}\\def\\e{\\f\\f}\\def\\f{\\g\\g}\\def\\g{\\h\\h}\\def\\h{\\i\\i}\\def\\i{\\j\\j}\\def\\j{xx}\\a\\a\\a$';
-    const started = Date.now();
+    // The cap's own error proves the expansion stopped (uncapped, about 3,000 expansions).
     const html = renderMarkdown(bomb);
     expect(html).toContain('katex-error');
     expect(html).toMatch(/Too many expansions/);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('refuses \\href and \\includegraphics (trust off)', () => {
