@@ -10,10 +10,12 @@ beforeEach(() => {
 });
 afterEach(() => client.close());
 
+const byId = () => client.prepare('select v from t where id = ?');
+
 describe('countStatements', () => {
   it('counts each run of a statement, prepared once or per call, and gives back what the work returned', async () => {
-    const byId = client.prepare('select v from t where id = ?');
-    const counted = await countStatements(client, () => [1, 2, 3].map((id) => byId.get(id)));
+    const prepared = byId();
+    const counted = await countStatements(client, () => [1, 2, 3].map((id) => prepared.get(id)));
     expect(counted.result).toEqual([{ v: '1' }, { v: '2' }, { v: '3' }]);
     expect(counted.statements).toBe(3);
     expect((await countStatements(client, () => client.prepare('select * from t').all())).statements).toBe(1);
@@ -21,18 +23,14 @@ describe('countStatements', () => {
   });
 
   it('stops counting once the work ends, also when it throws', async () => {
-    const originalGet = Object.getPrototypeOf(byIdOf(client)).get;
+    const originalGet = Object.getPrototypeOf(byId()).get;
     await expect(
       countStatements(client, () => {
-        byIdOf(client).get(1);
+        byId().get(1);
         throw new Error('half way');
       }),
     ).rejects.toThrow('half way');
-    expect(Object.getPrototypeOf(byIdOf(client)).get).toBe(originalGet);
+    expect(Object.getPrototypeOf(byId()).get).toBe(originalGet);
     expect((await countStatements(client, () => 'nothing run')).statements).toBe(0);
   });
 });
-
-function byIdOf(db: Database.Database) {
-  return db.prepare('select v from t where id = ?');
-}

@@ -20,7 +20,7 @@ beforeEach(async () => {
 });
 afterEach(() => fixture.ctx.cleanup());
 
-/** Above what an answer of the admin's lists runs (5 today: the session, the rate limit, one read per table), far below one per user. */
+/** Above what an answer of the admin's lists runs (5 today: the session, a setting, one read per table or count), far below one per user. */
 const STATEMENTS_PER_ANSWER = 20;
 
 const sessionCount = (userId: number) => fixture.ctx.db.select().from(sessions).where(eq(sessions.user_id, userId)).all().length;
@@ -48,8 +48,8 @@ describe('GET /api/license/getAll', () => {
       json<{ users: unknown[] }>(await fixture.admin.request('GET', '/api/license/getAll')),
     );
     expect(all.result.users).toHaveLength(10_002);
-    // The session, the rate limits and one read per table (users, licenses, license types): a read per
-    // user would be 10,000 more.
+    // The session, a setting and one read per table (users, licenses, license types): a read per user
+    // would be 10,000 more.
     expect(all.statements).toBeLessThan(STATEMENTS_PER_ANSWER);
 
     const paged = await countStatements(fixture.ctx.db.$client, async () =>
