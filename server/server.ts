@@ -8,7 +8,7 @@ import { armBodyDeadline } from './http/body-deadline.ts';
 import { capConnectionsPerClient } from './http/connection-cap.ts';
 import { lingerOnEarlyClose, type LingerOptions } from './http/lingering-close.ts';
 import type { Logger } from './log.ts';
-import type { OpsEndpoints } from './ops/endpoints.ts';
+import { isOpsPath, type OpsEndpoints } from './ops/endpoints.ts';
 import { staticCounts } from './ops/metrics.ts';
 import { REQUEST_ID_HEADER, requestContext, requestIdFor } from './ops/request-context.ts';
 import { createMediaHandler, createStoredMediaHandler, MEDIA_PREFIX } from './static/media.ts';
@@ -53,35 +53,57 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
   const toApp = getRequestListener(options.app.fetch as Parameters<typeof getRequestListener>[0]);
   const serveMedia = options.storage?.kind === 's3' ? createStoredMediaHandler(options.storage) : createMediaHandler(options.mediaDir);
 
+  // This process's own headers, the same on every answer; the request id joins them per request.
+  const processHeaders = [
+    ...(servedBy !== undefined ? [SERVED_BY_HEADER, servedBy] : []),
+    // Here once rather than in every prepared header list, so the static pages, media, the plain answers
+    // and the API all carry it.
+    ...(strictTransportSecurity !== undefined ? ['Strict-Transport-Security', strictTransportSecurity] : []),
+  ];
+  /** Sets the request's and the process's headers; whatever writes the answer merges its own with them. */
+  const stamp = (res: http.ServerResponse, requestId: string) => {
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    for (let i = 0; i < processHeaders.length; i += 2) res.setHeader(processHeaders[i] as string, processHeaders[i + 1] as string);
+  };
+
   const fail = (res: http.ServerResponse, requestId: string, error: unknown) => {
     requestContext.run({ requestId }, () => log?.error('static answer failed', error));
-    if (!res.headersSent) sendPlain(res, 500, 'Server error.\n', false);
-    else res.destroy();
+    if (res.headersSent) return res.destroy();
+    stamp(res, requestId);
+    sendPlain(res, 500, 'Server error.\n', false);
   };
 
   return (req, res) => {
     armBodyDeadline(req, res, bodyTimeoutMs);
     // Every answer names its request, static ones too, so a report can be matched with the log.
     const requestId = requestIdFor(req.headers['x-request-id'], trustProxy);
-    res.setHeader(REQUEST_ID_HEADER, requestId);
-    if (servedBy !== undefined) res.setHeader(SERVED_BY_HEADER, servedBy);
-    // Set here once rather than in every prepared header list, so the static pages, media, the plain
-    // answers and the API all carry it (writeHead merges it with their own headers).
-    if (strictTransportSecurity !== undefined) res.setHeader('Strict-Transport-Security', strictTransportSecurity);
     const method = req.method;
-    if (method === 'GET' || method === 'HEAD') {
-      const requestPath = pathOfUrl(req.url ?? '/');
-      if (ops?.(req, res, requestPath, method === 'HEAD')) return;
-      // /api is never static: a page a build might emit under /api must not shadow the API.
+    const getOrHead = method === 'GET' || method === 'HEAD';
+    const requestPath = getOrHead ? pathOfUrl(req.url ?? '/') : '';
+    const head = method === 'HEAD';
+    // The hot path: a file of the live build, its head written by one writeHead of the list prepared when
+    // the build was loaded plus this request's id. No setHeader before it: once one header is set, Node
+    // takes every header of writeHead's list through removeHeader and appendHeader one by one, a fifth of
+    // a static answer's CPU (docs/scaling.md, "One list for a static answer's head"). The operator's paths
+    // come first, and /api is never static: a page a build might emit there must not shadow them.
+    if (getOrHead && !isOpsPath(requestPath) && !requestPath.startsWith('/api/')) {
+      try {
+        const site = getSite();
+        const entry = site?.lookup(requestPath);
+        if (site && entry) {
+          staticCounts.page++;
+          return serveStaticEntry(req, res, site, entry, head, [REQUEST_ID_HEADER, requestId, ...processHeaders]);
+        }
+      } catch (error) {
+        return fail(res, requestId, error);
+      }
+    }
+    // Every other answer: the headers are set now and merged with whatever its writer adds.
+    stamp(res, requestId);
+    if (getOrHead) {
+      if (ops?.(req, res, requestPath, head)) return;
       if (!requestPath.startsWith('/api/')) {
-        const head = method === 'HEAD';
         try {
-          const site = getSite();
-          const entry = site?.lookup(requestPath);
-          if (site && entry) {
-            staticCounts.page++;
-            return serveStaticEntry(req, res, site, entry, head);
-          }
           // Traversal attempts answer 404 here rather than the redirect Hono gives unknown paths.
           if (decodeSafePath(requestPath) === null) {
             staticCounts.not_found++;
@@ -92,7 +114,7 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
             serveMedia(req, res, requestPath, head).catch((error: unknown) => fail(res, requestId, error));
             return;
           }
-          if (!site && !requestPath.startsWith('/sanctum/')) {
+          if (!getSite() && !requestPath.startsWith('/sanctum/')) {
             staticCounts.building++;
             return sendSiteBuilding(res, head);
           }

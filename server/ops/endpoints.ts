@@ -26,6 +26,11 @@ export type OpsEndpoints = (req: IncomingMessage, res: ServerResponse, path: str
 
 const ALIVE = { status: 'ok' };
 
+/** The paths these endpoints answer: the listener looks nothing else up for them (server/server.ts). */
+export function isOpsPath(path: string): boolean {
+  return path === HEALTH_PATH || path === READY_PATH || path === METRICS_PATH;
+}
+
 export function createOpsEndpoints(options: OpsEndpointsOptions): OpsEndpoints {
   return (req, res, path, head) => {
     if (path === HEALTH_PATH) {

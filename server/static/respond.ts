@@ -31,20 +31,24 @@ function parseAcceptEncoding(header: string): Accepted {
   return { br: accepts('br'), gzip: accepts('gzip') || accepts('x-gzip') };
 }
 
-/** Answers a GET/HEAD for a file of the live build: 304 on a matching validator, else the best encoding. */
-export function serveStaticEntry(req: IncomingMessage, res: ServerResponse, site: StaticSite, entry: StaticEntry, head: boolean): void {
+/**
+ * Answers a GET/HEAD for a file of the live build: 304 on a matching validator, else the best encoding.
+ * `own` are this request's headers (its id, the process's): the head is one writeHead of the prepared list
+ * and them, with nothing set on `res` before (server/server.ts says why).
+ */
+export function serveStaticEntry(req: IncomingMessage, res: ServerResponse, site: StaticSite, entry: StaticEntry, head: boolean, own: string[]): void {
   const ifNoneMatch = req.headers['if-none-match'];
   if (ifNoneMatch !== undefined) {
     const matched = site.matchEtag(entry, ifNoneMatch);
     if (matched) {
-      res.writeHead(304, matched.notModifiedHeaders);
+      res.writeHead(304, matched.notModifiedHeaders.concat(own));
       res.end();
       return;
     }
   }
   const accepted = acceptedEncodings(req.headers['accept-encoding']);
   const variant = (accepted.br && entry.br) || (accepted.gzip && entry.gzip) || entry.identity;
-  res.writeHead(200, variant.headers);
+  res.writeHead(200, variant.headers.concat(own));
   if (head) res.end();
   else res.end(variant.body);
 }

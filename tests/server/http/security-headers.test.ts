@@ -32,6 +32,10 @@ describe('Strict-Transport-Security', () => {
       const answer = await rawRequest(server.port, target);
       expect(answer.headers['strict-transport-security'], target).toBe(HSTS);
     }
+    const page = await rawRequest(server.port, '/');
+    const unchanged = await rawRequest(server.port, '/', { headers: { 'If-None-Match': page.headers.etag ?? '' } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers['strict-transport-security']).toBe(HSTS);
   });
 
   it('comes with the Hono app itself, without the raw listener', async () => {

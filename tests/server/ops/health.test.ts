@@ -1,14 +1,17 @@
 // /healthz and /readyz on a real port (README, Operations): the liveness answer, and a 503 naming each
 // readiness condition that fails: the database, the live build, DATA_DIR's writability, free disk space.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpsEndpoints } from '../../../server/ops/endpoints.ts';
 import { createReadinessCheck } from '../../../server/ops/health.ts';
 import { aggregateMetrics } from '../../../server/ops/metrics-aggregate.ts';
 import { createHttpServer } from '../../../server/server.ts';
-import type { StaticSite } from '../../../server/static/static-site.ts';
+import { loadStaticSite, type StaticSite } from '../../../server/static/static-site.ts';
 import { listen, rawRequest } from '../../helpers/raw-http.ts';
 import { createTestContext, type TestContext } from '../../helpers/test-context.ts';
+import { writeBuild } from '../static/fixture-build.ts';
 
 const LIVE_SITE = { lookup: () => undefined } as unknown as StaticSite;
 
@@ -39,7 +42,8 @@ async function start(options: { site?: StaticSite | null; minFreeMb?: string } =
   const port = server.port;
   const get = async (target: string, method = 'GET') => {
     const response = await rawRequest(port, target, { method });
-    return { ...response, json: response.text ? (JSON.parse(response.text) as { status: string; failed?: string[]; checks: Record<string, string> }) : null };
+    const isJson = response.headers['content-type'] === 'application/json' && response.text;
+    return { ...response, json: isJson ? (JSON.parse(response.text) as { status: string; failed?: string[]; checks: Record<string, string> }) : null };
   };
   return { ctx, get };
 }
@@ -62,6 +66,25 @@ describe('/healthz', () => {
     const statuses = await Promise.all(Array.from({ length: 60 }, (_, i) => get(i % 2 ? '/healthz' : '/readyz').then((answer) => answer.status)));
     expect(new Set(statuses)).toEqual(new Set([200]));
     expect(ctx.logLines).toEqual([]);
+  });
+});
+
+describe('the operator paths and the live build', () => {
+  it('are answered by the endpoints even when the build has pages at their paths', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-shadow-'));
+    try {
+      const page = '<!DOCTYPE html><p>A page of the build</p>';
+      const dir = writeBuild(root, 'build', { 'healthz/index.html': page, 'readyz/index.html': page, 'metrics.html': page, 'news/index.html': page });
+      const { get } = await start({ site: await loadStaticSite(dir) });
+      expect((await get('/news/')).text).toBe(page);
+      expect((await get('/healthz')).json).toEqual({ status: 'ok' });
+      expect((await get('/readyz')).json?.status).toBe('ready');
+      const metrics = await get('/metrics');
+      expect(metrics.headers['content-type']).not.toContain('text/html');
+      expect(metrics.text).not.toContain('A page of the build');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -87,6 +87,29 @@ describe('content negotiation', () => {
   });
 });
 
+describe('the headers of each answer', () => {
+  it('names every page answer, 200, 304 and HEAD, with its own request id and the process that gave it', async () => {
+    const named = await listen(createHttpServer({ app: ctx.app, getSite: () => site, mediaDir: ctx.config.uploadsDir, servedBy: 'worker-7' }));
+    try {
+      const first = await rawRequest(named.port, '/news/');
+      const again = await rawRequest(named.port, '/news/', { headers: { 'If-None-Match': first.headers.etag ?? '' } });
+      const head = await rawRequest(named.port, '/news/', { method: 'HEAD', headers: { 'Accept-Encoding': 'br' } });
+      expect([first.status, again.status, head.status]).toEqual([200, 304, 200]);
+      const ids = [first, again, head].map((answer) => answer.headers['x-request-id']);
+      // Once each: Node would join a repeated header's values with ", ", which this would not match.
+      for (const id of ids) expect(id).toMatch(/^[\w-]+-[0-9a-z]+$/);
+      expect(new Set(ids).size).toBe(3);
+      for (const answer of [first, again, head]) expect(answer.headers['x-served-by']).toBe('worker-7');
+      // The prepared headers are all still there, once each, beside the request's own.
+      expect(first.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(head.headers['content-encoding']).toBe('br');
+    } finally {
+      await named.close();
+    }
+  });
+});
+
 describe('validators and HEAD', () => {
   it('answers 304 without a body to a matching If-None-Match, for any encoding and weak form', async () => {
     const br = await get('/news/', { 'Accept-Encoding': 'br' });
