@@ -108,6 +108,30 @@ function spreadOf(values: number[]): { min: number; median: number; max: number;
   return { min: sorted[0] as number, median: sorted[Math.floor((sorted.length - 1) / 2)] as number, max: sorted[sorted.length - 1] as number, values };
 }
 
+/**
+ * The ceiling of a Node server on the static page (issue 31, item 4): `http.createServer` answering the page
+ * from a Buffer with the product's own headers (bench/static-serving/servers.ts, `raw`), so it sends the
+ * product's bytes and does nothing else, in `processes` processes on one port.
+ */
+async function startBareNodeServer(productBase: string, siteDir: string, pagePath: string, processes: number): Promise<ProductProcess> {
+  // As wrk asks: no Accept-Encoding, so the page itself (fetch would otherwise ask for a compressed form).
+  const answer = await fetch(`${productBase}${pagePath}`, { headers: { 'Accept-Encoding': 'identity' } });
+  const body = Buffer.from(await answer.arrayBuffer());
+  if (answer.status !== 200 || answer.headers.get('content-length') !== String(body.length))
+    throw new Error(`${pagePath} answered ${answer.status} with ${body.length} bytes, not the page as it is`);
+  // Node adds these three to every answer itself.
+  const own = new Set(['date', 'connection', 'keep-alive']);
+  const headers = [...answer.headers].filter(([name]) => !own.has(name)).flat();
+  const port = await freePort();
+  return startNodeProcess('bench/static-serving/servers.ts', {
+    args: ['raw', String(port), siteDir, pagePath, String(processes)],
+    env: { NODE_ENV: 'production', RAW_HEADERS: JSON.stringify(headers) },
+    port,
+    timeoutMs: 30_000,
+    ready: async (base) => (await fetch(`${base}${pagePath}`)).status === 200,
+  });
+}
+
 type BenchLicenses = BenchLicense & { updates: ReturnType<typeof seedBenchReleases> };
 
 async function seedDataDir(
@@ -203,28 +227,48 @@ async function measureServing(
 
   if (!apiOnly) say('  static serving…');
   const wrkGet = (url: string, headers?: Record<string, string>) => (runSeconds: number) => runWrk({ url, seconds: runSeconds, connections, headers });
+  // Like with like (issue 31, item 7): every reference runs as many serving processes as the product (the
+  // primary plus WEB_WORKERS), all on one port as the product's do.
+  const serving = 1 + loadConfig(env).webWorkers;
   let staticServing: SizeResult['staticServing'] = null;
   if (tools.wrk && tools.nginx && !apiOnly) {
-    const nginx = startNginx({ root: fs.realpathSync(path.join(dataDir, 'builds/current')), port: await freePort(), workDir: path.join(dataDir, 'nginx') });
+    const siteDir = fs.realpathSync(path.join(dataDir, 'builds/current'));
+    const nginx = startNginx({ root: siteDir, port: await freePort(), workDir: path.join(dataDir, 'nginx') });
     cleanups.push(() => nginx.stop());
+    const bareNode = await startBareNodeServer(product.base, siteDir, newsPath, serving);
+    cleanups.push(() => bareNode.stop());
     const rounds: Record<string, LoadResult[]> = {};
-    const results = await compare({ product: wrkGet(`${product.base}${newsPath}`), nginx: wrkGet(`${nginx.base}${newsPath}`) }, rounds);
+    const results = await compare(
+      { product: wrkGet(`${product.base}${newsPath}`), nginx: wrkGet(`${nginx.base}${newsPath}`), bareNode: wrkGet(`${bareNode.base}${newsPath}`) },
+      rounds,
+    );
     // Issue 31, item 4: how stable the ratio is, round by round.
-    const ratios = (rounds.product ?? []).map((result, round) => result.requestsPerSec / (rounds.nginx?.[round]?.requestsPerSec ?? Number.NaN));
-    const productMedian = results.product as LoadResult;
-    const nginxMedian = results.nginx as LoadResult;
+    const ratiosTo = (reference: string) =>
+      (rounds.product ?? []).map((result, round) => result.requestsPerSec / (rounds[reference]?.[round]?.requestsPerSec ?? Number.NaN));
     // The same bytes (issue 31, item 4): a server that sent less (an error page, another file, a
-    // compressed form) would look faster. The product's headers are a few hundred bytes longer.
+    // compressed form) would look faster. The product's headers are a few hundred bytes longer than nginx's.
     const each = (result: LoadResult) => result.bytesRead / result.requests;
     for (const [round, result] of (rounds.product ?? []).entries()) {
-      const nginxRound = rounds.nginx?.[round];
-      if (nginxRound && Math.abs(each(result) - each(nginxRound)) > 0.02 * each(nginxRound))
-        throw new Error(
-          `${newsPath}, round ${round + 1}: the product sent ${each(result).toFixed(0)} bytes an answer and nginx ${each(nginxRound).toFixed(0)}; not the same page`,
-        );
+      for (const reference of ['nginx', 'bareNode']) {
+        const other = rounds[reference]?.[round];
+        if (other && Math.abs(each(result) - each(other)) > 0.02 * each(other))
+          throw new Error(
+            `${newsPath}, round ${round + 1}: the product sent ${each(result).toFixed(0)} bytes an answer and ${reference} ${each(other).toFixed(0)}; not the same page`,
+          );
+      }
     }
+    const productMedian = results.product as LoadResult;
+    const nginxMedian = results.nginx as LoadResult;
+    const bareNodeMedian = results.bareNode as LoadResult;
     const bytesPerAnswer = { product: each(productMedian), nginx: each(nginxMedian) };
-    staticServing = { path: newsPath, product: productMedian, nginx: nginxMedian, ratioSpread: spreadOf(ratios), bytesPerAnswer };
+    staticServing = {
+      path: newsPath,
+      product: productMedian,
+      nginx: nginxMedian,
+      ratioSpread: spreadOf(ratiosTo('nginx')),
+      bytesPerAnswer,
+      bareNode: { processes: serving, result: bareNodeMedian, ratioSpread: spreadOf(ratiosTo('bareNode')) },
+    };
   }
 
   say('  API…');
@@ -234,9 +278,6 @@ async function measureServing(
     JSON.stringify(captureQueries(path.join(dataDir, 'site.db'), { slug: seed.sections.news.slug, sectionId: seed.sections.news.id })),
   );
   const barePort = await freePort();
-  // Like with like (issue 31, item 7): the bare reference runs as many processes as the product serves
-  // with (the primary plus WEB_WORKERS), all on one port as the product's do.
-  const serving = 1 + loadConfig(env).webWorkers;
   say(`  (product and bare reference: ${serving} serving process${serving === 1 ? '' : 'es'} each)`);
   const bare = await startNodeProcess('bench/lib/bare-api-server.ts', {
     args: [path.join(dataDir, 'site.db'), String(barePort), queriesFile, String(serving)],

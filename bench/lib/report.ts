@@ -29,6 +29,11 @@ export interface SizeResult {
     ratioSpread?: { min: number; median: number; max: number; values: number[] } | null;
     /** Bytes each answer carried, headers included, in the median round of each (absent in reports before 2026-12-03). */
     bytesPerAnswer?: { product: number; nginx: number };
+    /**
+     * A bare Node server sending the product's bytes from a Buffer, in as many processes: what any Node
+     * server reaches on this machine, for reading the nginx ratio (absent in reports before 2026-12-03).
+     */
+    bareNode?: { processes: number; result: LoadResult; ratioSpread: { min: number; median: number; max: number; values: number[] } | null };
   } | null;
   api: { bySlug: { path: string; product: LoadResult; bare: LoadResult }; user: { product: LoadResult; bare: LoadResult } } | null;
   /** POST /api/licensing/v1/validate beside the bare handler (null without wrk), and license files signed per second. */
@@ -266,6 +271,7 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
       ]);
     };
     if (size.staticServing) row(`static ${size.staticServing.path}`, size.staticServing.product, size.staticServing.nginx, 'nginx');
+    if (size.staticServing?.bareNode) row(`the same, beside a bare Node server`, size.staticServing.product, size.staticServing.bareNode.result, 'bare node');
     if (size.api) {
       row('GET byslug (anonymous)', size.api.bySlug.product, size.api.bySlug.bare, 'bare');
       row('GET /api/user (session)', size.api.user.product, size.api.user.bare, 'bare');
@@ -302,17 +308,20 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
     out.push(
       '\n### Static page vs nginx, round by round (issue 31, item 4)',
       table(
-        ['posts', 'min', 'median', 'max', 'each round', 'bytes an answer (product / nginx)'],
+        ['posts', 'min', 'median', 'max', 'each round', 'bytes an answer (product / nginx)', 'vs a bare Node server, each round'],
         spreads.map((size) => {
           const spread = size.staticServing?.ratioSpread as NonNullable<NonNullable<SizeResult['staticServing']>['ratioSpread']>;
           const bytes = size.staticServing?.bytesPerAnswer;
+          const bare = size.staticServing?.bareNode;
+          const each = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
           return [
             String(size.posts),
             `${spread.min.toFixed(2)}×`,
             `${spread.median.toFixed(2)}×`,
             `${spread.max.toFixed(2)}×`,
-            spread.values.map((v) => v.toFixed(2)).join(', '),
+            each(spread.values),
             bytes ? `${bytes.product.toFixed(0)} / ${bytes.nginx.toFixed(0)}` : 'not recorded',
+            bare?.ratioSpread ? `${each(bare.ratioSpread.values)} (${bare.processes} process${bare.processes === 1 ? '' : 'es'})` : 'not run',
           ];
         }),
       ),

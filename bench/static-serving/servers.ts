@@ -1,9 +1,12 @@
-// Contenders for the static-serving benchmark (run.sh): `node servers.ts <fast|hono|raw> <port> <site dir> [page]`.
+// Contenders for the static-serving benchmark (run.sh, and bench/run.ts's static comparison):
+// `node servers.ts <fast|hono|raw> <port> <site dir> [page] [processes]`.
 // fast = our createHttpServer fast path; hono = Hono answering the same bytes from memory (the 0.5x
 // reference of docs/engineering.md#speed-notes); raw = the smallest possible node listener, the ceiling for a
-// Node process: it answers every request with the page's bytes (`page`, a path under the site, default
-// /index.html), and binds with SO_REUSEPORT so that run.sh can start two of them on one port, as the product's
-// primary and web worker do.
+// Node server: it answers every request with the page's bytes (`page`, a path under the site, default
+// /index.html), in `processes` processes on one port (SO_REUSEPORT), as the product's serving processes
+// share theirs. With RAW_HEADERS (a JSON list of name, value, name, value…) it sends those headers, so it
+// sends the product's very bytes; without, three.
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -12,7 +15,7 @@ import { Hono } from 'hono';
 import { createHttpServer } from '../../server/server.ts';
 import { loadStaticSite } from '../../server/static/static-site.ts';
 
-const [kind = 'fast', portText = '8089', siteDir = '/tmp/bench-site', page = '/'] = process.argv.slice(2);
+const [kind = 'fast', portText = '8089', siteDir = '/tmp/bench-site', page = '/', processesText = '1'] = process.argv.slice(2);
 const port = Number(portText);
 const body = fs.readFileSync(path.join(siteDir, page.endsWith('/') ? `${page}index.html` : page));
 const headers = { 'Content-Type': 'text/html; charset=utf-8', ETag: '"bench"', 'Cache-Control': 'no-cache' };
@@ -23,7 +26,31 @@ if (kind === 'fast') {
 } else if (kind === 'hono') {
   serve({ fetch: new Hono().get('*', (c) => c.body(body, 200, headers)).fetch, port, hostname: '127.0.0.1' });
 } else {
-  http
-    .createServer((_req, res) => res.writeHead(200, { ...headers, 'Content-Length': body.length }).end(body))
-    .listen({ port, host: '127.0.0.1', reusePort: true });
+  await serveRaw(Number(processesText));
+}
+
+async function serveRaw(processes: number): Promise<void> {
+  if (!Number.isInteger(processes) || processes < 1) throw new Error(`processes must be a whole number from 1, not ${processesText}`);
+  const given = process.env.RAW_HEADERS ? (JSON.parse(process.env.RAW_HEADERS) as string[]) : null;
+  const list = given ?? [...Object.entries(headers).flat(), 'Content-Length', String(body.length)];
+  const server = http.createServer((_req, res) => res.writeHead(200, list).end(body));
+  const listen = () => new Promise<void>((resolve) => server.listen({ port, host: '127.0.0.1', reusePort: true }, resolve));
+  if (process.send) {
+    // One of the others: the first process waits for it, so once the port answers every process serves.
+    await listen();
+    process.send('listening');
+    return;
+  }
+  // The others first: a connection made while only some listen would stay with those.
+  const others = Array.from({ length: processes - 1 }, () => fork(import.meta.filename, process.argv.slice(2), { env: process.env }));
+  process.once('SIGTERM', () => {
+    for (const other of others) other.kill('SIGTERM');
+    process.exit(0);
+  });
+  const ready = (other: ReturnType<typeof fork>) =>
+    new Promise<void>((resolve, reject) =>
+      other.once('message', () => resolve()).once('exit', (code) => reject(new Error(`a raw server process exited with ${code}`))),
+    );
+  await Promise.all(others.map(ready));
+  await listen();
 }
