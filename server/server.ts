@@ -81,46 +81,45 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
     const getOrHead = method === 'GET' || method === 'HEAD';
     const requestPath = getOrHead ? pathOfUrl(req.url ?? '/') : '';
     const head = method === 'HEAD';
-    // The hot path: a file of the live build, its head written by one writeHead of the list prepared when
-    // the build was loaded plus this request's id. No setHeader before it: once one header is set, Node
-    // takes every header of writeHead's list through removeHeader and appendHeader one by one, a fifth of
-    // a static answer's CPU (docs/scaling.md, "One list for a static answer's head"). The operator's paths
-    // come first, and /api is never static: a page a build might emit there must not shadow them.
-    if (getOrHead && !isOpsPath(requestPath) && !requestPath.startsWith('/api/')) {
-      try {
-        const site = getSite();
-        const entry = site?.lookup(requestPath);
-        if (site && entry) {
-          staticCounts.page++;
-          return serveStaticEntry(req, res, site, entry, head, [REQUEST_ID_HEADER, requestId, ...processHeaders]);
-        }
-      } catch (error) {
-        return fail(res, requestId, error);
+    // /api is never static: a page a build might emit there must not shadow the API.
+    const mayBeStatic = getOrHead && !requestPath.startsWith('/api/');
+    let site: StaticSite | null;
+    try {
+      site = mayBeStatic ? getSite() : null;
+      // The hot path: a file of the live build, its head written by one writeHead of the list prepared
+      // when the build was loaded plus this request's id. No setHeader before it: once one header is set,
+      // Node takes every header of writeHead's list through removeHeader and appendHeader one by one, a
+      // fifth of a static answer's CPU (docs/scaling.md, "One list for a static answer's head"). The
+      // operator's paths come first: no page of a build shadows them either.
+      const entry = site && !isOpsPath(requestPath) ? site.lookup(requestPath) : undefined;
+      if (site && entry) {
+        staticCounts.page++;
+        return serveStaticEntry(req, res, site, entry, head, [REQUEST_ID_HEADER, requestId, ...processHeaders]);
       }
+    } catch (error) {
+      return fail(res, requestId, error);
     }
     // Every other answer: the headers are set now and merged with whatever its writer adds.
     stamp(res, requestId);
-    if (getOrHead) {
-      if (ops?.(req, res, requestPath, head)) return;
-      if (!requestPath.startsWith('/api/')) {
-        try {
-          // Traversal attempts answer 404 here rather than the redirect Hono gives unknown paths.
-          if (decodeSafePath(requestPath) === null) {
-            staticCounts.not_found++;
-            return sendNotFound(res, head);
-          }
-          if (requestPath.startsWith(MEDIA_PREFIX)) {
-            staticCounts.media++;
-            serveMedia(req, res, requestPath, head).catch((error: unknown) => fail(res, requestId, error));
-            return;
-          }
-          if (!getSite() && !requestPath.startsWith('/sanctum/')) {
-            staticCounts.building++;
-            return sendSiteBuilding(res, head);
-          }
-        } catch (error) {
-          return fail(res, requestId, error);
+    if (getOrHead && ops?.(req, res, requestPath, head)) return;
+    if (mayBeStatic) {
+      try {
+        // Traversal attempts answer 404 here rather than the redirect Hono gives unknown paths.
+        if (decodeSafePath(requestPath) === null) {
+          staticCounts.not_found++;
+          return sendNotFound(res, head);
         }
+        if (requestPath.startsWith(MEDIA_PREFIX)) {
+          staticCounts.media++;
+          serveMedia(req, res, requestPath, head).catch((error: unknown) => fail(res, requestId, error));
+          return;
+        }
+        if (!site && !requestPath.startsWith('/sanctum/')) {
+          staticCounts.building++;
+          return sendSiteBuilding(res, head);
+        }
+      } catch (error) {
+        return fail(res, requestId, error);
       }
     }
     // Everything the app runs for this request (handlers, queries, mail) logs with its id.

@@ -6,7 +6,7 @@
 // /index.html), in `processes` processes on one port (SO_REUSEPORT), as the product's serving processes
 // share theirs. With RAW_HEADERS (a JSON list of name, value, name, value…) it sends those headers, so it
 // sends the product's very bytes; without, three.
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -42,12 +42,12 @@ async function serveRaw(processes: number): Promise<void> {
     return;
   }
   // The others first: a connection made while only some listen would stay with those.
-  const others = Array.from({ length: processes - 1 }, () => fork(import.meta.filename, process.argv.slice(2), { env: process.env }));
+  const others = Array.from({ length: processes - 1 }, () => fork(import.meta.filename, process.argv.slice(2)));
   process.once('SIGTERM', () => {
     for (const other of others) other.kill('SIGTERM');
     process.exit(0);
   });
-  const ready = (other: ReturnType<typeof fork>) =>
+  const ready = (other: ChildProcess) =>
     new Promise<void>((resolve, reject) =>
       other.once('message', () => resolve()).once('exit', (code) => reject(new Error(`a raw server process exited with ${code}`))),
     );
