@@ -13,8 +13,7 @@
 //
 // Like with like (issue 31, item 7): with `processes` > 1 it forks that many minus one more processes, and
 // each binds the port itself (SO_REUSEPORT), as the product's primary and web workers do
-// (server/process/worker.ts); the first answers /ready once every one listens.
-import cluster from 'node:cluster';
+// (server/process/worker.ts); the first answers /ready once every one listens (bench/lib/reference-processes.ts).
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +23,7 @@ import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { getTableColumns, type Table } from 'drizzle-orm';
 import type { CapturedQueries } from './captured-queries.ts';
+import { listenInProcesses } from './reference-processes.ts';
 import { compareSemver } from '../../common/semver.ts';
 import { renderMarkdown } from '../../common/markdown/index.ts';
 import { isAdmin } from '../../server/auth/guards.ts';
@@ -301,21 +301,4 @@ const listen = () =>
     server.listen({ port: Number(port), host: '127.0.0.1', reusePort: true, exclusive: true }, () => resolve());
   });
 
-if (cluster.isPrimary) {
-  // The others first, so /ready (answered by this one) means that every process listens.
-  await Promise.all(
-    Array.from(
-      { length: processes - 1 },
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const worker = cluster.fork();
-          worker.once('message', () => resolve());
-          worker.once('exit', (code) => reject(new Error(`a bare reference process exited with ${code} before listening`)));
-        }),
-    ),
-  );
-  await listen();
-} else {
-  await listen();
-  process.send?.('listening');
-}
+await listenInProcesses(processes, listen);

@@ -3,10 +3,9 @@
 // fast = our createHttpServer fast path; hono = Hono answering the same bytes from memory (the 0.5x
 // reference of docs/engineering.md#speed-notes); raw = the smallest possible node listener, the ceiling for a
 // Node server: it answers every request with the page's bytes (`page`, a path under the site, default
-// /index.html), in `processes` processes on one port (SO_REUSEPORT), as the product's serving processes
-// share theirs. With RAW_HEADERS (a JSON list of name, value, name, value…) it sends those headers, so it
+// /index.html), in `processes` processes on one port (SO_REUSEPORT, bench/lib/reference-processes.ts), as the
+// product's serving processes share theirs. With RAW_HEADERS (a JSON list of name, value, name, value…) it sends those headers, so it
 // sends the product's very bytes; without, three.
-import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createHttpServer } from '../../server/server.ts';
 import { loadStaticSite } from '../../server/static/static-site.ts';
+import { listenInProcesses } from '../lib/reference-processes.ts';
 
 const [kind = 'fast', portText = '8089', siteDir = '/tmp/bench-site', page = '/', processesText = '1'] = process.argv.slice(2);
 const port = Number(portText);
@@ -34,23 +34,8 @@ async function serveRaw(processes: number): Promise<void> {
   const given = process.env.RAW_HEADERS ? (JSON.parse(process.env.RAW_HEADERS) as string[]) : null;
   const list = given ?? [...Object.entries(headers).flat(), 'Content-Length', String(body.length)];
   const server = http.createServer((_req, res) => res.writeHead(200, list).end(body));
-  const listen = () => new Promise<void>((resolve) => server.listen({ port, host: '127.0.0.1', reusePort: true }, resolve));
-  if (process.send) {
-    // One of the others: the first process waits for it, so once the port answers every process serves.
-    await listen();
-    process.send('listening');
-    return;
-  }
-  // The others first: a connection made while only some listen would stay with those.
-  const others = Array.from({ length: processes - 1 }, () => fork(import.meta.filename, process.argv.slice(2)));
-  process.once('SIGTERM', () => {
-    for (const other of others) other.kill('SIGTERM');
-    process.exit(0);
-  });
-  const ready = (other: ChildProcess) =>
-    new Promise<void>((resolve, reject) =>
-      other.once('message', () => resolve()).once('exit', (code) => reject(new Error(`a raw server process exited with ${code}`))),
-    );
-  await Promise.all(others.map(ready));
-  await listen();
+  await listenInProcesses(
+    processes,
+    () => new Promise<void>((resolve) => server.listen({ port, host: '127.0.0.1', reusePort: true, exclusive: true }, resolve)),
+  );
 }
