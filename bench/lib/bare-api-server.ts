@@ -45,10 +45,21 @@ const processes = Number(processesArgument);
 if (!Number.isInteger(processes) || processes < 1) throw new Error(`processes must be a whole number ≥ 1, not "${processesArgument}"`);
 const queries = JSON.parse(fs.readFileSync(queriesFile, 'utf8')) as CapturedQueries;
 
-const sqlite = new Database(databaseFile, { readonly: true, fileMustExist: true });
-// The product's read pragmas (server/db/client.ts), so both read the file alike.
+// One connection per process for reads and writes, with the product's pragmas (server/db/client.ts), as each
+// of the product's serving processes has. Not a read-only connection beside a writer: SQLite empties a
+// connection's page cache when another connection has written since its last read, so every read after the
+// heartbeat's write would load its pages again (about 60 µs a heartbeat more, measured: docs/scaling.md,
+// 2026-12-04), a cost the product's own connection does not pay for its own writes.
+const sqlite = new Database(databaseFile, { fileMustExist: true });
+sqlite.pragma('journal_mode = WAL');
+sqlite.pragma('foreign_keys = ON');
+sqlite.pragma('busy_timeout = 5000');
+// SQLite's default `synchronous = FULL` syncs the WAL on every commit, which cost this reference 140–180 µs
+// a heartbeat that the product (NORMAL) does not pay.
+sqlite.pragma('synchronous = NORMAL');
 sqlite.pragma('cache_size = -65536');
 sqlite.pragma('mmap_size = 268435456');
+sqlite.pragma('temp_store = MEMORY');
 
 /** A prepared statement whose rows come back as { table: { column: value } }, as drizzle nests them. */
 function nested(sql: string) {
@@ -98,18 +109,11 @@ const firstAdminEmail = sqlite.prepare(queries.firstAdminEmail).pluck();
 let supportEmailRead: { email: string | null } | undefined;
 const supportEmail = () => (supportEmailRead ??= { email: process.env.SUPPORT_EMAIL ?? (firstAdminEmail.get() as string | undefined) ?? null }).email;
 
-// The heartbeat (issue 24) writes: its own connection, as the product's one writer per process does, with
-// the product's write pragmas (server/db/client.ts). SQLite's default `synchronous = FULL` syncs the WAL on
-// every commit, which cost this reference 140–180 µs a heartbeat that the product (NORMAL) does not pay.
-const writer = new Database(databaseFile, { fileMustExist: true });
-writer.pragma('journal_mode = WAL');
-writer.pragma('busy_timeout = 5000');
-writer.pragma('synchronous = NORMAL');
-writer.pragma('foreign_keys = ON');
-const renewLease = writer.prepare('update license_machines set last_check_in_at = ?, lease_expires_at = ? where id = ?');
+// The heartbeat (issue 24) writes, on the same connection as the reads.
+const renewLease = sqlite.prepare('update license_machines set last_check_in_at = ?, lease_expires_at = ? where id = ?');
 // In a write transaction as the product takes one (server/db/client.ts): the lock asked for again after
 // microseconds when another process holds it, not after SQLite's millisecond sleeps.
-const heartbeatWrite = (machineId: number, at: string, lease: string) => writeTransaction({ $client: writer }, () => renewLease.run(at, lease, machineId));
+const heartbeatWrite = (machineId: number, at: string, lease: string) => writeTransaction({ $client: sqlite }, () => renewLease.run(at, lease, machineId));
 // Signing is part of the work measured (a heartbeat answers a fresh file), so the bare handler signs too:
 // the product's file, with the product's own signing and key (server/features/licensing/license-file.ts).
 const keyring = loadKeyring({ dataDir: path.dirname(databaseFile) });
