@@ -40,6 +40,10 @@ const { values: flags } = parseArgs({
     users: { type: 'string', default: '10000' },
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '2' },
+    // Untimed load of each contender before the rounds, so neither side is measured while V8 is still
+    // optimising (and de-optimising) its code: the product's heartbeat took about 20 s of load to settle,
+    // its bare handler about 8 s (docs/decisions/0073-bench-warm-up.md).
+    'warm-up': { type: 'string', default: '20' },
     connections: { type: 'string', default: '50' },
     mail: { type: 'string', default: '2000' },
     out: { type: 'string', default: path.join(PROJECT_ROOT, 'bench/results') },
@@ -59,6 +63,7 @@ const sizes = flags.sizes.split(',').map((size) => positive('sizes', size.trim()
 const userCount = positive('users', flags.users);
 const seconds = positive('seconds', flags.seconds);
 const rounds = positive('rounds', flags.rounds);
+const warmUpSeconds = positive('warm-up', flags['warm-up']);
 const connections = positive('connections', flags.connections);
 const mailCount = positive('mail', flags.mail);
 const ONLY = ['publish', 'api', 'mailing'] as const;
@@ -71,9 +76,6 @@ const ADMIN_EMAIL = 'bench-admin@example.com';
 const ADMIN_PASSWORD = 'bench admin password 2026';
 const say = (line: string) => console.log(line);
 
-/** Untimed load before the rounds, so neither side is measured while its code is still being optimised. */
-const WARM_UP_SECONDS = 1;
-
 /**
  * Runs each contender `rounds` times, interleaved so background load hits all alike, after an untimed
  * warm-up; keeps the median round by req/s.
@@ -82,7 +84,7 @@ async function compare(
   contenders: Record<string, (seconds: number) => Promise<LoadResult>>,
   allRounds?: Record<string, LoadResult[]>,
 ): Promise<Record<string, LoadResult>> {
-  for (const measure of Object.values(contenders)) await measure(WARM_UP_SECONDS);
+  for (const measure of Object.values(contenders)) await measure(warmUpSeconds);
   const runs: Record<string, LoadResult[]> = {};
   for (let round = 0; round < rounds; round++) {
     for (const [name, measure] of Object.entries(contenders)) {
@@ -509,7 +511,7 @@ async function main() {
   const report: BenchReport = {
     at: new Date().toISOString(),
     machine: { cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryBytes: os.totalmem(), node: process.version },
-    settings: { seconds, rounds, connections, users: userCount, mail: mailCount, only: flags.only ?? null },
+    settings: { seconds, rounds, warmUpSeconds, connections, users: userCount, mail: mailCount, only: flags.only ?? null },
     references: tools,
     sizes: results,
   };

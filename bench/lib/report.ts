@@ -64,7 +64,7 @@ export interface SizeResult {
 export interface BenchReport {
   at: string;
   machine: { cpus: number; cpuModel: string; memoryBytes: number; node: string };
-  settings: { seconds: number; rounds: number; connections: number; users: number; mail: number; only: string | null };
+  settings: { seconds: number; rounds: number; warmUpSeconds: number; connections: number; users: number; mail: number; only: string | null };
   references: { wrk: boolean; nginx: boolean; chromium: boolean };
   sizes: SizeResult[];
 }
@@ -254,7 +254,7 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
   const { machine, settings } = report;
   out.push(
     `\n## Bench ${report.at}`,
-    `${machine.cpus} CPUs (${machine.cpuModel}), ${mb(machine.memoryBytes)}, Node ${machine.node}; wrk -t1 -c${settings.connections}, ${settings.seconds} s per run, median of ${settings.rounds} interleaved rounds after a 1 s warm-up; ${settings.users} users.`,
+    `${machine.cpus} CPUs (${machine.cpuModel}), ${mb(machine.memoryBytes)}, Node ${machine.node}; wrk -t1 -c${settings.connections}, ${settings.seconds} s per run, median of ${settings.rounds} interleaved rounds after a ${settings.warmUpSeconds} s warm-up of each; ${settings.users} users.`,
   );
 
   const throughput: string[][] = [];

@@ -41,7 +41,7 @@ function report(sizes: SizeResult[], only: string | null): BenchReport {
   return {
     at: '2026-11-25T00:00:00.000Z',
     machine: { cpus: 2, cpuModel: 'test', memoryBytes: 8 * 1024 * MB, node: 'v24' },
-    settings: { seconds: 1, rounds: 1, connections: 1, users: 10, mail: 1, only },
+    settings: { seconds: 1, rounds: 1, warmUpSeconds: 1, connections: 1, users: 10, mail: 1, only },
     references: { wrk: false, nginx: false, chromium: false },
     sizes,
   };
