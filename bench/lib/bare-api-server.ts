@@ -28,7 +28,7 @@ import { compareSemver } from '../../common/semver.ts';
 import { renderMarkdown } from '../../common/markdown/index.ts';
 import { isAdmin } from '../../server/auth/guards.ts';
 import { toPublicUser } from '../../server/auth/public-user.ts';
-import { writeTransaction } from '../../server/db/client.ts';
+import { configureConnection, writeTransaction } from '../../server/db/client.ts';
 import { licenseMachines, licenses as licensesTable, licenseTypes, users, type License, type Post, type Section, type User } from '../../server/db/schema.ts';
 import { presentPost, presentSection } from '../../server/features/content/present.ts';
 import type { PostWithRelations } from '../../server/features/content/queries.ts';
@@ -45,21 +45,14 @@ const processes = Number(processesArgument);
 if (!Number.isInteger(processes) || processes < 1) throw new Error(`processes must be a whole number ≥ 1, not "${processesArgument}"`);
 const queries = JSON.parse(fs.readFileSync(queriesFile, 'utf8')) as CapturedQueries;
 
-// One connection per process for reads and writes, with the product's pragmas (server/db/client.ts), as each
-// of the product's serving processes has. Not a read-only connection beside a writer: SQLite empties a
+// One connection per process for reads and writes, with the product's settings (configureConnection), as
+// each of the product's serving processes has. Not a read-only connection beside a writer: SQLite empties a
 // connection's page cache when another connection has written since its last read, so every read after the
 // heartbeat's write would load its pages again (about 60 µs a heartbeat more, measured: docs/scaling.md,
-// 2026-12-04), a cost the product's own connection does not pay for its own writes.
+// 2026-12-04), a cost the product's own connection does not pay for its own writes. (Its own settings once
+// kept SQLite's `synchronous = FULL`, 140–180 µs a heartbeat the product does not pay.)
 const sqlite = new Database(databaseFile, { fileMustExist: true });
-sqlite.pragma('journal_mode = WAL');
-sqlite.pragma('foreign_keys = ON');
-sqlite.pragma('busy_timeout = 5000');
-// SQLite's default `synchronous = FULL` syncs the WAL on every commit, which cost this reference 140–180 µs
-// a heartbeat that the product (NORMAL) does not pay.
-sqlite.pragma('synchronous = NORMAL');
-sqlite.pragma('cache_size = -65536');
-sqlite.pragma('mmap_size = 268435456');
-sqlite.pragma('temp_store = MEMORY');
+configureConnection(sqlite);
 
 /** A prepared statement whose rows come back as { table: { column: value } }, as drizzle nests them. */
 function nested(sql: string) {

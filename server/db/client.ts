@@ -14,14 +14,11 @@ const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
 /** The busy timeout of every connection: how long a write waits for another process's write lock. */
 const BUSY_TIMEOUT_MS = 5000;
 
-export function openDatabase(file: string): Db {
-  if (file !== ':memory:') {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    // SQLite would create the file 0644; made 0600 first, its -wal and -shm inherit that mode from it.
-    ensurePrivateFile(file);
-  }
-  const sqlite = new Database(file);
-  reportFailedCommitsOfSingleRowWrites(sqlite);
+/**
+ * The settings of every serving process's connection; also the bench's bare reference's
+ * (bench/lib/bare-api-server.ts), so both read and write the file alike.
+ */
+export function configureConnection(sqlite: Database.Database): void {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -31,6 +28,17 @@ export function openDatabase(file: string): Db {
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
   sqlite.pragma('temp_store = MEMORY');
+}
+
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:') {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // SQLite would create the file 0644; made 0600 first, its -wal and -shm inherit that mode from it.
+    ensurePrivateFile(file);
+  }
+  const sqlite = new Database(file);
+  reportFailedCommitsOfSingleRowWrites(sqlite);
+  configureConnection(sqlite);
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
   return db;
