@@ -1,13 +1,15 @@
 // The bench's references serve in as many processes as the product (issue 31, item 7), all on one port,
 // each binding its own socket with SO_REUSEPORT as the product's serving processes do
 // (server/process/worker.ts): listen with `{ reusePort: true, exclusive: true }`.
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 
 /**
  * Runs `listen` here and in `processes - 1` copies of this script (cluster.fork: the same file and
  * arguments). The copies listen first and this process last, so once the port answers every process
  * serves: a connection made while only some listened would stay with those. A copy ends when this process
- * does (a cluster worker exits when its primary's channel closes), so stopping this one stops them all.
+ * does (a cluster worker exits when its primary's channel closes), and a SIGTERM here ends the copies first
+ * and this process only once they are gone: when this one has exited, no process holds the port (a copy
+ * still closing would reset a connection the port should refuse).
  */
 export async function listenInProcesses(processes: number, listen: () => Promise<void>): Promise<void> {
   if (cluster.isWorker) {
@@ -26,5 +28,11 @@ export async function listenInProcesses(processes: number, listen: () => Promise
         }),
     ),
   );
+  process.once('SIGTERM', () => {
+    const copies = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead());
+    const gone = copies.map((worker) => new Promise((resolve) => worker.once('exit', resolve)));
+    for (const worker of copies) worker.process.kill('SIGTERM');
+    void Promise.all(gone).then(() => process.exit(0));
+  });
   await listen();
 }
