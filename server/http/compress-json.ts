@@ -4,6 +4,7 @@
 // ranged answers and streams pass untouched.
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { acceptedEncodings } from '../static/respond.ts';
 
@@ -13,21 +14,46 @@ export const COMPRESS_MIN_BYTES = 4 * 1024;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
+type JsonCall = { answer: Response; value: unknown };
+
+/**
+ * Notes which value each `c.json()` answer of this request was made from, so its size is known from the
+ * value, not by reading the answer back. Reading an answer's body makes the Node adapter build a full fetch
+ * `Response` and stream it: for a small answer (nearly all of them) that took two thirds of the time a
+ * client asking for compression was served in, and every browser asks (docs/engineering.md#speed-notes).
+ */
+function noteJsonCalls(c: Context): () => JsonCall | undefined {
+  let last: JsonCall | undefined;
+  const json = c.json as unknown as (value: unknown, ...rest: unknown[]) => Response;
+  c.json = ((value: unknown, ...rest: unknown[]) => {
+    const answer = json(value, ...rest);
+    last = { answer, value };
+    return answer;
+  }) as unknown as typeof c.json;
+  return () => last;
+}
+
 export const compressJson = createMiddleware(async (c, next) => {
-  await next();
-  if (c.req.method === 'HEAD') return;
   // The request says first whether there is anything to do: nothing of the answer is touched otherwise.
+  if (c.req.method === 'HEAD') return next();
   const accepted = acceptedEncodings(c.req.header('Accept-Encoding'));
-  if (!accepted.br && !accepted.gzip) return;
+  if (!accepted.br && !accepted.gzip) return next();
+  const lastJsonCall = noteJsonCalls(c);
+  await next();
   const answer = c.res;
+  const made = lastJsonCall();
+  // The same text c.json() sent (JSON.stringify of the same value): a small answer stays as it is,
+  // unread. It is the same whatever the client accepts, so it names no Vary.
+  if (made?.answer === answer && Buffer.byteLength(JSON.stringify(made.value) ?? '') < COMPRESS_MIN_BYTES) return;
   if (!answer.headers.get('Content-Type')?.startsWith('application/json') || answer.headers.has('Content-Encoding')) return;
+  // An answer made otherwise (or changed since) is read to learn its size, and then made again.
   const body = Buffer.from(await answer.arrayBuffer());
   const headers = new Headers(answer.headers);
-  headers.append('Vary', 'Accept-Encoding');
   if (body.length < COMPRESS_MIN_BYTES) {
     c.res = new Response(body, { status: answer.status, headers });
     return;
   }
+  headers.append('Vary', 'Accept-Encoding');
   // Quality 5 and level 6: a few milliseconds per megabyte, async so other requests go on meanwhile.
   const encoding = accepted.br ? 'br' : 'gzip';
   const compressed =
