@@ -4,7 +4,6 @@
 // never touch Hono. Every process runs exactly this listener (docs/decisions/0022-one-process-model.md).
 import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { stampAtHead } from './http/answer-head.ts';
 import { armBodyDeadline } from './http/body-deadline.ts';
 import { capConnectionsPerClient } from './http/connection-cap.ts';
 import { lingerOnEarlyClose, type LingerOptions } from './http/lingering-close.ts';
@@ -61,12 +60,11 @@ export function createRequestListener(options: HttpServerOptions): http.RequestL
     // and the API all carry it.
     ...(strictTransportSecurity !== undefined ? ['Strict-Transport-Security', strictTransportSecurity] : []),
   ];
-  /**
-   * The request's and the process's headers, written with the answer's own in one list when its head is
-   * written (server/http/answer-head.ts): no setHeader before, which would make Node take each header of
-   * the answer through removeHeader and appendHeader (docs/engineering.md#speed-notes).
-   */
-  const stamp = (res: http.ServerResponse, requestId: string) => stampAtHead(res, [REQUEST_ID_HEADER, requestId, ...processHeaders]);
+  /** Sets the request's and the process's headers; whatever writes the answer merges its own with them. */
+  const stamp = (res: http.ServerResponse, requestId: string) => {
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    for (let i = 0; i < processHeaders.length; i += 2) res.setHeader(processHeaders[i] as string, processHeaders[i + 1] as string);
+  };
 
   const fail = (res: http.ServerResponse, requestId: string, error: unknown) => {
     requestContext.run({ requestId }, () => log?.error('static answer failed', error));

@@ -1,10 +1,9 @@
 // Security headers for every answer of the Hono app. Static pages get the same set (with their own
 // per-page script hashes) from server/static; the policy text lives here so both agree.
-import { ServerResponse } from 'node:http';
+import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../context.ts';
 import type { Config } from '../env.ts';
-import { addAtHead, namesIn } from './answer-head.ts';
 
 export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
@@ -100,25 +99,30 @@ function cacheControlFor(own: string | undefined, setsCookie: boolean, privateBy
 }
 
 /**
- * Adds the headers to the answer's head as it is written, in its one list (server/http/answer-head.ts): a
- * header the answer names itself (its own Content-Security-Policy) is left as it is, and its Cache-Control
- * is replaced when a cookie makes it unfit.
+ * Adds the headers when the answer's head is written: Hono's adapter hands its headers to writeHead as
+ * one object (with lower-case names when they came from a `Headers`), which Node merges over the ones set
+ * on the response before, so an answer's own Content-Security-Policy wins, and its Cache-Control is
+ * replaced in that object when a cookie makes it unfit.
  */
 function setAsHeadIsWritten(outgoing: ServerResponse, always: ReadonlyArray<[string, string]>, privateByDefault: boolean): void {
-  addAtHead(outgoing, (list, res) => {
-    const names = namesIn(list);
-    for (const [name, value] of always) if (!names.has(name.toLowerCase()) && !res.hasHeader(name)) list.push(name, value);
-    if (!names.has('content-security-policy') && !res.hasHeader('Content-Security-Policy')) list.push('Content-Security-Policy', apiPolicy);
-    let ownAt = -1;
-    for (let i = 0; i < list.length; i += 2) if (String(list[i]).toLowerCase() === 'cache-control') ownAt = i;
-    const own = ownAt >= 0 ? list[ownAt + 1] : res.getHeader('Cache-Control');
-    const setsCookie = names.has('set-cookie') || res.hasHeader('Set-Cookie');
-    const cacheControl = cacheControlFor(own === undefined ? undefined : String(own), setsCookie, privateByDefault);
-    if (!cacheControl) return;
-    if (ownAt >= 0) list[ownAt + 1] = cacheControl;
-    else {
-      if (res.hasHeader('Cache-Control')) res.removeHeader('Cache-Control');
-      list.push('Cache-Control', cacheControl);
+  const writeHead = outgoing.writeHead;
+  outgoing.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
+    outgoing.writeHead = writeHead;
+    for (const [name, value] of always) this.setHeader(name, value);
+    if (!this.hasHeader('Content-Security-Policy')) this.setHeader('Content-Security-Policy', apiPolicy);
+    const last = rest[rest.length - 1];
+    const given = last !== null && typeof last === 'object' && !Array.isArray(last) ? (last as OutgoingHttpHeaders) : undefined;
+    let givenCacheControl: string | undefined;
+    let setsCookie = this.hasHeader('Set-Cookie');
+    for (const name of given ? Object.keys(given) : []) {
+      const lower = name.toLowerCase();
+      if (lower === 'cache-control') givenCacheControl = name;
+      else if (lower === 'set-cookie') setsCookie = true;
     }
-  });
+    const own = givenCacheControl ? given?.[givenCacheControl] : this.getHeader('Cache-Control');
+    const cacheControl = cacheControlFor(own === undefined ? undefined : String(own), setsCookie, privateByDefault);
+    if (cacheControl && given && givenCacheControl) rest[rest.length - 1] = { ...given, [givenCacheControl]: cacheControl };
+    else if (cacheControl) this.setHeader('Cache-Control', cacheControl);
+    return writeHead.call(this, statusCode, ...(rest as []));
+  } as ServerResponse['writeHead'];
 }
