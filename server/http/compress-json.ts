@@ -44,10 +44,12 @@ export const compressJson = createMiddleware(async (c, next) => {
   const made = lastJsonCall();
   // The same text c.json() sent (JSON.stringify of the same value): a small answer stays as it is,
   // unread. It is the same whatever the client accepts, so it names no Vary.
-  if (made?.answer === answer && Buffer.byteLength(JSON.stringify(made.value) ?? '') < COMPRESS_MIN_BYTES) return;
+  const text = made?.answer === answer ? (JSON.stringify(made.value) ?? '') : undefined;
+  if (text !== undefined && Buffer.byteLength(text) < COMPRESS_MIN_BYTES) return;
   if (!answer.headers.get('Content-Type')?.startsWith('application/json') || answer.headers.has('Content-Encoding')) return;
-  // An answer made otherwise (or changed since) is read to learn its size, and then made again.
-  const body = Buffer.from(await answer.arrayBuffer());
+  // A large c.json() answer is compressed from that text; one made otherwise (or changed since) is read
+  // to learn its size, and then made again.
+  const body = text !== undefined ? Buffer.from(text) : Buffer.from(await answer.arrayBuffer());
   const headers = new Headers(answer.headers);
   if (body.length < COMPRESS_MIN_BYTES) {
     c.res = new Response(body, { status: answer.status, headers });
