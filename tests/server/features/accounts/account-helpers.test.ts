@@ -15,7 +15,8 @@ afterEach(() => ctx.cleanup());
 describe('signUrl / verifySignedUrl', () => {
   it('accepts its own URL until the expiry, then reports it expired', () => {
     const path = signUrl(ctx, '/api/files/7', { expiresAt: ctx.now() + 1000, params: { name: 'a b&c' } });
-    expect(path).toMatch(/^\/api\/files\/7\?name=a\+b%26c&expires=\d+&signature=[0-9a-f]{64}$/);
+    // Parameters sorted by name, encoded as a form encodes them, the signature last.
+    expect(path).toMatch(/^\/api\/files\/7\?expires=\d+&name=a\+b%26c&signature=[0-9a-f]{64}$/);
     expect(verifySignedUrl(ctx, `http://any.host${path}`)).toBe('valid');
     ctx.advance(1000);
     expect(verifySignedUrl(ctx, path)).toBe('expired');
