@@ -50,6 +50,12 @@ export function backfillLicenseKeys(db: Db): number {
   });
 }
 
+const bucketOf = (key: string): string => hash('sha256', normaliseLicenseKey(key) ?? key.trim().toUpperCase(), 'base64url');
+// The software of one customer sends its key with every check, so the same few keys come back over and
+// over: a hash per call held 1.6% of a heartbeat's CPU profile (docs/engineering.md#speed-notes). Kept in
+// this process's memory only, like the licenses the lookups read; bounded, since the text comes from outside.
+const keyBuckets = createBoundedCache<string, string>(4096);
+
 /**
  * A rate-limit key for a license key (the licensing and update APIs count calls per key): its hash, so no key
  * is stored outside the licenses table. Hashed in the form the lookup reads (normaliseLicenseKey: O → 0, I and
@@ -59,9 +65,3 @@ export function backfillLicenseKeys(db: Db): number {
 export function licenseKeyBucket(key: string): string {
   return keyBuckets.get(key, bucketOf);
 }
-
-const bucketOf = (key: string): string => hash('sha256', normaliseLicenseKey(key) ?? key.trim().toUpperCase(), 'base64url');
-// The software of one customer sends its key with every check, so the same few keys come back over and
-// over: a hash per call held 1.6% of a heartbeat's CPU profile (docs/engineering.md#speed-notes). Kept in
-// this process's memory only, like the licenses the lookups read; bounded, since the text comes from outside.
-const keyBuckets = createBoundedCache<string, string>(4096);

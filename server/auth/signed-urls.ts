@@ -17,11 +17,12 @@ export type SignedUrlCheck = 'valid' | 'invalid' | 'expired';
 /** The query parameter that carries the signature. */
 export type SignatureParam = 'signature' | 'sig';
 
-function canonical(pathname: string, params: URLSearchParams, signatureParam: SignatureParam): string {
+const byName = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** What is signed: the path and every parameter but the signature, sorted by name, encoded as a form encodes them. */
+function canonical(pathname: string, params: Iterable<[string, string]>, signatureParam: SignatureParam): string {
   return `${pathname}?${new URLSearchParams([...params].filter(([key]) => key !== signatureParam).sort(byName)).toString()}`;
 }
-
-const byName = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
 
 function signature(secret: string, text: string): string {
   return createHmac('sha256', secret).update(text).digest('hex');
@@ -39,9 +40,9 @@ export function signUrl(
   options: { expiresAt: number; params?: Record<string, string>; signatureParam?: SignatureParam },
 ): string {
   const signatureParam = options.signatureParam ?? 'signature';
-  const params = Object.entries(options.params ?? {}).filter(([key]) => key !== signatureParam && key !== 'expires');
+  const params = Object.entries(options.params ?? {}).filter(([key]) => key !== 'expires');
   params.push(['expires', String(Math.floor(options.expiresAt / 1000))]);
-  const text = `${path}?${new URLSearchParams(params.sort(byName)).toString()}`;
+  const text = canonical(path, params, signatureParam);
   return `${text}&${signatureParam}=${signature(getServerSecret(ctx.db, SECRET_SETTING), text)}`;
 }
 
