@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startNodeProcess, type ProductProcess } from '../../bench/lib/product.ts';
 import { freePort } from '../helpers/fetch-client.ts';
+import { isProcessRunning } from '../helpers/process-running.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 
 const PAGE = '<!DOCTYPE html><title>News</title><p>Forty posts of measurement news.</p>';
@@ -47,15 +48,5 @@ it('answers with the given headers and the page, from every process, and stops w
   await server.stop();
   // Every process is gone, not only the first. (Not judged by a refused connection: once freed, the port may
   // already be another test file's, as they run side by side and take free ports too.)
-  for (const pid of [server.pid, ...others.map(Number)]) expect(isRunning(pid), `process ${pid}`).toBe(false);
+  for (const pid of [server.pid, ...others.map(Number)]) expect(isProcessRunning(pid), `process ${pid}`).toBe(false);
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}

@@ -19,6 +19,7 @@ import { freePort } from '../../helpers/fetch-client.ts';
 import { readOutbox } from '../../helpers/mail.ts';
 import type { PinnedConnection } from '../../helpers/pinned-connection.ts';
 import { connectTo } from '../../helpers/pinned-connection.ts';
+import { isProcessRunning } from '../../helpers/process-running.ts';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../../..');
@@ -27,15 +28,6 @@ const BUILD_ID = '20260101T000000000Z-000';
 const HEADERS_TIMEOUT_MS = 1000;
 const BODY_TIMEOUT_MS = 2000;
 const PROCESSES = ['main', 'worker-1'];
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function login(connection: PinnedConnection, password = ADMIN.password, email = ADMIN.email) {
   await connection.api('GET', '/sanctum/csrf-cookie');
@@ -132,7 +124,7 @@ describe('the product with WEB_WORKERS=1', () => {
       product.kill('SIGKILL');
       await exited;
     }
-    for (const pid of workerPids()) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of workerPids()) if (isProcessRunning(pid)) process.kill(pid, 'SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -299,7 +291,7 @@ describe('the product with WEB_WORKERS=1', () => {
     // before the 8 s hard limit.
     await Promise.all(closed);
     expect(await exited).toBe(0);
-    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    for (const pid of pids) expect(isProcessRunning(pid)).toBe(false);
     for (const connection of connections) connection.close();
   });
 });

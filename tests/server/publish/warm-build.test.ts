@@ -10,6 +10,7 @@ import { createWarmAstro } from '../../../server/publish/warm-astro.ts';
 import { exportSnapshot, writeSnapshot } from '../../../server/publish/export-snapshot.ts';
 import { insertPost } from '../../../server/features/content/queries.ts';
 import { insertSection } from '../../../server/features/content/queries.ts';
+import { isProcessRunning } from '../../helpers/process-running.ts';
 import { createTestContext } from '../../helpers/test-context.ts';
 
 const BUILD_TIMEOUT = 120_000;
@@ -39,15 +40,6 @@ async function buildWith(snapshotText: string | null) {
 const buildProcessOf = (log: string) => {
   const match = /\(build process (\d+), (made ready ahead|started for this build)\)/.exec(log);
   return { pid: Number(match?.[1]), readyAhead: match?.[2] === 'made ready ahead' };
-};
-
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 };
 
 describe('the build environment', () => {
@@ -102,7 +94,7 @@ describe('Astro builds, one per process', () => {
       const firstProcess = buildProcessOf(first.log);
       expect(firstProcess.readyAhead).toBe(false);
       // The process ends with its build: what Rolldown keeps of a build must not weigh on the next.
-      await expect.poll(() => isRunning(firstProcess.pid)).toBe(false);
+      await expect.poll(() => isProcessRunning(firstProcess.pid)).toBe(false);
       // The build process's peak memory, for the metric site_publish_build_peak_rss_bytes: Astro alone is well over 50 MB.
       expect(first.peakRssBytes).toBeGreaterThan(50 * 1024 * 1024);
       // It runs under the lean heap limits (docs/decisions/0034-lean-publishing.md): a 768 MB old space plus
@@ -156,7 +148,7 @@ describe('Astro builds, one per process', () => {
         );
         expect(result.ok).toBe(false);
         expect(result.log).toMatch(/\n\[publish\] build exceeded 300 ms and was stopped\n$/);
-        await expect.poll(() => isRunning(buildProcessOf(result.log).pid)).toBe(false);
+        await expect.poll(() => isProcessRunning(buildProcessOf(result.log).pid)).toBe(false);
       } finally {
         warm.close();
         fs.rmSync(workDir, { recursive: true, force: true });
@@ -191,7 +183,7 @@ describe('the renderer of incremental publishes', () => {
       expect(built.ok, built.log).toBe(true);
       const builder = buildProcessOf(built.log).pid;
       // The build process does not stay as the renderer: its Vite and Rolldown memory goes with it.
-      await expect.poll(() => isRunning(builder)).toBe(false);
+      await expect.poll(() => isProcessRunning(builder)).toBe(false);
       expect(keeping.canRender?.(ctx.config)).toBe(true);
 
       ctx.db.$client.prepare('update posts set title = ? where id = ?').run('After the edit', post.id);
@@ -202,7 +194,7 @@ describe('the renderer of incremental publishes', () => {
       expect(rendered?.ok, rendered?.log).toBe(true);
       const renderer = Number(/\(renderer (\d+)\)/.exec(rendered?.log ?? '')?.[1]);
       expect(renderer).not.toBe(builder);
-      expect(isRunning(renderer)).toBe(true);
+      expect(isProcessRunning(renderer)).toBe(true);
       expect(rendered?.written).toContain(path.join('news', section.title_slug, 'index.html'));
       expect(fs.readFileSync(path.join(nextDir, 'news', section.title_slug, 'index.html'), 'utf8')).toContain('After the edit');
       // The render's own peak, for the metric site_publish_build_peak_rss_bytes (the bench holds its size).
