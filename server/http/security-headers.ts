@@ -56,6 +56,24 @@ export function strictTransportSecurity(config: Pick<Config, 'siteOrigin'>): str
 }
 
 const apiPolicy = contentSecurityPolicy();
+
+/**
+ * A JSON answer is data, never a document: it loads nothing, runs nothing and links nowhere, so the page
+ * policy's sources, the referrer and permissions policies and the opener isolation say nothing for it.
+ * What does is OWASP's set for REST answers: no sniffing it into something else, no framing, and a policy
+ * that allows nothing should a browser ever render it (docs/decisions/0074-data-answer-headers.md).
+ */
+const DATA_ANSWER_HEADERS: ReadonlyArray<[string, string]> = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+];
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/** Whether an answer of this Content-Type is data (JSON) rather than something a browser may render as a document. */
+export function isDataAnswer(contentType: string | undefined): boolean {
+  return contentType !== undefined && JSON_CONTENT_TYPE.test(contentType);
+}
 /** Cache-Control values no shared cache may store. */
 const PRIVATE_CACHE_CONTROL = /(?:^|,)\s*(?:private|no-store)\s*(?:,|=|$)/i;
 
@@ -74,22 +92,39 @@ const PRIVATE_CACHE_CONTROL = /(?:^|,)\s*(?:private|no-store)\s*(?:,|=|$)/i;
  * a fifth slower (docs/engineering.md#speed-notes). Without Node's response (`app.request()`), on the answer.
  */
 export function apiSecurityHeaders(config: Pick<Config, 'siteOrigin'>) {
-  const hsts = strictTransportSecurity(config);
-  const always = Object.entries({ ...BASE_SECURITY_HEADERS, ...(hsts ? { 'Strict-Transport-Security': hsts } : {}) });
+  const hsts: ReadonlyArray<[string, string]> = [strictTransportSecurity(config)].flatMap((value) =>
+    value ? [['Strict-Transport-Security', value] as [string, string]] : [],
+  );
+  const headerSets: HeaderSets = {
+    document: [...Object.entries(BASE_SECURITY_HEADERS), ...hsts, ['Content-Security-Policy', apiPolicy]],
+    data: [...DATA_ANSWER_HEADERS, ...hsts],
+  };
   return createMiddleware<AppEnv>(async (c, next) => {
     await next();
     const privateByDefault = c.req.path.startsWith('/api/') || c.req.path.startsWith('/sanctum/') || Boolean(c.get('user'));
     const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
     if (outgoing instanceof ServerResponse) {
-      setAsHeadIsWritten(outgoing, always, privateByDefault);
+      setAsHeadIsWritten(outgoing, headerSets, privateByDefault);
       return;
     }
     const headers = c.res.headers;
-    for (const [name, value] of always) headers.set(name, value);
-    if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', apiPolicy);
+    const ownPolicy = headers.has('Content-Security-Policy');
+    for (const [name, value] of headerSetFor(headerSets, headers.get('Content-Type') ?? undefined)) {
+      if (name !== 'Content-Security-Policy' || !ownPolicy) headers.set(name, value);
+    }
     const cacheControl = cacheControlFor(headers.get('Cache-Control') ?? undefined, headers.has('Set-Cookie'), privateByDefault);
     if (cacheControl) headers.set('Cache-Control', cacheControl);
   });
+}
+
+/** The headers of an answer a browser may render as a document, and of a data answer (isDataAnswer). */
+interface HeaderSets {
+  document: ReadonlyArray<[string, string]>;
+  data: ReadonlyArray<[string, string]>;
+}
+
+function headerSetFor(sets: HeaderSets, contentType: string | undefined): ReadonlyArray<[string, string]> {
+  return isDataAnswer(contentType) ? sets.data : sets.document;
 }
 
 /** The Cache-Control an answer must carry instead of its own (`own`), or undefined to keep its own. */
@@ -102,22 +137,30 @@ function cacheControlFor(own: string | undefined, setsCookie: boolean, privateBy
  * Adds the headers when the answer's head is written: Hono's adapter hands its headers to writeHead as
  * one object (with lower-case names when they came from a `Headers`), which Node merges over the ones set
  * on the response before, so an answer's own Content-Security-Policy wins, and its Cache-Control is
- * replaced in that object when a cookie makes it unfit.
+ * replaced in that object when a cookie makes it unfit. The answer's Content-Type, final only here,
+ * chooses between the document and the data headers.
  */
-function setAsHeadIsWritten(outgoing: ServerResponse, always: ReadonlyArray<[string, string]>, privateByDefault: boolean): void {
+function setAsHeadIsWritten(outgoing: ServerResponse, sets: HeaderSets, privateByDefault: boolean): void {
   const writeHead = outgoing.writeHead;
   outgoing.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
     outgoing.writeHead = writeHead;
-    for (const [name, value] of always) this.setHeader(name, value);
-    if (!this.hasHeader('Content-Security-Policy')) this.setHeader('Content-Security-Policy', apiPolicy);
     const last = rest[rest.length - 1];
     const given = last !== null && typeof last === 'object' && !Array.isArray(last) ? (last as OutgoingHttpHeaders) : undefined;
     let givenCacheControl: string | undefined;
+    let givenContentType: string | undefined;
+    let givenPolicy = false;
     let setsCookie = this.hasHeader('Set-Cookie');
     for (const name of given ? Object.keys(given) : []) {
       const lower = name.toLowerCase();
       if (lower === 'cache-control') givenCacheControl = name;
+      else if (lower === 'content-type') givenContentType = name;
+      else if (lower === 'content-security-policy') givenPolicy = true;
       else if (lower === 'set-cookie') setsCookie = true;
+    }
+    const contentType = givenContentType ? given?.[givenContentType] : this.getHeader('Content-Type');
+    const ownPolicy = givenPolicy || this.hasHeader('Content-Security-Policy');
+    for (const [name, value] of headerSetFor(sets, contentType === undefined ? undefined : String(contentType))) {
+      if (name !== 'Content-Security-Policy' || !ownPolicy) this.setHeader(name, value);
     }
     const own = givenCacheControl ? given?.[givenCacheControl] : this.getHeader('Cache-Control');
     const cacheControl = cacheControlFor(own === undefined ? undefined : String(own), setsCookie, privateByDefault);

@@ -10,6 +10,7 @@ import { createTestContext, type TestContext } from '../../helpers/test-context.
 import { writeFixtureBuild } from '../static/fixture-build.ts';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
+const DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 describe('Strict-Transport-Security', () => {
   let ctx: TestContext;
@@ -124,16 +125,43 @@ describe('over HTTP and through app.request()', () => {
     'cache-control',
   ];
 
+  it('gives a JSON answer the data headers only, over HTTP and through the app', async () => {
+    const overHttp = await rawRequest(server.port, '/api/licensing/v1/validate', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ key: 'not-a-key' }),
+    });
+    const throughApp = await ctx.app.request('/api/user');
+    expect(overHttp.headers['content-type']).toMatch(/^application\/json/);
+    for (const headers of [overHttp.headers, Object.fromEntries(throughApp.headers)]) {
+      expect(headers['content-security-policy']).toBe(DATA_POLICY);
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['x-frame-options']).toBe('DENY');
+      expect(headers['strict-transport-security']).toBe(HSTS);
+      // Document-only policies say nothing for data, so they are not sent.
+      for (const name of ['referrer-policy', 'permissions-policy', 'cross-origin-opener-policy']) expect(headers[name], name).toBeUndefined();
+    }
+  });
+
   it('gives every kind of answer the same security headers and cache policy', async () => {
     const cases: Array<{ target: string; cookie?: string; expect: Record<string, string | RegExp> }> = [
-      { target: '/api/user', expect: { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'content-security-policy': /^default-src 'self'/ } },
+      // JSON is data: OWASP's set for REST answers, a policy that allows nothing (docs/decisions/0074-data-answer-headers.md).
+      {
+        target: '/api/user',
+        expect: { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'content-security-policy': DATA_POLICY },
+      },
       { target: '/api/user', cookie: signedIn, expect: { 'cache-control': 'no-store' } },
       { target: '/api/licensing/v1/keys', expect: { 'cache-control': 'public, max-age=300', 'strict-transport-security': HSTS } },
       // A public answer that has to clear an ended session's cookies is no longer shareable.
       { target: '/api/openapi.json', cookie: 'session=ended-or-forged-token; signed_in=1', expect: { 'cache-control': 'no-store' } },
       { target: '/api/openapi.json', expect: { 'cache-control': 'public, max-age=300' } },
-      // The API reference page names its own Content-Security-Policy, which is kept.
-      { target: '/api/reference', expect: { 'content-security-policy': /style-src/ } },
+      // The API reference page names its own Content-Security-Policy, which is kept, beside the document headers.
+      {
+        target: '/api/reference',
+        expect: { 'content-security-policy': /style-src/, 'referrer-policy': 'strict-origin-when-cross-origin', 'cross-origin-opener-policy': 'same-origin' },
+      },
+      // A page the app renders (the mailings' unsubscribe page) gets the site's page policy.
+      { target: '/api/mailing/unsubscribe', expect: { 'content-security-policy': /^default-src 'self'/, 'permissions-policy': /camera=\(\)/ } },
       { target: '/sanctum/csrf-cookie', expect: { 'cache-control': 'no-store' } },
       { target: '/api/no-such-route', expect: { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } },
       // A signed-in reader's redirect from an unknown page is private too.
