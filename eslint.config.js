@@ -22,7 +22,7 @@ export default tseslint.config(
   {
     // Layers point down (docs/architecture.md#layers): the shared layers import no feature; only the composition
     // roots (server/app.ts, index.ts, main.ts, server.ts, process/, demo/) put features together.
-    files: ['server/{auth,db,http,ops,mail,storage,static,publish}/**/*.ts'],
+    files: ['server/{auth,db,http,ops,mail,signing,storage,static,publish}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

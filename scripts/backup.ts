@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { loadConfig, type Config } from '../server/env.ts';
-import { LICENSE_SIGNING, loadKeyring, signingKeysDir, UPDATE_SIGNING, type KeyringKind } from '../server/features/licensing/signing-keys.ts';
+import { LICENSE_SIGNING, loadKeyring, signingKeysDir, UPDATE_SIGNING, type KeyringKind } from '../server/signing/signing-keys.ts';
 import { ensurePrivateFile, PRIVATE_DIR_MODE } from '../server/storage/data-dir.ts';
 
 export const MANIFEST_FILE = 'manifest.json';

@@ -1,5 +1,5 @@
 // `npm run license-keys -- rotate|list` (docs/licensing.md#signing-keys-and-rotation): the keys that sign license files,
-// kept in $DATA_DIR/secrets/license-signing (server/features/licensing/signing-keys.ts). The same commands for the
+// kept in $DATA_DIR/secrets/license-signing (server/signing/signing-keys.ts). The same commands for the
 // update-signing keys (docs/updates.md#signing-keys): `npm run update-keys -- rotate|list` (scripts/update-keys.ts),
 // this code with the other keyring kind.
 //
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
 import { loadConfig, type Config } from '../server/env.ts';
 import { terminalText } from '../server/ops/terminal-text.ts';
-import { addSigningKey, LICENSE_SIGNING, loadKeyring, signingKeysDir, type KeyringKind } from '../server/features/licensing/signing-keys.ts';
+import { addSigningKey, LICENSE_SIGNING, loadKeyring, signingKeysDir, type KeyringKind } from '../server/signing/signing-keys.ts';
 
 export function usage(kind: KeyringKind = LICENSE_SIGNING): string {
   const script = kind === LICENSE_SIGNING ? 'license-keys' : 'update-keys';

@@ -12,8 +12,8 @@ import { parseArgs } from 'node:util';
 import { decodeProtectedHeader } from 'jose';
 import { loadConfig } from '../server/env.ts';
 import { terminalText } from '../server/ops/terminal-text.ts';
-import type { PublicJwk } from '../server/features/licensing/signing-keys.ts';
-import { loadKeyring, signingKeysDir } from '../server/features/licensing/signing-keys.ts';
+import type { PublicJwk } from '../server/signing/signing-keys.ts';
+import { loadKeyring, signingKeysDir } from '../server/signing/signing-keys.ts';
 import { verifyLicenseFile, type VerifiedLicenseFile } from '../server/features/licensing/verify-file.ts';
 
 export const USAGE = `usage: npm run license-verify -- <file|-> [options]

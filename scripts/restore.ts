@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../server/env.ts';
-import { LICENSE_SIGNING, UPDATE_SIGNING } from '../server/features/licensing/signing-keys.ts';
+import { LICENSE_SIGNING, UPDATE_SIGNING } from '../server/signing/signing-keys.ts';
 import { copySecretTree, copyTree, DB_FILE, integrityCheck, MANIFEST_FILE, SECRETS_DIR, sha256File, stagedKids, type BackupManifest } from './backup.ts';
 import { prepareDataDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../server/storage/data-dir.ts';
 import { terminalText } from '../server/ops/terminal-text.ts';

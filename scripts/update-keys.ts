@@ -2,7 +2,7 @@
 // update feeds (Sparkle's edSignature), kept in $DATA_DIR/secrets/update-signing, published at
 // /api/updates/v1/keys. The license-keys script's code with the update keyring (one code for both keyrings).
 import path from 'node:path';
-import { UPDATE_SIGNING } from '../server/features/licensing/signing-keys.ts';
+import { UPDATE_SIGNING } from '../server/signing/signing-keys.ts';
 import { terminalText } from '../server/ops/terminal-text.ts';
 import { main as keysMain } from './license-keys.ts';
 

@@ -7,6 +7,7 @@ import type { Publisher } from './publish/types.ts';
 import type { Mailer } from './mail/transport.ts';
 import type { User } from './db/schema.ts';
 import type { ObjectStore } from './storage/object-store/index.ts';
+import type { Keyring } from './signing/signing-keys.ts';
 
 /** An API token as the /api/v1/ handlers see it: never the token itself. */
 export interface ApiTokenCredential {
@@ -15,7 +16,6 @@ export interface ApiTokenCredential {
   scopes: readonly string[];
   createdBy: number | null;
 }
-import type { Keyring } from './features/licensing/index.ts';
 
 export interface AppContext {
   config: Config;

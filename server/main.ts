@@ -15,7 +15,7 @@ import { createMailer, describeMailDelivery } from './mail/transport.ts';
 import { backfillLicenseKeys } from './auth/license-keys.ts';
 import { backfillLicenseRequests } from './features/licensing/index.ts';
 import { REMINDER_DEFAULTS, startReminderScheduler } from './features/license-reminders/index.ts';
-import { createKeyringSource, UPDATE_SIGNING } from './features/licensing/index.ts';
+import { createKeyringSource, UPDATE_SIGNING } from './signing/signing-keys.ts';
 import { startMailingWorker } from './features/mailings/index.ts';
 import { startWebhookDelivery } from './features/webhooks/index.ts';
 import { RELEASE_DIGESTS_INTERVAL_MS, startReleaseDigests } from './features/downloads/index.ts';

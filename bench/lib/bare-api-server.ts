@@ -37,7 +37,7 @@ import { presentLicensesWithMachines } from '../../server/features/licensing/pre
 import type { LicenseTypeTerms, LicenseWithType } from '../../server/features/licensing/queries.ts';
 import { signLicenseFile } from '../../server/features/licensing/license-file.ts';
 import { licenseTerms } from '../../server/features/licensing/license-terms.ts';
-import { loadKeyring } from '../../server/features/licensing/signing-keys.ts';
+import { loadKeyring } from '../../server/signing/signing-keys.ts';
 
 const [databaseFile, port, queriesFile, processesArgument = '1'] = process.argv.slice(2);
 if (!databaseFile || !port || !queriesFile) throw new Error('usage: bare-api-server.ts <database file> <port> <queries JSON> [processes]');

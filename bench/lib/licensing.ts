@@ -7,7 +7,7 @@ import type { Config } from '../../server/env.ts';
 import { ensureLicenseTypes, listLicenseTypes } from '../../server/features/license-types/index.ts';
 import { signLicenseFile } from '../../server/features/licensing/license-file.ts';
 import { insertMachine } from '../../server/features/licensing/queries.ts';
-import { loadKeyring } from '../../server/features/licensing/signing-keys.ts';
+import { loadKeyring } from '../../server/signing/signing-keys.ts';
 
 export const VALIDATE_PATH = '/api/licensing/v1/validate';
 /** A floating seat's keep-alive (issue 24): a write and a signed file per call. */

@@ -18,7 +18,7 @@ import { closeServer, listen } from './listen.ts';
 import { createObjectStore } from '../storage/object-store/index.ts';
 import { processMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
-import { createKeyringSource, UPDATE_SIGNING } from '../features/licensing/index.ts';
+import { createKeyringSource, UPDATE_SIGNING } from '../signing/signing-keys.ts';
 import { flushUpdateChecks } from '../features/updates/index.ts';
 
 /** Past SHUTDOWN_TIMEOUT_S the busy connections are cut; this much later the process exits whatever still runs. */

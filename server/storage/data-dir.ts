@@ -13,7 +13,7 @@ export const DATA_DIR_MODE = 0o711;
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** The folders for the server's eyes only (secrets/ is made 0700 where its keys are written, features/licensing/signing-keys.ts). */
+/** The folders for the server's eyes only (secrets/ is made 0700 where its keys are written, signing/signing-keys.ts). */
 export function privateDataDirs(config: Pick<Config, 'dataDir' | 'privateFilesDir' | 'outboxDir'>): string[] {
   return [config.privateFilesDir, config.outboxDir, path.join(config.dataDir, 'run')];
 }

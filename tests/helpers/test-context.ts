@@ -10,7 +10,7 @@ import { loadConfig, type RawEnv } from '../../server/env.ts';
 import { createLogger } from '../../server/log.ts';
 import { createMailer } from '../../server/mail/transport.ts';
 import type { Publisher, PublishStatus } from '../../server/publish/types.ts';
-import { createKeyringSource, LICENSE_SIGNING, UPDATE_SIGNING } from '../../server/features/licensing/signing-keys.ts';
+import { createKeyringSource, LICENSE_SIGNING, UPDATE_SIGNING } from '../../server/signing/signing-keys.ts';
 import { createObjectStore } from '../../server/storage/object-store/index.ts';
 
 export interface RecordingPublisher extends Publisher {

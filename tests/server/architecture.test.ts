@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../..');
 const serverDir = path.join(root, 'server');
 const featuresDir = path.join(serverDir, 'features');
-const SHARED_LAYERS = ['auth', 'db', 'http', 'ops', 'mail', 'storage', 'static', 'publish'];
+const SHARED_LAYERS = ['auth', 'db', 'http', 'ops', 'mail', 'signing', 'storage', 'static', 'publish'];
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -19,13 +19,13 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Runtime imports (not `import type`) of a file, resolved to absolute paths. */
-function runtimeImports(file: string): string[] {
+/** Runtime imports of a file (with `withTypes`, its `import type`s too), resolved to absolute paths. */
+function runtimeImports(file: string, withTypes = false): string[] {
   const text = fs.readFileSync(file, 'utf8');
   const found: string[] = [];
   const pattern = /^(?:import|export)\s+(type\s+)?[\s\S]*?\s+from\s+'(\.{1,2}\/[^']+)';|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/gm;
   for (const match of text.matchAll(pattern)) {
-    if (match[1]) continue;
+    if (match[1] && !withTypes) continue;
     const spec = match[2] ?? match[3];
     if (spec) found.push(path.resolve(path.dirname(file), spec));
   }
@@ -55,6 +55,14 @@ describe('server layers', () => {
           .map((target) => `${path.relative(root, file)} -> ${path.relative(root, target)}`),
       );
     expect(offending).toEqual([]);
+  });
+
+  it('keeps the context every layer receives free of features, types included', () => {
+    // server/context.ts is read by every layer and feature; a feature's type there tied all of them to that
+    // feature in one loop (the signing keyrings now live in server/signing/ for that reason).
+    const context = path.join(serverDir, 'context.ts');
+    const offending = runtimeImports(context, true).filter((target) => featureOf(target) !== null);
+    expect(offending.map((target) => path.relative(root, target))).toEqual([]);
   });
 
   it('runs nothing from src/ in server/', () => {

@@ -33,6 +33,7 @@ import {
 import { recordLicenseEvent } from './events.ts';
 import { licenseStatusCode, type LicenseStatusCode } from './license-status.ts';
 import { licenseTerms, missingEntitlements } from './license-terms.ts';
+import { holdsSeat, liveMachines } from './seats.ts';
 import { announceMachine } from './webhooks.ts';
 
 export type LicenseState = LicenseStatusCode;
@@ -51,16 +52,6 @@ function leaseEnd(ctx: AppContext, license: LicenseForSoftware, now: number): st
   return new Date(now + length).toISOString();
 }
 
-/** The machines that hold or wait for a seat: for a floating license only the leases that have not lapsed. */
-export function liveMachines<Machine extends Pick<LicenseMachine, 'lease_expires_at'>>(
-  license: { floating: number },
-  machines: readonly Machine[],
-  now: number,
-): Machine[] {
-  if (license.floating !== 1) return [...machines];
-  return machines.filter((machine) => Date.parse(machine.lease_expires_at) > now);
-}
-
 export interface Actor {
   kind: ActorKind;
   /** The signed-in owner or admin; null for the software. */
@@ -72,16 +63,6 @@ const SYSTEM: Actor = { kind: 'system', userId: null };
 
 /** The software's view of a license is the one the dashboard shows (license-status.ts): one rule for both. */
 export const licenseState: (license: Pick<License, 'active' | 'suspended' | 'expire_date'>, now: number) => LicenseState = licenseStatusCode;
-
-/**
- * Whether a machine holds one of the license's seats. Normally every activated machine does; when an
- * admin lowers the limit below the machines already activated, the ones activated first keep theirs and
- * the rest are told TOO_MANY_MACHINES until one is deactivated.
- */
-export function holdsSeat(machines: readonly LicenseMachine[], machineId: number, maxMachines: number): boolean {
-  const rank = machines.findIndex((machine) => machine.id === machineId);
-  return rank >= 0 && rank < maxMachines;
-}
 
 export interface MachineInput {
   fingerprint: string;

@@ -25,17 +25,16 @@ import {
   activateMachine,
   deactivateMachine,
   heartbeat,
-  holdsSeat,
   issueFileFor,
   licenseClaims,
   licenseState,
-  liveMachines,
   SOFTWARE,
   termsOf,
   type ActivationRefusal,
 } from './activation.ts';
 import { missingEntitlements } from './license-terms.ts';
 import { presentMachine } from './present.ts';
+import { holdsSeat, liveMachines } from './seats.ts';
 import { findLicenseByKey, listMachinesOfLicense, type LicenseForSoftware, type LicenseMachine } from './queries.ts';
 
 export const LICENSING_PREFIX = '/api/licensing/v1';

@@ -24,6 +24,4 @@ export {
   listLicensesOfUsers,
 } from './queries.ts';
 export { MAX_EXPIRE_DAYS, licensingFeature } from './routes.ts';
-export { createKeyringSource, LICENSE_SIGNING, UPDATE_SIGNING } from './signing-keys.ts';
-export type { Keyring } from './signing-keys.ts';
 export { announceExpiredLicenses } from './webhooks.ts';

@@ -7,7 +7,7 @@
 // floating seat's heartbeat signs one. The compact form is three base64url parts (RFC 7515, section 7.1);
 // files are still read with jose (verify-file.ts), and the tests verify them with jose alone.
 import { sign, type KeyObject } from 'node:crypto';
-import type { Keyring } from './signing-keys.ts';
+import type { Keyring } from '../../signing/signing-keys.ts';
 
 export const LICENSE_FILE_TYPE = 'dctl-license+jwt';
 

@@ -9,7 +9,7 @@ import { licenseStatus, type LicenseStatus } from './license-status.ts';
 import { listMachinesOfLicenses, type MachineView } from './machine-list.ts';
 import { listLicenseEvents, type LicenseEventView, type LicenseMachine } from './queries.ts';
 import { licenseTerms } from './license-terms.ts';
-import { liveMachines } from './activation.ts';
+import { liveMachines } from './seats.ts';
 import { parseEntitlements } from '../license-types/index.ts';
 
 /**

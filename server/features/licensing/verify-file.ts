@@ -6,7 +6,7 @@
 // lenient base64 decoder reads as the same bytes, is not what the site issues.
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
 import { LICENSE_FILE_TYPE, type LicenseClaims, type MachineClaims } from './license-file.ts';
-import type { PublicJwk } from './signing-keys.ts';
+import type { PublicJwk } from '../../signing/signing-keys.ts';
 
 export type LicenseFileRefusal = 'MALFORMED' | 'WRONG_TYPE' | 'UNKNOWN_KID' | 'BAD_SIGNATURE' | 'EXPIRED' | 'NOT_YET_VALID' | 'WRONG_ISSUER' | 'WRONG_MACHINE';
 

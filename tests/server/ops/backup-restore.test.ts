@@ -13,7 +13,7 @@ import { downloadItems, homeSections, posts, users } from '../../../server/db/sc
 import { seedDatabase } from '../../../server/demo/seed.ts';
 import { loadConfig } from '../../../server/env.ts';
 import { signLicenseFile } from '../../../server/features/licensing/license-file.ts';
-import { addSigningKey, loadKeyring, signingKeysDir, UPDATE_SIGNING, type Keyring } from '../../../server/features/licensing/signing-keys.ts';
+import { addSigningKey, loadKeyring, signingKeysDir, UPDATE_SIGNING, type Keyring } from '../../../server/signing/signing-keys.ts';
 import { verifyLicenseFile } from '../../../server/features/licensing/verify-file.ts';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
 

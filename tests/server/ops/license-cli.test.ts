@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signLicenseFile, type LicenseFileInput } from '../../../server/features/licensing/license-file.ts';
-import { loadKeyring, signingKeysDir, UPDATE_SIGNING, type Keyring } from '../../../server/features/licensing/signing-keys.ts';
+import { loadKeyring, signingKeysDir, UPDATE_SIGNING, type Keyring } from '../../../server/signing/signing-keys.ts';
 import { makeTempDir } from '../../helpers/test-context.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { licenseMachines, licenses } from '../../../../server/db/schema.ts';
 import { DAY_MS } from '../../../../server/features/licensing/license-dates.ts';
 import { generateLicenseKey } from '../../../../server/auth/license-keys.ts';
-import { addSigningKey } from '../../../../server/features/licensing/signing-keys.ts';
+import { addSigningKey } from '../../../../server/signing/signing-keys.ts';
 import { listLicenseEvents } from '../../../../server/features/licensing/queries.ts';
 import { verifyLicenseFile } from '../../../../server/features/licensing/verify-file.ts';
 import { API, body, createLicensingFixture, START, type LicensingFixture } from './licensing-fixture.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { decodeProtectedHeader, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signLicenseFile, type LicenseFileInput } from '../../../../server/features/licensing/license-file.ts';
-import { addSigningKey, createKeyringSource, KEYRING_RECHECK_MS, loadKeyring, signingKeysDir } from '../../../../server/features/licensing/signing-keys.ts';
+import { addSigningKey, createKeyringSource, KEYRING_RECHECK_MS, loadKeyring, signingKeysDir } from '../../../../server/signing/signing-keys.ts';
 import { verifyLicenseFile } from '../../../../server/features/licensing/verify-file.ts';
 import { makeTempDir } from '../../../helpers/test-context.ts';
 

@@ -5,7 +5,7 @@ import { insertLicense } from '../../../../server/features/licensing/queries.ts'
 import type { licenses } from '../../../../server/db/schema.ts';
 import { type License } from '../../../../server/db/schema.ts';
 import type { RawEnv } from '../../../../server/env.ts';
-import type { PublicJwk } from '../../../../server/features/licensing/signing-keys.ts';
+import type { PublicJwk } from '../../../../server/signing/signing-keys.ts';
 import { DAY_MS } from '../../../../server/features/licensing/license-dates.ts';
 import { createAdminFixture, type AdminFixture } from '../../admin/admin-fixture.ts';
 import { captureConsole, expectNoLicenseKeyIn } from '../../../helpers/license-keys-in-logs.ts';

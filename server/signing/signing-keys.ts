@@ -8,7 +8,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../env.ts';
+import type { Config } from '../env.ts';
 
 export interface PublicJwk {
   kty: 'OKP';
