@@ -2,7 +2,11 @@
 import { atom } from 'nanostores';
 import type { PublicUser } from '../../server/auth/public-user.ts';
 import type { SessionUser } from '../../server/features/sessions/present.ts';
-import type { SessionAnswer } from '../lib/api/account.ts';
+import type { userRoutes } from '../../server/features/sessions/routes.ts';
+import type { Answer } from '../lib/api/route-types.ts';
+
+/** The signed-in user and their licenses, as login and GET /api/user answer: what this store holds. */
+export type SessionAnswer = Answer<typeof userRoutes, '/', '$get'>;
 
 /** A license as the server sends it with the user (GET /api/user, login). */
 export type LicenseView = SessionAnswer['licenses'][number];

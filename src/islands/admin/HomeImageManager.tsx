@@ -6,12 +6,12 @@ import {
   assignHomeImage,
   deleteHomeImages,
   fetchHomeImages,
+  replaceHomeImageFile,
   saveHomeImageDetails,
   uploadHomeImage,
   type HomeImage,
   type HomeSection,
 } from '../../lib/api/home.ts';
-import { replaceImageFile } from '../../lib/api/page-images.ts';
 import { ImageGrid } from './media/ImageGrid.tsx';
 import { inMediaDialog, type MediaManagerProps } from './media/MediaDialog.tsx';
 import type { MediaTexts } from './media/media-library-actions.ts';
@@ -113,7 +113,7 @@ function HomeImageLibrary({ sections, initialFilter, onChanged, confirm, onWrite
         emptyNote="No images here."
         card={(image) => ({ id: image.id, title: image.title, alt: image.alt, thumb: image.urls.thumb, isVideo: false })}
         saveDetails={(image, details) => saveHomeImageDetails(image.id, details)}
-        replaceFile={(image) => (file) => replaceImageFile('home', image.id, file)}
+        replaceFile={(image) => (file) => replaceHomeImageFile(image.id, file)}
         extra={(image) => (
           <SectionSelect
             label="Section"

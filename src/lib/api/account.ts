@@ -9,13 +9,9 @@ import type { contactRoutes } from '../../../server/features/contact/routes.ts';
 import type { emailVerificationRoutes } from '../../../server/features/accounts/routes.ts';
 import type { passwordResetRoutes } from '../../../server/features/accounts/routes.ts';
 import type { registrationRoutes } from '../../../server/features/accounts/routes.ts';
-import type { userRoutes } from '../../../server/features/sessions/routes.ts';
 import { api, type RequestOptions } from './request.ts';
 import { downloadWithProgress } from './transfer.ts';
 import type { Answer } from './route-types.ts';
-
-/** The signed-in user and their licenses, as login and GET /api/user answer. */
-export type SessionAnswer = Answer<typeof userRoutes, '/', '$get'>;
 
 export interface LoginInput {
   email: string;

@@ -6,7 +6,7 @@ import { api } from './request.ts';
 import { orderValue } from './posts.ts';
 import type { Answer } from './route-types.ts';
 import { uploadWithProgress } from './transfer.ts';
-import { appendDetails, type ImageDetails } from './page-images.ts';
+import { appendDetails, replaceLibraryImageFile, type ImageDetails } from './page-images.ts';
 
 type PresentedImage = Answer<typeof homeImagesRoutes, '/images', '$get'>['images'][number];
 type PresentedSection = Answer<typeof homeRoutes, '/getSections', '$get'>['sections'][number];
@@ -54,6 +54,10 @@ export function uploadHomeImage(file: File, sectionId: number, details: ImageDet
 
 export function saveHomeImageDetails(id: number, details: ImageDetails): Promise<Written<'image', HomeImage>> {
   return api.put('/api/home/images/update', { id, ...details });
+}
+
+export function replaceHomeImageFile(id: number, file: File): Promise<{ message: string; image?: HomeImage }> {
+  return replaceLibraryImageFile<HomeImage>('home', id, file);
 }
 
 export function assignHomeImage(image: Pick<HomeImage, 'id' | 'home_section_id'>, sectionId: number): Promise<Written<'image', HomeImage>> {

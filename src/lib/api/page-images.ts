@@ -3,7 +3,6 @@ import type { imagesRoutes } from '../../../server/features/images/routes.ts';
 import type { VariantSizes } from '../../../server/features/images/storage.ts';
 import type { Namespace } from '../../../common/snapshot-types.ts';
 import { api } from './request.ts';
-import type { HomeImage } from './home.ts';
 import type { Answer } from './route-types.ts';
 import { uploadWithProgress } from './transfer.ts';
 
@@ -49,10 +48,16 @@ export function addVideo(ns: Namespace, videoUrl: string): Promise<Written<'imag
   return api.post(`/api/${ns}/images`, { video_url: videoUrl });
 }
 
-/** Replaces an image's file; `route` is a namespace or 'home' (the same path serves both libraries). */
-export function replaceImageFile(route: Namespace, id: number, file: File): Promise<{ message: string; image?: PageImage }>;
-export function replaceImageFile(route: 'home', id: number, file: File): Promise<{ message: string; image?: HomeImage }>;
-export function replaceImageFile(route: Namespace | 'home', id: number, file: File): Promise<{ message: string; image?: PageImage | HomeImage }> {
+/** Replaces a page image's file. */
+export function replaceImageFile(ns: Namespace, id: number, file: File): Promise<{ message: string; image?: PageImage }> {
+  return replaceLibraryImageFile<PageImage>(ns, id, file);
+}
+
+/**
+ * Replaces an image's file in either library: `route` is a namespace or 'home' (the same path serves both;
+ * home.ts names its own image type).
+ */
+export function replaceLibraryImageFile<Image>(route: Namespace | 'home', id: number, file: File): Promise<{ message: string; image?: Image }> {
   const form = new FormData();
   form.append('file', file, file.name);
   return uploadWithProgress('POST', `/api/${route}/image/update-image/${id}`, form, file.name);

@@ -1,6 +1,6 @@
 // The signed-in user: who it is (after the anti-forgery cookie fetch) and logging out.
 import { setSession } from '../../stores/session.ts';
-import type { SessionAnswer } from './account.ts';
+import type { SessionAnswer } from '../../stores/session.ts';
 import { api, ApiError, fetchCsrfCookie } from './request.ts';
 
 /** GET /api/user after the CSRF cookie fetch; sets the user store (null when nobody is logged in). */

@@ -8,7 +8,8 @@
 // (docs/product/accounts.md#passkeys): 'Sign in with a passkey' under Login, and where the browser supports
 // it the e-mail field's autofill offers the passkeys too (conditional mediation, started when the login form
 // shows and cancelled when it goes). A passkey answers like a login: the same ending.
-import { login, register, type SessionAnswer } from '../../lib/api/account.ts';
+import { login, register } from '../../lib/api/account.ts';
+import type { SessionAnswer } from '../../stores/session.ts';
 import { passkeySignInOptions, signInWithPasskey } from '../../lib/api/passkeys.ts';
 import { ApiError, fetchCsrfCookie } from '../../lib/api/request.ts';
 import { preloadBotCheck, solveBotCheck } from '../../lib/botcheck.ts';

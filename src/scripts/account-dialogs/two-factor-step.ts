@@ -4,7 +4,7 @@
 // Errors go under the field and to the live region; when the step has expired or used its tries the
 // dialog goes back to the password with the server's reason. 'Use a passkey instead' answers the step with a
 // passkey of the account (docs/product/accounts.md#passkeys), where the browser can use passkeys.
-import type { SessionAnswer } from '../../lib/api/account.ts';
+import type { SessionAnswer } from '../../stores/session.ts';
 import { secondFactorPasskeyOptions } from '../../lib/api/passkeys.ts';
 import { ApiError } from '../../lib/api/request.ts';
 import { completeTwoFactorLogin } from '../../lib/api/two-factor.ts';

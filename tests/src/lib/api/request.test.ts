@@ -1,9 +1,12 @@
 // The fetch core every island uses (src/lib/api/request.ts, transfer.ts): the headers the server's
 // anti-forgery and ajax-only checks read, failures as ApiError with the field errors forms show, the
-// user forgotten when the session is gone, and upload progress in the loading overlay.
+// user forgotten when the session is gone, and upload progress in the loading overlay (image files replaced
+// in either library included).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, ApiError } from '../../../../src/lib/api/request.ts';
 import { CONNECTION_LOST, uploadWithProgress } from '../../../../src/lib/api/transfer.ts';
+import { replaceHomeImageFile } from '../../../../src/lib/api/home.ts';
+import { replaceImageFile } from '../../../../src/lib/api/page-images.ts';
 import { $loading } from '../../../../src/stores/loading.ts';
 import { $user, setSession, type CurrentUser } from '../../../../src/stores/session.ts';
 
@@ -136,12 +139,13 @@ class FakeXhr {
   }
 }
 
-async function startUpload() {
+const probeFile = () => new File(['x'], 'probe.png', { type: 'image/png' });
+
+/** Starts an upload (by default a new news image) against FakeXhr and returns it once its request is open. */
+async function startUpload(start: () => Promise<unknown> = () => uploadWithProgress('POST', '/api/news/images', formWith(probeFile()), 'probe.png')) {
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
   FakeXhr.last = undefined;
-  const form = new FormData();
-  form.append('file', new Blob(['x']), 'probe.png');
-  const answer = uploadWithProgress<{ message: string }>('POST', '/api/news/images', form, 'probe.png');
+  const answer = start();
   // The request starts after the anti-forgery check, a microtask later.
   const xhr = await vi.waitFor(() => {
     const started: FakeXhr | undefined = FakeXhr.last;
@@ -149,6 +153,12 @@ async function startUpload() {
     return started;
   });
   return { answer, xhr };
+}
+
+function formWith(file: File): FormData {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return form;
 }
 
 describe('uploads', () => {
@@ -161,6 +171,21 @@ describe('uploads', () => {
     xhr.finish(201, { message: 'Image uploaded.' });
     await expect(answer).resolves.toEqual({ message: 'Image uploaded.' });
     expect($loading.get().show).toBe(false);
+  });
+
+  it("replace a page image's and a home image's file at the one path both libraries share", async () => {
+    const file = probeFile();
+    const cases: Array<[() => Promise<unknown>, string]> = [
+      [() => replaceImageFile('news', 3, file), '/api/news/image/update-image/3'],
+      [() => replaceHomeImageFile(5, file), '/api/home/image/update-image/5'],
+    ];
+    for (const [start, url] of cases) {
+      const { answer, xhr } = await startUpload(start);
+      expect(xhr).toMatchObject({ method: 'POST', url });
+      expect((xhr.body as FormData).get('file')).toMatchObject({ name: 'probe.png' });
+      xhr.finish(200, { message: 'Image replaced.', image: { id: 1 } });
+      await expect(answer).resolves.toEqual({ message: 'Image replaced.', image: { id: 1 } });
+    }
   });
 
   it('reject a refused upload with its field errors, and a broken connection with status 0', async () => {
