@@ -1,9 +1,9 @@
 // The tables of the integrations (docs/integrations.md): webhook endpoints and their deliveries (the outbox),
-// API tokens for machines, and the answers kept for Idempotency-Key. Kept beside schema.ts, which re-exports
-// them, so the rest of the schema reads as the data model of docs/product/data-model.md.
+// API tokens for machines, and the answers kept for Idempotency-Key. Kept beside the core
+// tables (schema-core.ts), which read as the data model of docs/product/data-model.md; schema.ts exports all.
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { users } from './schema.ts';
+import { users } from './schema-core.ts';
 
 const nowIso = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 

@@ -1,8 +1,8 @@
 // The files of software releases and what the company counts of them (issue 25; docs/updates.md,
-// docs/decisions/0048-releases-and-update-feeds.md). Kept beside schema.ts, which re-exports them.
+// docs/decisions/0048-releases-and-update-feeds.md). Kept beside the core tables (schema-core.ts); schema.ts exports all three.
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { downloadItems, licenses, users } from './schema.ts';
+import { downloadItems, licenses, users } from './schema-core.ts';
 
 const nowIso = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 

@@ -1,7 +1,7 @@
 // The floor plan of server/ (docs/architecture.md#layers): shared layers import no feature, features use each
 // other only through their index.ts and never in a loop, and nothing in server/ runs code from src/. ESLint's
 // import rules (eslint.config.js) keep the first two from coming back file by file; this test reads the whole
-// import graph, which a per-file lint rule cannot, to find loops between features.
+// import graph, which a per-file lint rule cannot, to find loops between features and between files.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,27 @@ describe('server layers', () => {
     const context = path.join(serverDir, 'context.ts');
     const offending = runtimeImports(context, true).filter((target) => featureOf(target) !== null);
     expect(offending.map((target) => path.relative(root, target))).toEqual([]);
+  });
+
+  it('has no import loop between files of server/ or src/, types included', () => {
+    // A loop ties every file on it to every other (server/context.ts once tied 22 files to licensing through
+    // one type), and a runtime loop evaluates a module half-loaded. `export *` counts: a schema part that
+    // imported server/db/schema.ts, which exports it, was one.
+    const all = [...files, ...sourceFiles(path.join(root, 'src'))];
+    const known = new Set(all);
+    const importsOf = new Map(all.map((file) => [file, runtimeImports(file, true).filter((target) => known.has(target))]));
+    const loops: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]) => {
+      state.set(file, 'open');
+      for (const next of importsOf.get(file) ?? []) {
+        if (state.get(next) === 'open') loops.push([...trail.slice(trail.indexOf(next)), next].map((each) => path.relative(root, each)).join(' -> '));
+        else if (!state.has(next)) visit(next, [...trail, next]);
+      }
+      state.set(file, 'done');
+    };
+    for (const file of all) if (!state.has(file)) visit(file, [file]);
+    expect(loops).toEqual([]);
   });
 
   it('runs nothing from src/ in server/', () => {
