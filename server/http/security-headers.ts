@@ -70,10 +70,6 @@ const DATA_ANSWER_HEADERS: ReadonlyArray<[string, string]> = [
 ];
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-/** Whether an answer of this Content-Type is data (JSON) rather than something a browser may render as a document. */
-export function isDataAnswer(contentType: string | undefined): boolean {
-  return contentType !== undefined && JSON_CONTENT_TYPE.test(contentType);
-}
 /** Cache-Control values no shared cache may store. */
 const PRIVATE_CACHE_CONTROL = /(?:^|,)\s*(?:private|no-store)\s*(?:,|=|$)/i;
 
@@ -92,9 +88,8 @@ const PRIVATE_CACHE_CONTROL = /(?:^|,)\s*(?:private|no-store)\s*(?:,|=|$)/i;
  * a fifth slower (docs/engineering.md#speed-notes). Without Node's response (`app.request()`), on the answer.
  */
 export function apiSecurityHeaders(config: Pick<Config, 'siteOrigin'>) {
-  const hsts: ReadonlyArray<[string, string]> = [strictTransportSecurity(config)].flatMap((value) =>
-    value ? [['Strict-Transport-Security', value] as [string, string]] : [],
-  );
+  const hstsValue = strictTransportSecurity(config);
+  const hsts: ReadonlyArray<[string, string]> = hstsValue ? [['Strict-Transport-Security', hstsValue]] : [];
   const headerSets: HeaderSets = {
     document: [...Object.entries(BASE_SECURITY_HEADERS), ...hsts, ['Content-Security-Policy', apiPolicy]],
     data: [...DATA_ANSWER_HEADERS, ...hsts],
@@ -108,23 +103,27 @@ export function apiSecurityHeaders(config: Pick<Config, 'siteOrigin'>) {
       return;
     }
     const headers = c.res.headers;
-    const ownPolicy = headers.has('Content-Security-Policy');
-    for (const [name, value] of headerSetFor(headerSets, headers.get('Content-Type') ?? undefined)) {
-      if (name !== 'Content-Security-Policy' || !ownPolicy) headers.set(name, value);
+    for (const [name, value] of headersFor(headerSets, headers.get('Content-Type') ?? undefined, headers.has('Content-Security-Policy'))) {
+      headers.set(name, value);
     }
     const cacheControl = cacheControlFor(headers.get('Cache-Control') ?? undefined, headers.has('Set-Cookie'), privateByDefault);
     if (cacheControl) headers.set('Cache-Control', cacheControl);
   });
 }
 
-/** The headers of an answer a browser may render as a document, and of a data answer (isDataAnswer). */
+/** The headers of an answer a browser may render as a document, and of a data (JSON) answer. */
 interface HeaderSets {
   document: ReadonlyArray<[string, string]>;
   data: ReadonlyArray<[string, string]>;
 }
 
-function headerSetFor(sets: HeaderSets, contentType: string | undefined): ReadonlyArray<[string, string]> {
-  return isDataAnswer(contentType) ? sets.data : sets.document;
+/**
+ * The headers an answer of `contentType` gets: the data set for JSON, the document set otherwise, without
+ * the policy when the answer names its own (the API reference page's).
+ */
+function headersFor(sets: HeaderSets, contentType: string | undefined, ownPolicy: boolean): ReadonlyArray<[string, string]> {
+  const set = contentType !== undefined && JSON_CONTENT_TYPE.test(contentType) ? sets.data : sets.document;
+  return ownPolicy ? set.filter(([name]) => name !== 'Content-Security-Policy') : set;
 }
 
 /** The Cache-Control an answer must carry instead of its own (`own`), or undefined to keep its own. */
@@ -159,9 +158,7 @@ function setAsHeadIsWritten(outgoing: ServerResponse, sets: HeaderSets, privateB
     }
     const contentType = givenContentType ? given?.[givenContentType] : this.getHeader('Content-Type');
     const ownPolicy = givenPolicy || this.hasHeader('Content-Security-Policy');
-    for (const [name, value] of headerSetFor(sets, contentType === undefined ? undefined : String(contentType))) {
-      if (name !== 'Content-Security-Policy' || !ownPolicy) this.setHeader(name, value);
-    }
+    for (const [name, value] of headersFor(sets, contentType === undefined ? undefined : String(contentType), ownPolicy)) this.setHeader(name, value);
     const own = givenCacheControl ? given?.[givenCacheControl] : this.getHeader('Cache-Control');
     const cacheControl = cacheControlFor(own === undefined ? undefined : String(own), setsCookie, privateByDefault);
     if (cacheControl && given && givenCacheControl) rest[rest.length - 1] = { ...given, [givenCacheControl]: cacheControl };

@@ -19,8 +19,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Runtime imports of a file (with `withTypes`, its `import type`s too), resolved to absolute paths. */
-function runtimeImports(file: string, withTypes = false): string[] {
+/** The files a file imports at run time (with `withTypes`, by `import type` too), as absolute paths. */
+function importedFiles(file: string, withTypes = false): string[] {
   const text = fs.readFileSync(file, 'utf8');
   const found: string[] = [];
   const pattern = /^(?:import|export)\s+(type\s+)?[\s\S]*?\s+from\s+'(\.{1,2}\/[^']+)';|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/gm;
@@ -50,7 +50,7 @@ describe('server layers', () => {
     const offending = files
       .filter((file) => SHARED_LAYERS.includes(path.relative(serverDir, file).split(path.sep)[0] ?? ''))
       .flatMap((file) =>
-        runtimeImports(file)
+        importedFiles(file)
           .filter((target) => featureOf(target) !== null)
           .map((target) => `${path.relative(root, file)} -> ${path.relative(root, target)}`),
       );
@@ -61,7 +61,7 @@ describe('server layers', () => {
     // server/context.ts is read by every layer and feature; a feature's type there tied all of them to that
     // feature in one loop (the signing keyrings now live in server/signing/ for that reason).
     const context = path.join(serverDir, 'context.ts');
-    const offending = runtimeImports(context, true).filter((target) => featureOf(target) !== null);
+    const offending = importedFiles(context, true).filter((target) => featureOf(target) !== null);
     expect(offending.map((target) => path.relative(root, target))).toEqual([]);
   });
 
@@ -71,12 +71,12 @@ describe('server layers', () => {
     // imported server/db/schema.ts, which exports it, was one.
     const all = [...files, ...sourceFiles(path.join(root, 'src'))];
     const known = new Set(all);
-    const importsOf = new Map(all.map((file) => [file, runtimeImports(file, true).filter((target) => known.has(target))]));
+    const edges = new Map(all.map((file) => [file, importedFiles(file, true).filter((target) => known.has(target))]));
     const loops: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
     const visit = (file: string, trail: string[]) => {
       state.set(file, 'open');
-      for (const next of importsOf.get(file) ?? []) {
+      for (const next of edges.get(file) ?? []) {
         if (state.get(next) === 'open') loops.push([...trail.slice(trail.indexOf(next)), next].map((each) => path.relative(root, each)).join(' -> '));
         else if (!state.has(next)) visit(next, [...trail, next]);
       }
@@ -89,7 +89,7 @@ describe('server layers', () => {
   it('runs nothing from src/ in server/', () => {
     const srcDir = path.join(root, 'src');
     const offending = files.flatMap((file) =>
-      runtimeImports(file)
+      importedFiles(file)
         .filter((target) => target.startsWith(srcDir + path.sep))
         .map((target) => `${path.relative(root, file)} -> ${path.relative(root, target)}`),
     );
@@ -99,7 +99,7 @@ describe('server layers', () => {
   it('lets features reach each other only through index.ts', () => {
     const offending = files.flatMap((file) => {
       const own = featureOf(file);
-      return runtimeImports(file)
+      return importedFiles(file)
         .filter((target) => {
           const other = featureOf(target);
           return other !== null && other !== own && path.basename(target) !== 'index.ts';
@@ -114,7 +114,7 @@ describe('server layers', () => {
     for (const file of files) {
       const own = featureOf(file);
       if (!own) continue;
-      for (const target of runtimeImports(file)) {
+      for (const target of importedFiles(file)) {
         const other = featureOf(target);
         if (other && other !== own) edges.set(own, (edges.get(own) ?? new Set()).add(other));
       }
