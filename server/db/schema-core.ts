@@ -457,7 +457,12 @@ export const mailingRecipients = sqliteTable(
     last_error: text('last_error'),
     sent_at: text('sent_at'),
   },
-  (table) => [primaryKey({ columns: [table.mailing_id, table.user_id] }), index('mailing_recipients_due_idx').on(table.status, table.next_attempt_at)],
+  (table) => [
+    primaryKey({ columns: [table.mailing_id, table.user_id] }),
+    // In the claim's order (server/features/mailings/queries.ts): a claim reads its batch's rows off the index
+    // and stops, instead of sorting every due row of the mailing on each claim (docs/decisions/0075-mailing-lanes-across-batches.md).
+    index('mailing_recipients_due_idx').on(table.status, table.next_attempt_at, table.mailing_id, table.user_id),
+  ],
 );
 
 /**

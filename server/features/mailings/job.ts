@@ -14,7 +14,9 @@
 // In flight: one message per connection of the SMTP pool (MAILING_IN_FLIGHT), so one connection's round
 // trips overlap the other's (docs/decisions/0061-mailing-two-in-flight.md). The first message of a run goes
 // alone: a mail server that is down costs one attempt and one connection, as it did with one in flight, and
-// only once it has accepted a message do the others start.
+// only once it has accepted a message do the others start. A lane that finds the batch all taken claims the
+// next one at once, beside the messages still in flight, so no connection idles at a batch's end
+// (docs/decisions/0075-mailing-lanes-across-batches.md).
 //
 // Failures are of three kinds (classifySendError):
 // - unreachable: the server could not be reached or refused the session (connection refused, timeout,
@@ -25,6 +27,7 @@
 //   backoff (5 s · 2^(attempts-1), capped at 15 min) and failed after MAILING_RETRY.maxAttempts.
 import type { AppContext } from '../../context.ts';
 import { getUsersByIds } from '../../db/queries/users.ts';
+import type { User } from '../../db/schema.ts';
 import {
   claimDueRecipients,
   getMailingsByIds,
@@ -32,6 +35,7 @@ import {
   markRecipientSkipped,
   recordRecipientFailure,
   releaseRecipients,
+  type Mailing,
   type MailingRecipient,
 } from './queries.ts';
 import { mailingMessage, renderMailing, unsubscribeLink, type RenderedMailing } from './message.ts';
@@ -114,14 +118,29 @@ function describeError(error: unknown): string {
   return text.length > 500 ? `${text.slice(0, 497)}...` : text;
 }
 
-/** The batch being sent: what a stop hands back (the untried rows) and what a cut stop abandons (those in flight). */
-interface BatchInProgress {
+/**
+ * A run in progress: the batch claimed last (its untried rows are what a stop hands back), the recipients
+ * and mailings of that batch, and every message in flight (what a cut stop abandons), whichever batch it
+ * came from.
+ */
+interface RunInProgress {
   batch: MailingRecipient[];
   /** Index of the next row to try; rows before it were taken by a lane. */
   next: number;
+  mailingsById: Map<number, Mailing>;
+  usersById: Map<number, User>;
   inFlight: Set<MailingRecipient>;
   /** The mail server went away: no lane takes another row. */
   outage: boolean;
+  /** A write failed: no lane takes another row, and the rest of the batch stays leased, as a crash leaves it. */
+  broken: boolean;
+}
+
+/** A row a lane took, with what it needs to send it (null when the row's user or mailing was deleted since). */
+interface TakenRow {
+  row: MailingRecipient;
+  mailing: Mailing | undefined;
+  user: User | undefined;
 }
 
 export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log' | 'mailer' | 'now'>, options: MailingWorkerOptions): MailingWorker {
@@ -135,7 +154,7 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
   let accepting = false;
   // Rendering markdown is the costly step; a mailing is rendered once, not once per recipient.
   const renderCache = new Map<number, RenderedMailing>();
-  let sending: BatchInProgress | null = null;
+  let sending: RunInProgress | null = null;
 
   const rendered = (mailing: { id: number; title: string; body: string }): RenderedMailing => {
     let result = renderCache.get(mailing.id);
@@ -148,93 +167,106 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
   };
 
   /** Hands the rows no lane has taken back, due at `retryAt`; no lane takes another. */
-  function releaseUntried(progress: BatchInProgress, retryAt: number): number {
-    const rest = progress.batch.slice(progress.next);
-    progress.next = progress.batch.length;
+  function releaseUntried(run: RunInProgress, retryAt: number): number {
+    const rest = run.batch.slice(run.next);
+    run.next = run.batch.length;
     if (rest.length > 0) releaseRecipients(ctx.db, rest, { retryAt });
     return rest.length;
   }
 
-  async function sendBatch(batch: MailingRecipient[], summary: MailingRunSummary): Promise<'continue' | 'stop'> {
-    const mailingsById = new Map(getMailingsByIds(ctx.db, [...new Set(batch.map((row) => row.mailing_id))]).map((mailing) => [mailing.id, mailing]));
-    const usersById = new Map(
-      getUsersByIds(
-        ctx.db,
-        batch.map((row) => row.user_id),
-      ).map((user) => [user.id, user]),
-    );
-    const progress: BatchInProgress = { batch, next: 0, inFlight: new Set(), outage: false };
-    sending = progress;
-
-    async function sendOne(row: MailingRecipient): Promise<void> {
-      const mailing = mailingsById.get(row.mailing_id);
-      const user = usersById.get(row.user_id);
-      // Deleted since the claim: the cascade removed the row as well.
-      if (!mailing || !user) return;
-      if (user.unsubscribed_at) {
-        markRecipientSkipped(ctx.db, row, SKIPPED_UNSUBSCRIBED);
-        summary.skipped += 1;
-        return;
-      }
-      const message = mailingMessage(ctx.config, rendered(mailing), { email: row.email, unsubscribeUrl: unsubscribeLink(ctx, row.user_id) });
-      progress.inFlight.add(row);
-      try {
-        await ctx.mailer.send(message);
-      } catch (error) {
-        mailSendFailures.inc({ kind: 'mailing' });
-        const kind = classifySendError(error);
-        const text = describeError(error);
-        if (kind === 'unreachable') {
-          // Only the rows that were tried carry the error; the others were never attempted. Messages in
-          // flight beside this one lose the same server: one outage, one step of backoff.
-          if (!progress.outage) {
-            progress.outage = true;
-            accepting = false;
-            consecutiveOutages += 1;
-            pausedUntil = ctx.now() + retryDelay(consecutiveOutages);
-            releaseUntried(progress, pausedUntil);
-            ctx.log.warn(`mailing: mail server unavailable, pausing ${retryDelay(consecutiveOutages) / 1000} s: ${text}`);
-          }
-          releaseRecipients(ctx.db, [row], { retryAt: pausedUntil, error: `Mail server unavailable (will retry): ${text}` });
-          summary.outage = true;
-          return;
-        }
-        const attempts = row.attempts + 1;
-        const retryAt = kind === 'rejected' || attempts >= MAILING_RETRY.maxAttempts ? null : ctx.now() + retryDelay(attempts);
-        recordRecipientFailure(ctx.db, row, { attempts, error: text, retryAt });
-        if (retryAt === null) summary.failed += 1;
-        else summary.retried += 1;
-        return;
-      } finally {
-        progress.inFlight.delete(row);
-      }
-      markRecipientSent(ctx.db, row, new Date(ctx.now()).toISOString());
-      summary.sent += 1;
-      // A message that was already on its way when the other lane found the server gone changes no backoff.
-      if (progress.outage) return;
-      consecutiveOutages = 0;
-      if (!accepting) {
-        accepting = true;
-        widen();
-      }
+  /**
+   * The next row to send. When the batch is all taken, the next one is claimed here, by the lane that needs
+   * it, while the other lanes' messages are still in flight: no connection waits for the slowest message of
+   * a batch before the next batch starts (docs/decisions/0075-mailing-lanes-across-batches.md). Null when
+   * nothing is due or the run must end.
+   */
+  function take(run: RunInProgress): TakenRow | null {
+    if (run.outage || run.broken || stopping()) return null;
+    if (run.next >= run.batch.length) {
+      const now = ctx.now();
+      if (now < pausedUntil) return null;
+      const batch = claimDueRecipients(ctx.db, { now, limit: batchSize, leaseUntil: now + leaseMs });
+      if (batch.length === 0) return null;
+      run.batch = batch;
+      run.next = 0;
+      run.mailingsById = new Map(getMailingsByIds(ctx.db, [...new Set(batch.map((row) => row.mailing_id))]).map((mailing) => [mailing.id, mailing]));
+      run.usersById = new Map(
+        getUsersByIds(
+          ctx.db,
+          batch.map((row) => row.user_id),
+        ).map((user) => [user.id, user]),
+      );
     }
+    const row = run.batch[run.next] as MailingRecipient;
+    run.next += 1;
+    return { row, mailing: run.mailingsById.get(row.mailing_id), user: run.usersById.get(row.user_id) };
+  }
+
+  async function sendOne(run: RunInProgress, { row, mailing, user }: TakenRow, summary: MailingRunSummary, widen: () => void): Promise<void> {
+    // Deleted since the claim: the cascade removed the row as well.
+    if (!mailing || !user) return;
+    if (user.unsubscribed_at) {
+      markRecipientSkipped(ctx.db, row, SKIPPED_UNSUBSCRIBED);
+      summary.skipped += 1;
+      return;
+    }
+    const message = mailingMessage(ctx.config, rendered(mailing), { email: row.email, unsubscribeUrl: unsubscribeLink(ctx, row.user_id) });
+    run.inFlight.add(row);
+    try {
+      await ctx.mailer.send(message);
+    } catch (error) {
+      mailSendFailures.inc({ kind: 'mailing' });
+      const kind = classifySendError(error);
+      const text = describeError(error);
+      if (kind === 'unreachable') {
+        // Only the rows that were tried carry the error; the others were never attempted. Messages in
+        // flight beside this one lose the same server: one outage, one step of backoff.
+        if (!run.outage) {
+          run.outage = true;
+          accepting = false;
+          consecutiveOutages += 1;
+          pausedUntil = ctx.now() + retryDelay(consecutiveOutages);
+          releaseUntried(run, pausedUntil);
+          ctx.log.warn(`mailing: mail server unavailable, pausing ${retryDelay(consecutiveOutages) / 1000} s: ${text}`);
+        }
+        releaseRecipients(ctx.db, [row], { retryAt: pausedUntil, error: `Mail server unavailable (will retry): ${text}` });
+        summary.outage = true;
+        return;
+      }
+      const attempts = row.attempts + 1;
+      const retryAt = kind === 'rejected' || attempts >= MAILING_RETRY.maxAttempts ? null : ctx.now() + retryDelay(attempts);
+      recordRecipientFailure(ctx.db, row, { attempts, error: text, retryAt });
+      if (retryAt === null) summary.failed += 1;
+      else summary.retried += 1;
+      return;
+    } finally {
+      run.inFlight.delete(row);
+    }
+    markRecipientSent(ctx.db, row, new Date(ctx.now()).toISOString());
+    summary.sent += 1;
+    // A message that was already on its way when the other lane found the server gone changes no backoff.
+    if (run.outage) return;
+    consecutiveOutages = 0;
+    if (!accepting) {
+      accepting = true;
+      widen();
+    }
+  }
+
+  async function drain(): Promise<MailingRunSummary> {
+    const summary: MailingRunSummary = { sent: 0, retried: 0, failed: 0, skipped: 0, outage: false };
+    accepting = false;
+    const run: RunInProgress = { batch: [], next: 0, mailingsById: new Map(), usersById: new Map(), inFlight: new Set(), outage: false, broken: false };
+    sending = run;
 
     async function lane(): Promise<void> {
       try {
-        while (!progress.outage) {
-          if (stopping()) {
-            // Due again at once for the next start, instead of waiting out the lease.
-            releaseUntried(progress, ctx.now());
-            return;
-          }
-          const row = batch[progress.next];
-          if (!row) return;
-          progress.next += 1;
-          await sendOne(row);
-        }
+        for (let taken = take(run); taken; taken = take(run)) await sendOne(run, taken, summary, widen);
+        // Due again at once for the next start, instead of waiting out the lease.
+        if (stopping()) releaseUntried(run, ctx.now());
       } catch (error) {
         // A failed write: the other lanes take no more rows; the rest stays leased, as a crash would leave it.
-        progress.next = batch.length;
+        run.broken = true;
         throw error;
       }
     }
@@ -244,26 +276,13 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
       while (lanes.length < inFlight) lanes.push(lane());
     };
     // The first message of a run goes alone (see the top of this file); sendOne widens once one is accepted.
-    if (accepting) widen();
-    else lanes.push(lane());
+    lanes.push(lane());
     // Lanes are added while the first one runs, so the list is read again after each; every lane is waited
     // for before an error goes on (none is left running, or rejecting unheard, behind it).
     const errors: unknown[] = [];
     for (let index = 0; index < lanes.length; index += 1) await lanes[index]?.catch((error: unknown) => errors.push(error));
     sending = null;
     if (errors.length > 0) throw errors[0];
-    return progress.outage || stopping() ? 'stop' : 'continue';
-  }
-
-  async function drain(): Promise<MailingRunSummary> {
-    const summary: MailingRunSummary = { sent: 0, retried: 0, failed: 0, skipped: 0, outage: false };
-    accepting = false;
-    while (!stopping() && ctx.now() >= pausedUntil) {
-      const now = ctx.now();
-      const batch = claimDueRecipients(ctx.db, { now, limit: batchSize, leaseUntil: now + leaseMs });
-      if (batch.length === 0) break;
-      if ((await sendBatch(batch, summary)) === 'stop') break;
-    }
     if (summary.sent + summary.failed > 0) ctx.log.info(`mailing: ${summary.sent} sent, ${summary.failed} failed, ${summary.retried} to retry`);
     return summary;
   }

@@ -14,6 +14,7 @@ import * as schema from '../../../server/db/schema.ts';
 import { ensureLicenseTypes, listLicenseTypes } from '../../../server/features/license-types/index.ts';
 import { insertPost, insertSection, listPostsWithRelations } from '../../../server/features/content/queries.ts';
 import { insertDownloadItem, insertReleaseFile, listVersionedReleases } from '../../../server/features/downloads/queries.ts';
+import { claimDueRecipients, insertMailing, insertRecipients } from '../../../server/features/mailings/queries.ts';
 import {
   findLicenseByKey,
   getLicenseForSoftware,
@@ -140,6 +141,27 @@ describe('reads that find rows by an index and join', () => {
         name,
       ).toEqual([]);
     }
+  });
+
+  it("claim a mailing's batch off the index in the claim's order, sorting no due row (docs/decisions/0075-mailing-lanes-across-batches.md)", () => {
+    const { ann, bob } = seed();
+    const [first, second] = ['First', 'Second'].map((title) => insertMailing(db, { title, body: title, created_by: ann.id, atIso: new Date().toISOString() }));
+    if (!first || !second) throw new Error('no mailings');
+    const both = [bob, ann].map((user) => ({ user_id: user.id, email: user.email }));
+    insertRecipients(db, second.id, both, 0);
+    insertRecipients(db, first.id, both, 0);
+    let last = '';
+    const logged = drizzle(db.$client, { schema, logger: { logQuery: (sql) => (last = sql) } }) as unknown as Db;
+    const claimed = claimDueRecipients(logged, { now: 1, limit: 3, leaseUntil: 100 });
+    expect(claimed.map((row) => [row.mailing_id, row.user_id])).toEqual([
+      [first.id, ann.id],
+      [first.id, bob.id],
+      [second.id, ann.id],
+    ]);
+    const plan = (db.$client.prepare(`explain query plan ${last}`).all(100, 1) as { detail: string }[]).map((row) => row.detail);
+    expect(plan).toContain('SEARCH mailing_recipients USING COVERING INDEX mailing_recipients_due_idx (status=? AND next_attempt_at<?)');
+    // A sorter here reads every due row of a mailing on every claim: ten thousand recipients, ten thousand rows a batch.
+    expect(plan.filter((step) => step.includes('TEMP B-TREE'))).toEqual([]);
   });
 
   it("bind no value in the update feeds' reads of every versioned release and file", () => {

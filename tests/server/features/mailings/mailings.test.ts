@@ -380,6 +380,27 @@ describe('the mailing worker with messages in flight side by side (docs/decision
     expect(single.mostInFlight()).toBe(1);
   });
 
+  it('does not hold the next batch back for the slowest message of the last one (docs/decisions/0075-mailing-lanes-across-batches.md)', async () => {
+    fixture = await createAdminFixture({ fakeClock: true });
+    const { ctx, admin } = fixture;
+    addUsers(11, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' });
+    const total = rows().length;
+    // Batches of three: the first message goes alone, then the two lanes take the second and the third, and
+    // the third (the last of the first batch) stays in flight until the test finishes it.
+    const mail = recordingMailer((index) => index === 2);
+    worker = startMailingWorker({ ...ctx, mailer: { ...ctx.mailer, send: mail.send } }, { intervalMs: 0, batchSize: 3 });
+    const run = worker.runOnce();
+    // The other lane goes on through every later batch meanwhile.
+    await vi.waitFor(() => expect(mail.sent).toHaveLength(total - 1));
+    expect(mail.held).toHaveLength(1);
+    expect(rows().filter((row) => row.status === 'pending')).toHaveLength(1);
+    mail.held[0]?.finish();
+    expect(await run).toMatchObject({ sent: total, outage: false });
+    expect(new Set(mail.sent).size).toBe(total);
+    expect(rows().every((row) => row.status === 'sent')).toBe(true);
+  });
+
   it('at a stop hands back the untried rows at once, finishes and marks both messages in flight, and sends nobody twice', async () => {
     fixture = await createAdminFixture({ fakeClock: true });
     const { ctx, admin } = fixture;
