@@ -136,7 +136,7 @@ interface RunInProgress {
   broken: boolean;
 }
 
-/** A row a lane took, with what it needs to send it (null when the row's user or mailing was deleted since). */
+/** A row a lane took, with what it needs to send it (undefined when the row's user or mailing was deleted since the claim). */
 interface TakenRow {
   row: MailingRecipient;
   mailing: Mailing | undefined;
