@@ -17,6 +17,9 @@ export interface ApiTokenCredential {
   createdBy: number | null;
 }
 
+/** The background jobs the primary runs that work can be queued for (server/main.ts). */
+export type BackgroundJob = 'mailing';
+
 export interface AppContext {
   config: Config;
   db: Db;
@@ -34,6 +37,13 @@ export interface AppContext {
   updateKeyring: () => Keyring;
   /** Where stored files live: the local directories or a bucket (docs/decisions/0050-object-storage.md). */
   storage: ObjectStore;
+  /**
+   * Work for a background job was committed: the primary's job looks at once instead of at its next tick
+   * (a mailing starts in milliseconds, not within five seconds). From another serving process it travels
+   * over the cluster's channel (server/process/messages.ts). Only a nudge: the work is in the database,
+   * and the job's own timer finds it if the nudge is lost.
+   */
+  wake: (job: BackgroundJob) => void;
 }
 
 /** Hono environment: what middleware puts on the request context for the handlers after it. */

@@ -6,7 +6,7 @@
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { createApp } from './app.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, BackgroundJob } from './context.ts';
 import { openDatabase, writeTransaction } from './db/client.ts';
 import { seedDatabase } from './demo/seed.ts';
 import { ConfigError, loadConfig, type Config } from './env.ts';
@@ -33,7 +33,7 @@ import { listTempFiles } from './storage/receive-upload.ts';
 import { uploadTempDir } from './storage/release-files.ts';
 import { createObjectStore, ensureStoreComplete, StoreNotReadyError } from './storage/object-store/index.ts';
 
-/** How often the mailing worker looks for due messages (a queued mailing starts within seconds). */
+/** How often the mailing worker looks for due messages: retries, and a mailing whose wake was lost (AppContext.wake). */
 const MAILING_INTERVAL_MS = 5_000;
 /** Webhooks wait at most this long after their change (docs/integrations.md#delivery). */
 const WEBHOOK_INTERVAL_MS = 2_000;
@@ -118,7 +118,10 @@ async function runPrimary(): Promise<void> {
   keyring();
   const updateKeyring = createKeyringSource(config, UPDATE_SIGNING);
   updateKeyring();
-  const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring, updateKeyring, storage };
+  // The jobs start once the server serves (below); work committed before then is found by their first run.
+  const wakers: Partial<Record<BackgroundJob, () => void>> = {};
+  const wake = (job: BackgroundJob) => wakers[job]?.();
+  const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring, updateKeyring, storage, wake };
   const app = createApp(ctx);
   const serving = await startServing({
     config,
@@ -128,10 +131,12 @@ async function runPrimary(): Promise<void> {
     storage,
     workerEnv: process.env,
     onPublishRequest: takeUp,
+    onWake: wake,
     workersAfterFirstBuild: buildsFirstSite,
   });
   // Mailings queued by admins are sent from the database queue; rows left by a previous run resume here.
   const mailingWorker = startMailingWorker(ctx, { intervalMs: MAILING_INTERVAL_MS });
+  wakers.mailing = mailingWorker.wake;
   reportMailQueueDepth(() => countPendingRecipients(db));
   // Trial expiry reminders (docs/licensing-reminders.md): their state is in the database, so the first run
   // after a stop catches up, sending each trial only the reminder that is relevant now.

@@ -4,6 +4,7 @@
 // builds, sends mailings and sweeps uploads; a build it publishes is live in every process before the
 // publish reports it live.
 import type net from 'node:net';
+import type { BackgroundJob } from './context.ts';
 import type { Db } from './db/client.ts';
 import type { Config } from './env.ts';
 import type { Logger } from './log.ts';
@@ -52,6 +53,8 @@ export interface ServingOptions {
   workerEnv?: Record<string, string | undefined>;
   /** A write in another process needs a build (server/publish/shared-publisher.ts). */
   onPublishRequest?: (reason: string) => void;
+  /** Another process queued work for one of the primary's background jobs (AppContext.wake). */
+  onWake?: (job: BackgroundJob) => void;
   /**
    * Nothing is live and the primary is building the first site: the other serving processes start only once
    * that build is live (or `startWorkers()` is called), so their boot and their read of the build do not
@@ -107,6 +110,7 @@ export async function startServing(options: ServingOptions): Promise<Serving> {
       liveDir,
       log,
       onPublishRequest: options.onPublishRequest ?? (() => {}),
+      onWake: options.onWake ?? (() => {}),
       aggregateMetrics: joinedMetrics,
     });
     return true;

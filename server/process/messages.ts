@@ -1,6 +1,7 @@
 // What the primary and the other serving processes say to each other over the cluster's IPC channel
 // (docs/decisions/0022-one-process-model.md). Only coordination travels here: requests and answers go
 // straight from the kernel to whichever process accepted the connection.
+import type { BackgroundJob } from '../context.ts';
 import type { ProcessMetrics } from '../ops/metrics.ts';
 
 /** Primary → process, once after 'ready': which worker it is and the port to listen on (PORT may have been 0). */
@@ -33,10 +34,17 @@ export type PrimaryMessage = StartMessage | SiteLiveMessage | MetricsPrimaryMess
 /**
  * Process → primary. `ready`: can take messages; `site-loaded`: serves the build of that generation;
  * `listening`: accepts connections; `publish`: a write here needs a build (already recorded in the
- * database, see server/publish/shared-publisher.ts: this message only makes the primary look at once).
+ * database, see server/publish/shared-publisher.ts: this message only makes the primary look at once);
+ * `wake`: work for that background job was committed here (in the database too: the primary's job only
+ * looks at once, AppContext.wake).
  */
 export type ProcessMessage =
-  { type: 'ready' } | { type: 'site-loaded'; generation: number } | { type: 'listening' } | { type: 'publish'; reason: string } | MetricsProcessMessage;
+  | { type: 'ready' }
+  | { type: 'site-loaded'; generation: number }
+  | { type: 'listening' }
+  | { type: 'publish'; reason: string }
+  | { type: 'wake'; job: BackgroundJob }
+  | MetricsProcessMessage;
 
 /** Process → primary. `metrics`: its registry, answering `metrics-request`; `metrics-wanted`: a scrape reached it, join everyone's. */
 export type MetricsProcessMessage = { type: 'metrics'; id: number; metrics: ProcessMetrics } | { type: 'metrics-wanted'; id: number };

@@ -4,6 +4,7 @@
 import { servingExecArgv } from './node-flags.ts';
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
+import type { BackgroundJob } from '../context.ts';
 import type { Logger } from '../log.ts';
 import type { ProcessMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage } from './messages.ts';
@@ -35,6 +36,8 @@ export interface WorkerPoolOptions {
   log: Logger;
   /** A write in a process needs a build (server/publish/shared-publisher.ts). */
   onPublishRequest: (reason: string) => void;
+  /** A process queued work for one of the primary's background jobs (AppContext.wake). */
+  onWake: (job: BackgroundJob) => void;
   /** A scrape reached a process: every process's metrics, joined (server/ops/metrics-aggregate.ts). */
   aggregateMetrics: () => Promise<string>;
 }
@@ -109,6 +112,8 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
         log.info(`worker ${slot.index} (pid ${worker.process.pid}) serving on port ${options.port}`);
       } else if (message.type === 'publish') {
         options.onPublishRequest(message.reason);
+      } else if (message.type === 'wake') {
+        options.onWake(message.job);
       } else if (message.type === 'metrics') {
         metricsRequests.get(message.id)?.(message.metrics);
       } else if (message.type === 'metrics-wanted') {

@@ -44,6 +44,8 @@ export function runWorker(): void {
     keyring: createKeyringSource(config),
     updateKeyring: createKeyringSource(config, UPDATE_SIGNING),
     storage: createObjectStore(config),
+    // Only the primary runs the background jobs: it is told, and looks at once.
+    wake: (job) => tell({ type: 'wake', job }),
   };
   const app = createApp(ctx);
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp, type App } from '../../server/app.ts';
-import type { AppContext } from '../../server/context.ts';
+import type { AppContext, BackgroundJob } from '../../server/context.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { loadConfig, type RawEnv } from '../../server/env.ts';
 import { createLogger } from '../../server/log.ts';
@@ -42,6 +42,8 @@ export interface TestContext extends AppContext {
   env: Record<string, string>;
   /** Every line the context's logger produced, at every level (LOG_LEVEL only decides what is printed). */
   logLines: string[];
+  /** The background jobs woken through `wake`, in order (no job runs here: tests drive the jobs themselves). */
+  woken: BackgroundJob[];
   /** Moves the fake clock forward (only when the test asked for one). */
   advance(ms: number): void;
   cleanup(): void;
@@ -68,6 +70,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
   let clock = Date.UTC(2026, 0, 1);
   const now = options.fakeClock ? () => clock : () => Date.now();
   const logLines: string[] = [];
+  const woken: BackgroundJob[] = [];
   const log = createLogger(config.logLevel, (line) => logLines.push(line));
   const ctx: AppContext = {
     config,
@@ -81,6 +84,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     keyring: createKeyringSource(config, LICENSE_SIGNING, { recheckMs: 0 }),
     updateKeyring: createKeyringSource(config, UPDATE_SIGNING, { recheckMs: 0 }),
     storage: createObjectStore(config),
+    wake: (job) => void woken.push(job),
   };
   const app = createApp(ctx);
   return {
@@ -89,6 +93,7 @@ export function createTestContext(options: { env?: Partial<Record<keyof RawEnv, 
     dataDir,
     env,
     logLines,
+    woken,
     advance: (ms) => {
       clock += ms;
     },

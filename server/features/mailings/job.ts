@@ -74,6 +74,8 @@ export interface MailingRunSummary {
 export interface MailingWorker {
   /** Sends everything due now (in batches) and resolves with what happened; concurrent calls share one run. */
   runOnce(): Promise<MailingRunSummary>;
+  /** A mailing was queued: send now instead of at the next tick (server/process/periodic-job.ts). */
+  wake(): void;
   /**
    * Stops the timer and gives the rest of the batch back at once (due now, for the next start); the messages
    * in flight finish and are marked. Resolves when idle.
@@ -291,6 +293,7 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
   const stopping = () => job.isStopping();
   return {
     runOnce: job.runOnce,
+    wake: job.wake,
     stop() {
       const idle = job.stop();
       if (sending) {

@@ -164,8 +164,10 @@ export function mailingRoutes(ctx: AppContext) {
           },
         };
       });
+      // Committed: the primary's worker starts sending now, not at its next tick.
+      ctx.wake('mailing');
       const [summary] = summaries({ limit: 1, id: queued.mailing.id });
-      // 202: accepted for sending; the worker delivers it within its interval.
+      // 202: accepted for sending; the worker delivers it in the background.
       return c.json({ message: MAILING_MESSAGES.queued(queued.count), mailing: summary, skipped: queued.skipped }, 202);
     })
     .get('/mailings', requireAdmin, (c) => c.json({ mailings: summaries({ limit: MAILINGS_LISTED }) }))

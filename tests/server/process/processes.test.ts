@@ -248,7 +248,8 @@ describe('the product with WEB_WORKERS=1', () => {
     } finally {
       admin.close();
     }
-    // The primary's mailing worker looks every 5 s; the other process runs none (its lines carry its name).
+    // The other process wakes the primary's mailing worker (AppContext.wake) and runs none itself (its lines
+    // carry its name).
     await vi.waitFor(() => expect(output).toMatch(/mailing: 1 sent/), { timeout: 15_000, interval: 200 });
     expect(output).not.toMatch(/worker \d+: mailing:/);
     expect(readOutbox(path.join(dataDir, 'outbox')).filter((mail) => mail.subject === 'Only the primary sends')).toHaveLength(1);
@@ -296,7 +297,7 @@ describe('the product with WEB_WORKERS=1', () => {
   });
 });
 
-describe('publishing with another serving process', () => {
+describe('publishing and background work with another serving process', () => {
   let ctx: TestContext;
   let serving: Serving;
   let publisher: Publisher;
@@ -315,7 +316,16 @@ describe('publishing with another serving process', () => {
     const primary = createPrimaryPublisher({ config: ctx.config, db: ctx.db, log: ctx.log, runBuild: runner.runBuild, onLive: (dir) => serving.goLive(dir) });
     publisher = primary.publisher;
     await createUser(ctx, { email: ADMIN.email, role: 'admin' });
-    serving = await startServing({ config: ctx.config, app: ctx.app, db: ctx.db, log: ctx.log, workerEnv: ctx.env, onPublishRequest: primary.takeUp });
+    // The other process's wakes reach the primary's own (the test context records them in ctx.woken).
+    serving = await startServing({
+      config: ctx.config,
+      app: ctx.app,
+      db: ctx.db,
+      log: ctx.log,
+      workerEnv: ctx.env,
+      onPublishRequest: primary.takeUp,
+      onWake: ctx.wake,
+    });
   });
 
   afterAll(async () => {
@@ -354,6 +364,20 @@ describe('publishing with another serving process', () => {
     } finally {
       admin.close();
       observer.close();
+    }
+  });
+
+  it("wakes the primary's mailing worker when a mailing is queued through the other process", async () => {
+    const admin = await worker();
+    try {
+      expect((await login(admin, DEFAULT_TEST_PASSWORD)).status).toBe(200);
+      const me = JSON.parse((await admin.api('GET', '/api/user')).text) as { user: { id: number } };
+      const before = ctx.woken.length;
+      const queued = await admin.api('POST', '/api/admin/sendmailing', { users: [me.user.id], title: 'Sent at once', body: 'Hello' });
+      expect([queued.status, queued.servedBy]).toEqual([202, 'worker-1']);
+      await vi.waitFor(() => expect(ctx.woken.slice(before)).toEqual(['mailing']), { timeout: 5_000, interval: 50 });
+    } finally {
+      admin.close();
     }
   });
 

@@ -138,6 +138,7 @@ describe('automatic trials on', () => {
       now: ctx.now,
       keyring: ctx.keyring,
       updateKeyring: ctx.updateKeyring,
+      wake: ctx.wake,
       storage: ctx.storage,
     });
     const sameBrowser = createClient(app2);

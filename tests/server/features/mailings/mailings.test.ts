@@ -78,6 +78,8 @@ describe('POST /api/admin/sendmailing', () => {
         .map((row) => row.user_id)
         .sort((a, b) => a - b),
     ).toEqual(ids);
+    // The primary's worker is told once the rows are committed, instead of finding them at its next tick.
+    expect(fixture.ctx.woken).toEqual(['mailing']);
   });
 
   it('accepts the ids as a JSON string, and "all-verified" for every verified, mailable user', async () => {
@@ -110,6 +112,7 @@ describe('POST /api/admin/sendmailing', () => {
     }
     expect(rows()).toEqual([]);
     expect(await json(await fixture.admin.request('GET', '/api/admin/mailings'))).toEqual({ mailings: [] });
+    expect(fixture.ctx.woken).toEqual([]);
   });
 });
 
@@ -207,6 +210,45 @@ describe('the mailing worker', () => {
     expect((await admin.request('GET', `/api/admin/mailings/${mailing.id}?status=sent`)).status).toBe(200);
     expect((await admin.request('GET', `/api/admin/mailings/${mailing.id}?status=bogus`)).status).toBe(422);
     expect((await admin.request('GET', '/api/admin/mailings/99999')).status).toBe(404);
+  });
+
+  it('sends at once when woken, a mailing queued during a run included, and not once stopped', async () => {
+    fixture = await createAdminFixture({ fakeClock: true });
+    const { ctx, admin } = fixture;
+    addUsers(2, 'reader');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'First', body: 'B' });
+    const firstCount = rows().length;
+    const sent: string[] = [];
+    let releaseFirst: () => void = () => {};
+    const send = (message: { to: string; subject: string }) =>
+      new Promise<void>((resolve) => {
+        sent.push(`${message.subject} ${message.to}`);
+        // The first message of the run waits until the test lets it go.
+        if (sent.length === 1) releaseFirst = resolve;
+        else resolve();
+      });
+    // No timer at all: only a wake sends anything.
+    worker = startMailingWorker({ ...ctx, mailer: { ...ctx.mailer, send } }, { intervalMs: 0 });
+    worker.wake();
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    // Queued and woken while that run is sending (server/process/periodic-job.ts makes sure one run looks after it).
+    addUsers(2, 'later');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'Second', body: 'B' });
+    const total = rows().length;
+    worker.wake();
+    releaseFirst();
+    await vi.waitFor(() => expect(rows().filter((row) => row.status === 'sent')).toHaveLength(total));
+    expect(sent.filter((line) => line.startsWith('First'))).toHaveLength(firstCount);
+    expect(new Set(sent).size).toBe(total);
+
+    // A stopped worker is not woken.
+    await worker.stop();
+    addUsers(1, 'after-stop');
+    await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'Third', body: 'B' });
+    worker.wake();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(sent.filter((line) => line.startsWith('Third'))).toEqual([]);
+    worker = null;
   });
 
   it('keeps its claim in the database: a worker that died holding rows leaves them to the next one after the lease', async () => {
