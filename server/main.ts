@@ -119,8 +119,9 @@ async function runPrimary(): Promise<void> {
   const updateKeyring = createKeyringSource(config, UPDATE_SIGNING);
   updateKeyring();
   // The jobs start once the server serves (below); work committed before then is found by their first run.
+  // A wake runs the job on the next turn of the event loop, never inside its caller's request or transaction.
   const wakers: Partial<Record<BackgroundJob, () => void>> = {};
-  const wake = (job: BackgroundJob) => wakers[job]?.();
+  const wake = (job: BackgroundJob) => void setImmediate(() => wakers[job]?.());
   const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring, updateKeyring, storage, wake };
   const app = createApp(ctx);
   const serving = await startServing({

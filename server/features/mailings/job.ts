@@ -263,9 +263,8 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
 
     async function lane(): Promise<void> {
       try {
+        // A stop hands the untried rows back itself (stop() below), and take() claims nothing once stopping.
         for (let taken = take(run); taken; taken = take(run)) await sendOne(run, taken, summary, widen);
-        // Due again at once for the next start, instead of waiting out the lease.
-        if (stopping()) releaseUntried(run, ctx.now());
       } catch (error) {
         // A failed write: the other lanes take no more rows; the rest stays leased, as a crash would leave it.
         run.broken = true;
