@@ -18,7 +18,7 @@ export interface ApiTokenCredential {
 }
 
 /** The background jobs the primary runs that work can be queued for (server/main.ts). */
-export type BackgroundJob = 'mailing';
+export type BackgroundJob = 'mailing' | 'webhooks';
 
 export interface AppContext {
   config: Config;
@@ -39,9 +39,12 @@ export interface AppContext {
   storage: ObjectStore;
   /**
    * Work for a background job was committed: the primary's job looks at once instead of at its next tick
-   * (a mailing starts in milliseconds, not within five seconds). From another serving process it travels
-   * over the cluster's channel (server/process/messages.ts). Only a nudge: the work is in the database,
-   * and the job's own timer finds it if the nudge is lost.
+   * (a mailing starts in milliseconds, not within five seconds; a webhook is sent as its change commits, not
+   * within two). From another serving process it travels over the cluster's channel
+   * (server/process/messages.ts). It always takes effect on a later turn of the event loop, so it may be
+   * called inside a write transaction (synchronous here): by then the work has committed, or rolled back and
+   * the job finds nothing. Only a nudge: the work is in the database, and the job's own timer finds it if
+   * the nudge is lost.
    */
   wake: (job: BackgroundJob) => void;
 }

@@ -142,8 +142,10 @@ async function runPrimary(): Promise<void> {
   // Trial expiry reminders (docs/licensing-reminders.md): their state is in the database, so the first run
   // after a stop catches up, sending each trial only the reminder that is relevant now.
   const reminderScheduler = startReminderScheduler(ctx, { intervalMs: REMINDER_DEFAULTS.intervalMs });
-  // Webhook deliveries (docs/integrations.md#delivery): the outbox rows written with each change are sent from here.
+  // Webhook deliveries (docs/integrations.md#delivery): the outbox rows written with each change are sent from here,
+  // woken by the change that wrote them (recordWebhookEvent); the timer finds retries that came due.
   const webhookDelivery = startWebhookDelivery(ctx, { intervalMs: WEBHOOK_INTERVAL_MS });
+  wakers.webhooks = webhookDelivery.wake;
   // Release files without their SHA-512 or update signature (files stored before issue 25 first), one at a time.
   const releaseDigests = startReleaseDigests(ctx, { intervalMs: RELEASE_DIGESTS_INTERVAL_MS });
   const requestCheck = setInterval(() => takeUp(), PUBLISH_REQUEST_CHECK_MS);

@@ -1,9 +1,10 @@
 // Background work the primary does on a timer (docs/decisions/0022-one-process-model.md): the mailing
-// worker and the licence reminders. One shape for both: a run every `intervalMs` after the previous one
-// ended (never two at once; a manual runOnce() joins the run in progress), and a stop that lets the run in
-// flight finish its current send while the job's own loop checks isStopping() to claim nothing more.
-// wake() is for work just queued (a mailing an admin sent): a run now instead of at the next tick, or one
-// more run right after the run in progress, which may have looked for work before it was queued.
+// worker, the licence reminders, the webhook deliveries and the release digests. One shape for all: a run
+// every `intervalMs` after the previous one ended (never two at once; a manual runOnce() joins the run in
+// progress), and a stop that lets the run in flight finish its current send while the job's own loop checks
+// isStopping() to claim nothing more. wake() is for work just queued (a mailing an admin sent, a webhook
+// event): a run now instead of at the next tick, or one more run right after the run in progress, which may
+// have looked for work before it was queued.
 import type { Logger } from '../log.ts';
 
 export interface PeriodicJob<T> {

@@ -44,8 +44,9 @@ export function runWorker(): void {
     keyring: createKeyringSource(config),
     updateKeyring: createKeyringSource(config, UPDATE_SIGNING),
     storage: createObjectStore(config),
-    // Only the primary runs the background jobs: it is told, and looks at once.
-    wake: (job) => tell({ type: 'wake', job }),
+    // Only the primary runs the background jobs: it is told, and looks at once. Told on the next turn of the
+    // event loop, as the primary's own wake runs (server/main.ts): after the transaction that may have called it.
+    wake: (job) => void setImmediate(() => tell({ type: 'wake', job })),
   };
   const app = createApp(ctx);
 

@@ -70,9 +70,9 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** user.verified for the integrations (docs/integrations.md#events), inside the transaction that verified the address. */
-function announceVerified(ctx: Pick<AppContext, 'db' | 'now'>, userId: number): void {
+function announceVerified(ctx: Pick<AppContext, 'db' | 'now' | 'wake'>, userId: number): void {
   const user = getUserById(ctx.db, userId);
-  if (user) recordWebhookEvent(ctx.db, 'user.verified', toAdminUser(user), ctx.now());
+  if (user) recordWebhookEvent(ctx, 'user.verified', toAdminUser(user), ctx.now());
 }
 
 export function registrationRoutes(ctx: AppContext) {
@@ -108,7 +108,7 @@ export function registrationRoutes(ctx: AppContext) {
       try {
         user = writeTransaction(ctx.db, () => {
           const created = insertUser(ctx.db, { name, email, password_hash: passwordHash });
-          recordWebhookEvent(ctx.db, 'user.created', toAdminUser(created), ctx.now());
+          recordWebhookEvent(ctx, 'user.created', toAdminUser(created), ctx.now());
           return created;
         });
       } catch (error) {

@@ -61,7 +61,7 @@ export function contactRoutes(ctx: AppContext) {
     writeTransaction(ctx.db, () => {
       const stored = insertContactMessage(ctx.db, { name, email, message, ip: ip === UNKNOWN_IP ? null : ip, created_at: new Date(ctx.now()).toISOString() });
       // The visitor's address is theirs to give the company: the CRM hears of the message (docs/integrations.md#events).
-      recordWebhookEvent(ctx.db, 'contact.received', { id: stored.id, name, email, message, created_at: stored.created_at }, ctx.now());
+      recordWebhookEvent(ctx, 'contact.received', { id: stored.id, name, email, message, created_at: stored.created_at }, ctx.now());
     });
     await notifyAdmins(ctx, contactAdminEmail(ctx.config, { name, email, message }));
     return c.json({ message: CONTACT_MESSAGES.sent }, 200);

@@ -120,7 +120,7 @@ export function downloadsRoutes(ctx: AppContext) {
               const files = placed ? [insertReleaseFile(db, { ...placed.columns, download_item_id: created.id, platform: 'any', arch: 'universal' })] : [];
               const withFiles = { ...created, files };
               // Published means downloadable: the shop and CRM hear of a release customers can get (docs/integrations.md#events).
-              if (created.downloadable === 1) recordWebhookEvent(db, 'release.published', presentRelease(withFiles), ctx.now());
+              if (created.downloadable === 1) recordWebhookEvent(ctx, 'release.published', presentRelease(withFiles), ctx.now());
               return withFiles;
             });
           } catch (error) {
@@ -164,7 +164,7 @@ export function downloadsRoutes(ctx: AppContext) {
               if (placed && first) replaced = replaceReleaseFile(db, first.id, { ...placed.columns, platform: 'any', arch: 'universal' }) ?? null;
               else if (placed) insertReleaseFile(db, { ...placed.columns, download_item_id: id, platform: 'any', arch: 'universal' });
               const release = getReleaseWithFiles(db, id) ?? { ...item, files: [] };
-              if (item.downloadable === 1 && previous.downloadable !== 1) recordWebhookEvent(db, 'release.published', presentRelease(release), ctx.now());
+              if (item.downloadable === 1 && previous.downloadable !== 1) recordWebhookEvent(ctx, 'release.published', presentRelease(release), ctx.now());
               return { kind: 'updated', release, replaced };
             });
           } catch (error) {

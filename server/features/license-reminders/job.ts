@@ -119,7 +119,7 @@ export function decideReminder(kind: ReminderKind, rows: readonly LicenseReminde
 }
 
 export function startReminderScheduler(
-  ctx: Pick<AppContext, 'config' | 'db' | 'log' | 'mailer' | 'now'>,
+  ctx: Pick<AppContext, 'config' | 'db' | 'log' | 'mailer' | 'now' | 'wake'>,
   options: ReminderSchedulerOptions,
 ): ReminderScheduler {
   const expiredWindowMs = options.expiredWindowMs ?? REMINDER_DEFAULTS.expiredWindowMs;

@@ -34,7 +34,7 @@ function userHasAnyLicense(db: Db, userId: number): boolean {
  * Grants the trial when the setting, the user and their licenses allow it; null otherwise (the caller then
  * records a request as before). Must run inside the caller's write transaction.
  */
-export function grantTrialAutomatically(ctx: Pick<AppContext, 'db' | 'now'>, user: User): AutoGrantedTrial | null {
+export function grantTrialAutomatically(ctx: Pick<AppContext, 'db' | 'now' | 'wake'>, user: User): AutoGrantedTrial | null {
   const settings = getLicensingSettings(ctx.db);
   if (settings.auto_grant_trials !== 1 || !user.email_verified_at || user.is_banned) return null;
   if (userHasAnyLicense(ctx.db, user.id)) return null;

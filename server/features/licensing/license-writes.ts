@@ -29,7 +29,7 @@ export const LICENSE_MESSAGES = {
   trialNeedsDays: 'A trial license needs an expiry of at least 1 day.',
 } as const;
 
-type Ctx = Pick<AppContext, 'db' | 'now' | 'config' | 'mailer' | 'log'>;
+type Ctx = Pick<AppContext, 'db' | 'now' | 'config' | 'mailer' | 'log' | 'wake'>;
 
 export interface LicenseWrite {
   license: License;

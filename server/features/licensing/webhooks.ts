@@ -10,7 +10,7 @@ import { getLicenseWithType, listNewlyExpiredLicenseIds } from './queries.ts';
 import { recordLicenseEvent } from './events.ts';
 import { writeTransaction } from '../../db/client.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'now'>;
+type Ctx = Pick<AppContext, 'db' | 'now' | 'wake'>;
 
 /** The license as the integrations receive it (an admin's view: key and machines included). */
 function licenseData(ctx: Ctx, licenseId: number) {
@@ -30,12 +30,12 @@ export function announceLicenseChanges(ctx: Ctx, licenseId: number, changes: rea
   if (kinds.has('license.created')) kinds.delete('license.updated');
   if (kinds.size === 0) return;
   const data = licenseData(ctx, licenseId);
-  for (const kind of kinds) recordWebhookEvent(ctx.db, kind, data, ctx.now());
+  for (const kind of kinds) recordWebhookEvent(ctx, kind, data, ctx.now());
 }
 
 export function announceMachine(ctx: Ctx, licenseId: number, action: 'machine_activated' | 'machine_deactivated', machine: LicenseMachine): void {
   recordWebhookEvent(
-    ctx.db,
+    ctx,
     action === 'machine_activated' ? 'machine.activated' : 'machine.deactivated',
     { license_id: licenseId, machine: presentMachine(machine) },
     ctx.now(),
@@ -61,7 +61,7 @@ export function announceExpiredLicenses(ctx: Ctx, batch = 100): number {
         detail: { expire_date: license.expire_date },
         at: nowIso,
       });
-      recordWebhookEvent(ctx.db, 'license.expired', licenseData(ctx, id), ctx.now());
+      recordWebhookEvent(ctx, 'license.expired', licenseData(ctx, id), ctx.now());
       announced += 1;
     });
   }

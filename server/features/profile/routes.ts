@@ -125,7 +125,7 @@ export function accountRoutes(ctx: AppContext) {
         setLicenseRequest(ctx.db, actor.id, true, at);
         // The admins' inbox item (docs/product/admin.md#inbox): in the same transaction as the flag, so neither exists without the other.
         const request = insertLicenseRequest(ctx.db, actor.id, at);
-        recordWebhookEvent(ctx.db, 'license_request.created', { id: request.id, user: toAdminUser(user), created_at: request.created_at }, ctx.now());
+        recordWebhookEvent(ctx, 'license_request.created', { id: request.id, user: toAdminUser(user), created_at: request.created_at }, ctx.now());
         return { kind: 'requested', user: { ...user, license_request: 1 } } as const;
       });
       if (outcome.kind === 'active') return errorResponse(c, 422, ACCOUNT_MESSAGES.activeLicense);

@@ -147,7 +147,7 @@ export function publicApiRoutes(ctx: AppContext) {
     const created = writeTransaction(ctx.db, () => {
       if (getUserByEmail(ctx.db, email)) return null;
       const user = insertUser(ctx.db, { name, email, password_hash: unusable, email_verified_at: atIso, created_at: atIso, updated_at: atIso });
-      recordWebhookEvent(ctx.db, 'user.created', toAdminUser(user), at);
+      recordWebhookEvent(ctx, 'user.created', toAdminUser(user), at);
       return user;
     });
     if (!created) return c.json({ code: 'USER_EXISTS', message: PUBLIC_API_MESSAGES.userExists }, 409);

@@ -27,7 +27,7 @@ export interface DeleteUserOptions {
 }
 
 /** Deletes the user and what they own, or nothing at all (a failure half way rolls everything back). Returns the deleted row. */
-export function deleteUserWithOwnedData(ctx: Pick<AppContext, 'db' | 'publisher' | 'now'>, userId: number, options: DeleteUserOptions): User {
+export function deleteUserWithOwnedData(ctx: Pick<AppContext, 'db' | 'publisher' | 'now' | 'wake'>, userId: number, options: DeleteUserOptions): User {
   const { target, wasAuthor } = writeTransaction(ctx.db, () => {
     const found = getUserById(ctx.db, userId);
     if (!found) throw new HttpError(404, ADMIN_USER_MESSAGES.notFound);
@@ -37,7 +37,7 @@ export function deleteUserWithOwnedData(ctx: Pick<AppContext, 'db' | 'publisher'
     invalidateUserSessions(ctx, userId);
     if (found.email_verified_at) deleteContactMessagesFrom(ctx.db, found.email);
     deleteUserById(ctx.db, userId);
-    recordWebhookEvent(ctx.db, 'user.deleted', toAdminUser(found), ctx.now());
+    recordWebhookEvent(ctx, 'user.deleted', toAdminUser(found), ctx.now());
     return { target: found, wasAuthor: author };
   });
   // After the commit: a rolled-back deletion must not rebuild anything.

@@ -35,7 +35,7 @@ export const WEBHOOK_MESSAGES = {
   notFound: 'Webhook endpoint not found.',
   deliveryNotFound: 'Delivery not found.',
   deleted: 'Webhook endpoint deleted.',
-  retrying: 'The delivery will be sent again within a few seconds.',
+  retrying: 'The delivery will be sent again in a moment.',
   unknownEvent: (event: string) => `Unknown event: ${event}.`,
 } as const;
 
@@ -96,6 +96,8 @@ export function webhookAdminRoutes(ctx: AppContext) {
       const { enabled, ...rest } = c.req.valid('json');
       const updated = updateEndpoint(ctx.db, existing.id, { ...rest, ...(enabled === undefined ? {} : { enabled: enabled === 1 }) }, nowIso());
       if (!updated) return errorResponse(c, 404, WEBHOOK_MESSAGES.notFound);
+      // Switched (back) on: deliveries that waited while it was off go now, not at the job's next tick.
+      if (enabled === 1) ctx.wake('webhooks');
       return c.json({ webhook: presentEndpoint(updated) });
     })
     .delete('/:id{[0-9]+}', requireAdmin, (c) => {
@@ -129,6 +131,7 @@ export function webhookAdminRoutes(ctx: AppContext) {
       const delivery = endpoint && getDelivery(ctx.db, endpoint.id, c.req.param('deliveryId'));
       if (!endpoint || !delivery) return errorResponse(c, 404, WEBHOOK_MESSAGES.deliveryNotFound);
       scheduleRetryNow(ctx.db, delivery.id, ctx.now());
+      ctx.wake('webhooks');
       const again = getDelivery(ctx.db, endpoint.id, delivery.id);
       return c.json({ message: WEBHOOK_MESSAGES.retrying, delivery: again ? presentDelivery(again) : null }, 202);
     });

@@ -14,12 +14,14 @@ import { createPrimaryPublisher } from '../../../server/publish/shared-publisher
 import type { Publisher } from '../../../server/publish/types.ts';
 import { startServing, type Serving } from '../../../server/serving.ts';
 import { createUser, DEFAULT_TEST_PASSWORD } from '../../helpers/auth.ts';
+import { STRONG_PASSWORD } from '../../helpers/accounts.ts';
 import { createControlledRunner } from '../../helpers/controlled-runner.ts';
 import { freePort } from '../../helpers/fetch-client.ts';
 import { readOutbox } from '../../helpers/mail.ts';
 import type { PinnedConnection } from '../../helpers/pinned-connection.ts';
 import { connectTo } from '../../helpers/pinned-connection.ts';
 import { isProcessRunning } from '../../helpers/process-running.ts';
+import { webhookDeliveries } from '../../../server/db/schema.ts';
 import { createTestContext, makeTempDir, type TestContext } from '../../helpers/test-context.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../../..');
@@ -302,6 +304,7 @@ describe('publishing and background work with another serving process', () => {
   let serving: Serving;
   let publisher: Publisher;
   const runner = createControlledRunner();
+  const webhookRowsAtWake: number[] = [];
 
   const worker = () => vi.waitFor(() => connectTo(serving.port, 'worker-1', '/media/probe'), { timeout: 20_000, interval: 200 });
   const main = () => connectTo(serving.port, 'main', '/media/probe');
@@ -324,7 +327,11 @@ describe('publishing and background work with another serving process', () => {
       log: ctx.log,
       workerEnv: ctx.env,
       onPublishRequest: primary.takeUp,
-      onWake: ctx.wake,
+      onWake: (job) => {
+        ctx.wake(job);
+        // What the primary's job would find when it looks: the work must be committed before the nudge.
+        if (job === 'webhooks') webhookRowsAtWake.push(ctx.db.select().from(webhookDeliveries).all().length);
+      },
     });
   });
 
@@ -378,6 +385,32 @@ describe('publishing and background work with another serving process', () => {
       await vi.waitFor(() => expect(ctx.woken.slice(before)).toEqual(['mailing']), { timeout: 5_000, interval: 50 });
     } finally {
       admin.close();
+    }
+  });
+
+  it("wakes the primary's webhook delivery once the change that queued a delivery has committed in the other process", async () => {
+    const admin = await worker();
+    const visitor = await worker();
+    try {
+      expect((await login(admin, DEFAULT_TEST_PASSWORD)).status).toBe(200);
+      // Never sent: no delivery job runs here, the primary's wake only records what it would find.
+      const endpoint = await admin.api('POST', '/api/admin/webhooks', { url: 'https://crm.example.com/hooks', events: ['user.created'] });
+      expect([endpoint.status, endpoint.servedBy]).toEqual([201, 'worker-1']);
+      const before = ctx.woken.length;
+      await visitor.api('GET', '/sanctum/csrf-cookie');
+      const registered = await visitor.api('POST', '/api/auth/create', {
+        name: 'Webhook Wendy',
+        email: 'wendy@example.com',
+        password: STRONG_PASSWORD,
+        password_confirmation: STRONG_PASSWORD,
+        g_token: await visitor.botToken(),
+      });
+      expect([registered.status, registered.servedBy]).toEqual([201, 'worker-1']);
+      await vi.waitFor(() => expect(ctx.woken.slice(before)).toEqual(['webhooks']), { timeout: 5_000, interval: 50 });
+      expect(webhookRowsAtWake).toEqual([1]);
+    } finally {
+      admin.close();
+      visitor.close();
     }
   });
 

@@ -36,7 +36,10 @@ function setUp(options: { smtpUrl?: string } = {}): void {
 }
 
 function scheduler(withMailer: Mailer = mailer): ReminderScheduler {
-  const started = startReminderScheduler({ config: ctx.config, db: ctx.db, log: capturingLogger(), mailer: withMailer, now: ctx.now }, { intervalMs: 0 });
+  const started = startReminderScheduler(
+    { config: ctx.config, db: ctx.db, log: capturingLogger(), mailer: withMailer, now: ctx.now, wake: ctx.wake },
+    { intervalMs: 0 },
+  );
   schedulers.push(started);
   return started;
 }

@@ -8,12 +8,16 @@ import { createTestContext, type TestContext } from '../../../helpers/test-conte
 import { readOutbox } from '../../../helpers/mail.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../helpers/webhook-receiver.ts';
 import { recordWebhookEvent } from '../../../../server/features/webhooks/events.ts';
-import { deliverDueWebhooks, WEBHOOK_GIVE_UP_MS, webhookRetryDelay } from '../../../../server/features/webhooks/job.ts';
+import { deliverDueWebhooks, startWebhookDelivery, WEBHOOK_GIVE_UP_MS, webhookRetryDelay } from '../../../../server/features/webhooks/job.ts';
+import type { PeriodicJob } from '../../../../server/process/periodic-job.ts';
+import { anonymousClient } from '../../../helpers/accounts.ts';
+import { solveBotChallenge } from '../../../helpers/botcheck.ts';
 import { writeTransaction } from '../../../../server/db/client.ts';
 
 let ctx: TestContext;
 let admin: LoggedInClient;
 let receiver: WebhookReceiver;
+let job: PeriodicJob<unknown> | undefined;
 
 beforeEach(async () => {
   ctx = createTestContext({ env: { WEBHOOKS_ALLOW_PRIVATE: 'true' }, fakeClock: true });
@@ -23,6 +27,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.useRealTimers();
+  await job?.stop();
+  job = undefined;
   await receiver.close();
   ctx.cleanup();
 });
@@ -33,7 +39,7 @@ async function createEndpoint(events: string[] = ['user.created', 'contact.recei
   return ((await response.json()) as { webhook: { id: number; secret: string; events: string[]; enabled: number } }).webhook;
 }
 
-const record = (type: 'user.created' | 'contact.received', data: unknown) => writeTransaction(ctx.db, () => recordWebhookEvent(ctx.db, type, data, ctx.now()));
+const record = (type: 'user.created' | 'contact.received', data: unknown) => writeTransaction(ctx.db, () => recordWebhookEvent(ctx, type, data, ctx.now()));
 
 describe('webhook endpoints', () => {
   it('shows the whsec_ secret once, at creation, and never in the list', async () => {
@@ -182,5 +188,46 @@ describe('delivery', () => {
     await deliverDueWebhooks(ctx);
     expect(receiver.received).toHaveLength(2);
     expect((await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/deliveries/msg_nope/retry`)).status).toBe(404);
+  });
+});
+
+describe('waking the delivery job', () => {
+  const contact = async (message: string) => {
+    const visitor = await anonymousClient(ctx.app);
+    const sent = await visitor.request('POST', '/api/contact', { name: 'Bob', email: 'bob@example.com', message, g_token: await solveBotChallenge(ctx.app) });
+    expect(sent.status).toBe(200);
+  };
+
+  it('a change with a subscriber wakes the job, which sends it without waiting for its timer; no subscriber, no wake', async () => {
+    await contact('Nobody listens yet');
+    expect(ctx.woken).toEqual([]);
+    await createEndpoint(['contact.received']);
+    // No timer at all: only a wake sends anything.
+    job = startWebhookDelivery(ctx, { intervalMs: 0 });
+    await contact('Hello there');
+    expect(ctx.woken).toEqual(['webhooks']);
+    // The test context only records wakes (the primary's runs them, server/main.ts): pass this one on.
+    job.wake();
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 5_000, interval: 20 });
+    expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({ type: 'contact.received', data: { message: 'Hello there' } });
+  });
+
+  it('an admin retrying a delivery, or switching its endpoint back on, wakes the job; switching it off does not', async () => {
+    const endpoint = await createEndpoint(['contact.received']);
+    await contact('Hello');
+    expect((await admin.request('PUT', `/api/admin/webhooks/${endpoint.id}`, { enabled: 0 })).status).toBe(200);
+    expect((await admin.request('PUT', `/api/admin/webhooks/${endpoint.id}`, { description: 'still off' })).status).toBe(200);
+    expect(ctx.woken).toEqual(['webhooks']);
+    expect((await admin.request('PUT', `/api/admin/webhooks/${endpoint.id}`, { enabled: 1 })).status).toBe(200);
+    expect(ctx.woken).toEqual(['webhooks', 'webhooks']);
+    expect(await deliverDueWebhooks(ctx)).toMatchObject({ delivered: 1 });
+    const deliveryId = String(receiver.received[0]?.headers['webhook-id']);
+    const retry = await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/deliveries/${deliveryId}/retry`);
+    expect(retry.status).toBe(202);
+    expect(((await retry.json()) as { message: string }).message).toBe('The delivery will be sent again in a moment.');
+    expect(ctx.woken).toEqual(['webhooks', 'webhooks', 'webhooks']);
+    // An unknown delivery is refused and wakes nothing.
+    expect((await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/deliveries/msg_nope/retry`)).status).toBe(404);
+    expect(ctx.woken).toHaveLength(3);
   });
 });
