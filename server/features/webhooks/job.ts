@@ -97,32 +97,95 @@ async function record(ctx: JobContext, delivery: ClaimedDelivery, result: Attemp
   return 'failed';
 }
 
-/** Sends every due delivery once (a batch at a time, in parallel within a batch). */
-export async function deliverDueWebhooks(ctx: JobContext, isStopping: () => boolean = () => false): Promise<WebhookRunSummary> {
+/** A run of the delivery job in progress: `claim()` takes newly due deliveries into its free places at once; never throws. */
+export interface DeliveryRun {
+  claim(): void;
+}
+
+/**
+ * Sends every due delivery once: up to WEBHOOK_BATCH at a time, each place taken again as soon as its attempt
+ * is recorded, so a receiver that is slow to answer (up to the 10-second limit) holds only its own place and
+ * never the events behind it. `onStart` hands out the run, so that work queued while it runs (AppContext.wake)
+ * is claimed by it at once rather than after it.
+ */
+export async function deliverDueWebhooks(
+  ctx: JobContext,
+  isStopping: () => boolean = () => false,
+  onStart: (run: DeliveryRun | null) => void = () => {},
+): Promise<WebhookRunSummary> {
   const summary: WebhookRunSummary = { delivered: 0, failed: 0, disabledEndpoints: 0 };
-  while (!isStopping()) {
-    const now = ctx.now();
-    const batch = writeTransaction(ctx.db, () => claimDueDeliveries(ctx.db, { now, limit: WEBHOOK_BATCH, leaseUntil: now + LEASE_MS }));
-    if (batch.length === 0) break;
-    const outcomes = await Promise.all(batch.map(async (delivery) => record(ctx, delivery, await attempt(ctx, delivery))));
-    for (const outcome of outcomes) {
-      if (outcome === 'delivered') summary.delivered += 1;
-      else summary.failed += 1;
-      if (outcome === 'disabled') summary.disabledEndpoints += 1;
+  const inFlight = new Set<Promise<void>>();
+  const errors: unknown[] = [];
+  let settled: () => void = () => {};
+
+  const send = async (delivery: ClaimedDelivery): Promise<void> => {
+    const outcome = await record(ctx, delivery, await attempt(ctx, delivery));
+    if (outcome === 'delivered') summary.delivered += 1;
+    else summary.failed += 1;
+    if (outcome === 'disabled') summary.disabledEndpoints += 1;
+  };
+
+  /** A claim that fails (the database) ends the run once the attempts in flight are recorded. */
+  function claimSafely(): void {
+    try {
+      claim();
+    } catch (error) {
+      errors.push(error);
     }
-    if (batch.length < WEBHOOK_BATCH) break;
   }
+
+  function claim(): void {
+    if (isStopping() || errors.length > 0) return;
+    const room = WEBHOOK_BATCH - inFlight.size;
+    if (room <= 0) return;
+    const now = ctx.now();
+    const batch = writeTransaction(ctx.db, () => claimDueDeliveries(ctx.db, { now, limit: room, leaseUntil: now + LEASE_MS }));
+    for (const delivery of batch) {
+      const sending: Promise<void> = send(delivery)
+        .catch((error: unknown) => void errors.push(error))
+        .finally(() => {
+          inFlight.delete(sending);
+          claimSafely();
+          if (inFlight.size === 0) settled();
+        });
+      inFlight.add(sending);
+    }
+  }
+
+  onStart({ claim: claimSafely });
+  try {
+    claim();
+    // Every place frees itself and claims again; the run ends when the last one finds nothing more to send.
+    if (inFlight.size > 0) await new Promise<void>((resolve) => (settled = resolve));
+  } finally {
+    onStart(null);
+  }
+  // A failed write (the database, not a receiver) ends the run as before: the rest stays claimed until its lease ends.
+  if (errors.length > 0) throw errors[0];
   return summary;
 }
 
 export function startWebhookDelivery(ctx: JobContext, options: { intervalMs: number }): PeriodicJob<WebhookRunSummary> {
   // This process is the primary (it holds the data directory's lock): no other sender is alive.
   releaseAllClaims(ctx.db);
+  let running: DeliveryRun | null = null;
   const job: PeriodicJob<WebhookRunSummary> & { isStopping(): boolean } = startPeriodicJob({
     intervalMs: options.intervalMs,
     log: ctx.log,
     label: 'webhook delivery',
-    run: (): Promise<WebhookRunSummary> => deliverDueWebhooks(ctx, () => job.isStopping()),
+    run: (): Promise<WebhookRunSummary> =>
+      deliverDueWebhooks(
+        ctx,
+        () => job.isStopping(),
+        (run) => (running = run),
+      ),
   });
-  return job;
+  return {
+    ...job,
+    // Woken during a run: that run claims the new deliveries beside the attempts in flight.
+    wake: () => {
+      if (running && !job.isStopping()) running.claim();
+      else job.wake();
+    },
+  };
 }

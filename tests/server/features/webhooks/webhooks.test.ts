@@ -212,6 +212,27 @@ describe('waking the delivery job', () => {
     expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({ type: 'contact.received', data: { message: 'Hello there' } });
   });
 
+  it('a receiver slow to answer holds only its own place: an event queued meanwhile goes out at once in the same run', async () => {
+    const slowReceiver = await startWebhookReceiver();
+    try {
+      slowReceiver.answer('hang');
+      await createEndpoint(['contact.received'], slowReceiver.url);
+      await createEndpoint(['user.created']);
+      job = startWebhookDelivery(ctx, { intervalMs: 0 });
+      record('contact.received', { id: 1 });
+      job.wake();
+      await vi.waitFor(() => expect(slowReceiver.received).toHaveLength(1), { timeout: 5_000, interval: 20 });
+      // The first attempt is still waiting for its answer (up to 10 s) when the next event is queued.
+      record('user.created', { id: 2 });
+      job.wake();
+      await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 5_000, interval: 20 });
+      expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({ type: 'user.created', data: { id: 2 } });
+    } finally {
+      // Its held answer ends (the attempt fails and is rescheduled), so the job's stop has nothing to wait for.
+      await slowReceiver.close();
+    }
+  });
+
   it('an admin retrying a delivery, or switching its endpoint back on, wakes the job; switching it off does not', async () => {
     const endpoint = await createEndpoint(['contact.received']);
     await contact('Hello');
