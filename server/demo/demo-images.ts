@@ -1,7 +1,7 @@
 // Draws the demo slideshow images at first start (sharp renders an SVG), so the seeded home page has
 // real pictures in the same thumb/lg variants an admin upload produces, without shipping binaries.
 import crypto from 'node:crypto';
-import sharp from 'sharp';
+import { loadSharp } from '../lazy-libraries.ts';
 import { HOME_IMAGE_VARIANTS } from '../features/home/index.ts';
 import type { ObjectStore } from '../storage/object-store/index.ts';
 
@@ -43,7 +43,9 @@ export async function generateDemoHomeImage(storage: ObjectStore, caption: strin
   for (const [variant, size] of Object.entries(HOME_IMAGE_VARIANTS) as [keyof typeof HOME_IMAGE_VARIANTS, { width: number; height: number }][]) {
     const name = `${base}-${variant}.webp`;
     const key = `media/home/${name}`;
-    await storage.putStream(key, await sharp(svg).resize(size.width, size.height).webp({ quality: 80 }).toBuffer(), { contentType: 'image/webp' });
+    await storage.putStream(key, await (await loadSharp())(svg).resize(size.width, size.height).webp({ quality: 80 }).toBuffer(), {
+      contentType: 'image/webp',
+    });
     keys.push(key);
     urls[variant] = `/media/home/${name}`;
   }

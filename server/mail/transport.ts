@@ -1,7 +1,8 @@
 // The one mail sender every flow uses (issue 3, item 2). With SMTP_URL set, messages go out through
 // nodemailer's SMTP transport; without it they are rendered by nodemailer into real RFC 822 files in the
 // outbox, so development and tests need no mail server and nothing is lost.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { loadNodemailer } from '../lazy-libraries.ts';
 import type { Db } from '../db/client.ts';
 import type { Config } from '../env.ts';
 import type { Logger } from '../log.ts';
@@ -69,14 +70,41 @@ export function describeMailDelivery(config: Pick<Config, 'smtpUrl' | 'outboxDir
 
 type Transport = Omit<Mailer, 'admitAccountMail'>;
 
+/**
+ * nodemailer's transport, made at the first message: most serving processes never send one, and nodemailer is
+ * loaded only then (server/lazy-libraries.ts). Once closed, it is not made again.
+ */
+function lazyTransport(make: (nodemailer: Awaited<ReturnType<typeof loadNodemailer>>) => Transporter) {
+  let made: Promise<Transporter> | null = null;
+  let closed = false;
+  return {
+    get(): Promise<Transporter> {
+      if (closed) return Promise.reject(new Error('The mailer was closed.'));
+      made ??= loadNodemailer()
+        .then(make)
+        .catch((error: unknown) => {
+          made = null;
+          throw error;
+        });
+      return made;
+    },
+    close(): void {
+      closed = true;
+      void made?.then((transport) => transport.close());
+    },
+  };
+}
+
 function createSmtpMailer(url: string, from: string): Transport {
   // A pool keeps the SMTP session open between messages: without it every message of a mailing paid for a
   // new connection, greeting and EHLO (measured by `npm run bench`: about 9 messages/s to a local server).
-  const transport = nodemailer.createTransport({ url, pool: true, maxConnections: SMTP_POOL_CONNECTIONS, maxMessages: 500, ...SMTP_TIMEOUTS });
+  const transport = lazyTransport((nodemailer) =>
+    nodemailer.createTransport({ url, pool: true, maxConnections: SMTP_POOL_CONNECTIONS, maxMessages: 500, ...SMTP_TIMEOUTS }),
+  );
   return {
     mode: 'smtp',
     send: async (message) => {
-      await transport.sendMail(toNodemailer(message, from));
+      await (await transport.get()).sendMail(toNodemailer(message, from));
     },
     close: () => transport.close(),
   };
@@ -84,11 +112,11 @@ function createSmtpMailer(url: string, from: string): Transport {
 
 function createOutboxMailer(config: Pick<Config, 'outboxDir' | 'mailFrom' | 'logMailLinks'>, log: Logger): Transport {
   // buffer: true makes nodemailer hand back the whole rendered message instead of a stream.
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     mode: 'outbox',
     send: async (message) => {
-      const info = await transport.sendMail(toNodemailer(message, config.mailFrom));
+      const info = await (await transport.get()).sendMail(toNodemailer(message, config.mailFrom));
       const file = await writeOutboxFile(config.outboxDir, info.message as Buffer);
       log.info(`Mail "${message.subject}" to ${message.to} written to ${file}`);
       // Logged so a developer can follow a verification or reset link without opening the file; only in

@@ -4,7 +4,8 @@
 // Re-encoding is what strips metadata (EXIF GPS, XMP, comments): sharp writes none unless asked, and
 // nothing of the uploaded bytes is ever served as is.
 import crypto from 'node:crypto';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
+import { loadSharp } from '../../lazy-libraries.ts';
 import { isDiskFullError } from '../../storage/disk.ts';
 import { mediaUrlToKey, type ObjectStore } from '../../storage/object-store/index.ts';
 
@@ -145,7 +146,7 @@ interface OpenedImage {
 async function openImage(bytes: Buffer, type: ImageType): Promise<OpenedImage> {
   let metadata: Metadata;
   try {
-    metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    metadata = await (await loadSharp())(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   } catch (error) {
     if (String((error as Error).message).includes('pixel limit')) throw tooManyPixels();
     throw new ImageRejected(422, 'The image could not be read. It may be damaged.');
@@ -163,7 +164,7 @@ function tooManyPixels(): ImageRejected {
 async function encodeVariant(bytes: Buffer, box: VariantBox, format: 'webp' | 'jpeg' | 'png'): Promise<{ data: Buffer; info: OutputInfo }> {
   // rotate() applies the EXIF orientation before the metadata is dropped, so phone photos stay upright.
   // Animated GIF/WebP keep their first frame: the variants are still pictures.
-  const pipeline = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+  const pipeline = (await loadSharp())(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
     .rotate()
     .resize({ width: box.width, height: box.height, fit: 'inside', withoutEnlargement: true });
   if (format === 'webp') pipeline.webp({ quality: 82 });

@@ -41,7 +41,8 @@ import {
 import { mailingMessage, renderMailing, unsubscribeLink, type RenderedMailing } from './message.ts';
 import { startPeriodicJob } from '../../process/periodic-job.ts';
 import { mailSendFailures } from '../../ops/metrics.ts';
-import { SMTP_POOL_CONNECTIONS } from '../../mail/transport.ts';
+import { SMTP_POOL_CONNECTIONS, type MailMessage } from '../../mail/transport.ts';
+import { loadMarkdown } from '../../lazy-libraries.ts';
 
 export const MAILING_RETRY = {
   baseMs: 5_000,
@@ -158,11 +159,16 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
   const renderCache = new Map<number, RenderedMailing>();
   let sending: RunInProgress | null = null;
 
-  const rendered = (mailing: { id: number; title: string; body: string }): RenderedMailing => {
+  // The pipeline is loaded by the first message this process sends (server/lazy-libraries.ts).
+  const rendered = async (mailing: { id: number; title: string; body: string }): Promise<RenderedMailing> => {
+    const cached = renderCache.get(mailing.id);
+    if (cached) return cached;
+    const markdown = await loadMarkdown();
+    // The other lane may have rendered it while the pipeline loaded.
     let result = renderCache.get(mailing.id);
     if (!result) {
       if (renderCache.size >= 16) renderCache.delete(renderCache.keys().next().value as number);
-      result = renderMailing(ctx.config.siteUrl, mailing);
+      result = renderMailing(markdown, ctx.config.siteUrl, mailing);
       renderCache.set(mailing.id, result);
     }
     return result;
@@ -212,8 +218,16 @@ export function startMailingWorker(ctx: Pick<AppContext, 'config' | 'db' | 'log'
       summary.skipped += 1;
       return;
     }
-    const message = mailingMessage(ctx.config, rendered(mailing), { email: row.email, unsubscribeUrl: unsubscribeLink(ctx, row.user_id) });
+    // In flight from here: a stop while the message is still being rendered makes it due again, as one being sent.
     run.inFlight.add(row);
+    let message: MailMessage;
+    try {
+      message = mailingMessage(ctx.config, await rendered(mailing), { email: row.email, unsubscribeUrl: unsubscribeLink(ctx, row.user_id) });
+    } catch (error) {
+      // A rendering that throws is no send failure: the run fails, and the row stays leased, as it always did.
+      run.inFlight.delete(row);
+      throw error;
+    }
     try {
       await ctx.mailer.send(message);
     } catch (error) {

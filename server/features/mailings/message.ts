@@ -6,7 +6,7 @@
 import type { AppContext } from '../../context.ts';
 import { ONE_CLICK_UNSUBSCRIBE_PATH } from '../../auth/csrf.ts';
 import { signUrl } from '../../auth/signed-urls.ts';
-import { renderMailingHtml, renderPlainText } from '../../../common/markdown/index.ts';
+import type { renderMailingHtml, renderPlainText } from '../../../common/markdown/index.ts';
 import type { MailMessage } from '../../mail/transport.ts';
 import { footerLink, mailDocument } from '../../mail/layout.ts';
 
@@ -34,12 +34,18 @@ export interface RenderedMailing {
   htmlBody: string;
 }
 
-export function renderMailing(siteUrl: string, mailing: MailingContent): RenderedMailing {
+/** The markdown pipeline's two mail renderings, once loaded (server/lazy-libraries.ts: loadMarkdown). */
+export interface MailingMarkdown {
+  renderPlainText: typeof renderPlainText;
+  renderMailingHtml: typeof renderMailingHtml;
+}
+
+export function renderMailing(markdown: MailingMarkdown, siteUrl: string, mailing: MailingContent): RenderedMailing {
   return {
     // The admin's title is the subject, on one line (header values cannot hold line breaks).
     subject: mailing.title.replace(/\s+/g, ' ').trim(),
-    text: renderPlainText(mailing.body, { siteUrl }),
-    htmlBody: renderMailingHtml(mailing.body, siteUrl),
+    text: markdown.renderPlainText(mailing.body, { siteUrl }),
+    htmlBody: markdown.renderMailingHtml(mailing.body, siteUrl),
   };
 }
 

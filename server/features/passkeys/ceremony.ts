@@ -3,7 +3,8 @@
 // challenge (one browser, once, 5 minutes) and the check of an assertion with its signature counter.
 import { createHmac } from 'node:crypto';
 import type { Context } from 'hono';
-import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
+import type { VerifiedAuthenticationResponse } from '@simplewebauthn/server';
+import { loadWebAuthn } from '../../lazy-libraries.ts';
 import type { AppContext, AppEnv } from '../../context.ts';
 import type { Config } from '../../env.ts';
 import type { Passkey, User } from '../../db/schema.ts';
@@ -85,6 +86,7 @@ export function takeChallenge(
 
 /** Options for signing in: no allowCredentials, so the browser offers whichever passkeys it holds for us. */
 export async function signInOptions(c: Context<AppEnv>, ctx: AppContext) {
+  const { generateAuthenticationOptions } = await loadWebAuthn();
   const options = await generateAuthenticationOptions({ rpID: relyingParty(ctx.config).id, userVerification: 'required', timeout: CHALLENGE_LIFETIME_MS });
   issueChallenge(c, ctx, options.challenge, { purpose: 'sign-in', userId: null, boundTo: null });
   return options;
@@ -96,6 +98,7 @@ export async function secondFactorOptions(c: Context<AppEnv>, ctx: AppContext, u
     .filter((passkey) => !passkey.suspected_clone_at)
     .map((passkey) => ({ id: passkey.credential_id, transports: JSON.parse(passkey.transports) as string[] }));
   if (allowCredentials.length === 0) return null;
+  const { generateAuthenticationOptions } = await loadWebAuthn();
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(ctx.config).id,
     allowCredentials,
@@ -124,7 +127,8 @@ export async function checkAssertion(
 ): Promise<AssertionOutcome> {
   if (passkey.suspected_clone_at) return 'cloned';
   const rp = relyingParty(ctx.config);
-  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  const { verifyAuthenticationResponse } = await loadWebAuthn();
+  let verification: VerifiedAuthenticationResponse;
   try {
     verification = await verifyAuthenticationResponse({
       response,

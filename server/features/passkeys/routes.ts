@@ -9,7 +9,7 @@
 //   itself is POST /api/auth/two-factor (the two-factor feature), which calls acceptPasskeySecondFactor.
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
+import { loadWebAuthn } from '../../lazy-libraries.ts';
 import type { AppContext, AppEnv } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
 import { readTwoFactorCookie } from '../../auth/cookies.ts';
@@ -118,6 +118,7 @@ export function passkeyRoutes(ctx: AppContext) {
       const existing = listPasskeysOfUser(ctx.db, user.id);
       if (existing.length >= MAX_PASSKEYS_PER_USER) return errorResponse(c, 422, PASSKEY_MESSAGES.tooMany(MAX_PASSKEYS_PER_USER));
       const rp = relyingParty(ctx.config);
+      const { generateRegistrationOptions } = await loadWebAuthn();
       const options = await generateRegistrationOptions({
         rpName: rp.name,
         rpID: rp.id,
@@ -139,6 +140,7 @@ export function passkeyRoutes(ctx: AppContext) {
       const challenge = takeChallenge(c, ctx, 'register', { userId: user.id, boundTo: c.get('sessionId') });
       if (challenge === undefined) return errorResponse(c, 422, PASSKEY_MESSAGES.expired, { response: [PASSKEY_MESSAGES.expired] });
       const rp = relyingParty(ctx.config);
+      const { verifyRegistrationResponse } = await loadWebAuthn();
       const verification = await verifyRegistrationResponse({
         response,
         expectedChallenge: challenge,

@@ -14,7 +14,7 @@
 // cannot turn the requirement off either.
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import QRCode from 'qrcode';
+import { loadQrCode } from '../../lazy-libraries.ts';
 import type { AppContext, AppEnv } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/client.ts';
@@ -94,7 +94,7 @@ export function twoFactorRoutes(ctx: AppContext) {
       savePendingSecret(ctx.db, user.id, encryptSecret(ctx.config, secret, String(user.id)), nowIso());
       const otpauthUrl = totpUri(secret, { issuer: ctx.config.siteName, account: user.email });
       // Made here, not by an outside service: the secret never leaves this server but to its owner.
-      const qrSvg = await QRCode.toString(otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+      const qrSvg = await (await loadQrCode()).toString(otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       return c.json({ secret, otpauth_url: otpauthUrl, qr_svg: qrSvg });
     })
     .post('/enable', requireUser, smallJsonBody(), validate('json', z.object({ code: codeField })), (c) => {

@@ -21,6 +21,7 @@ import { grantOfKey, grantOfLicenseId, type LicenseGrant } from '../licensing/in
 import { createCheckCounter, type CheckCounter } from './check-counter.ts';
 import { chooseFromFeed, feedEntries, type FeedQuery } from './feeds.ts';
 import { presentAppcast, presentLatest, presentUpdateYaml } from './present.ts';
+import { loadMarkdown, loadYaml } from '../../lazy-libraries.ts';
 
 export const UPDATES_PREFIX = '/api/updates/v1';
 export const SIGNED_LINK_MINUTES = 15;
@@ -150,7 +151,7 @@ export function updatesApiRoutes(ctx: AppContext) {
   const choose = (c: Context<AppEnv>, query: FeedQuery) => chooseFromFeed(feedEntries(listVersionedReleases(db), query), callerOf(c).grants);
 
   /** electron-updater's generic provider asks `<feed>/latest.yml` (Windows), `latest-mac.yml`, `latest-linux.yml`, `latest-linux-arm64.yml`. */
-  const updateYaml = (c: Context<AppEnv>, file: keyof typeof YML_FEEDS) => {
+  const updateYaml = async (c: Context<AppEnv>, file: keyof typeof YML_FEEDS) => {
     const channel = c.req.param('channel') as 'stable' | 'beta';
     const { platform, arch } = YML_FEEDS[file];
     countCheck({ channel, platform }, undefined);
@@ -158,7 +159,7 @@ export function updatesApiRoutes(ctx: AppContext) {
     if (!latest) return machineError(c, 404, 'NO_RELEASE', UPDATE_MESSAGES.NO_RELEASE);
     const caller = callerOf(c);
     return c.body(
-      presentUpdateYaml(latest, (each) => signedFileUrl(each, caller)),
+      presentUpdateYaml(latest, (each) => signedFileUrl(each, caller), (await loadYaml()).stringify),
       200,
       { 'Content-Type': 'text/yaml; charset=utf-8' },
     );
@@ -171,13 +172,15 @@ export function updatesApiRoutes(ctx: AppContext) {
       return c.json({ keys: ctx.updateKeyring().published });
     })
 
-    .get('/latest', byKey, (c) => {
+    .get('/latest', byKey, async (c) => {
       const parsed = latestQuerySchema.safeParse(c.req.query());
       if (!parsed.success) return invalid(c, parsed.error);
       const { channel, platform, arch, current } = parsed.data;
       countCheck({ channel, platform }, current);
       const choice = choose(c, { channel, platform, arch });
-      const latest = choice.latest ? presentLatest(choice.latest, signedFileUrl(choice.latest.files[0]!, callerOf(c))) : null;
+      const latest = choice.latest
+        ? presentLatest(choice.latest, signedFileUrl(choice.latest.files[0]!, callerOf(c)), (await loadMarkdown()).renderMarkdown)
+        : null;
       return c.json({
         update: latest !== null && (current === undefined || compareSemver(latest.version, current) > 0),
         latest,
@@ -190,7 +193,7 @@ export function updatesApiRoutes(ctx: AppContext) {
     .get('/:channel{stable|beta}/latest-linux.yml', byKey, (c) => updateYaml(c, 'latest-linux.yml'))
     .get('/:channel{stable|beta}/latest-linux-arm64.yml', byKey, (c) => updateYaml(c, 'latest-linux-arm64.yml'))
 
-    .get('/:channel{stable|beta}/appcast.xml', byKey, (c) => {
+    .get('/:channel{stable|beta}/appcast.xml', byKey, async (c) => {
       const parsed = appcastQuerySchema.safeParse(c.req.query());
       if (!parsed.success) return invalid(c, parsed.error);
       const channel = c.req.param('channel') as 'stable' | 'beta';
@@ -202,6 +205,7 @@ export function updatesApiRoutes(ctx: AppContext) {
         link: config.siteUrl,
         entries: allowed,
         urlOf: (file) => signedFileUrl(file, caller),
+        render: (await loadMarkdown()).renderMarkdown,
       });
       return c.body(xml, 200, { 'Content-Type': 'application/rss+xml; charset=utf-8' });
     })

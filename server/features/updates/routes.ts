@@ -9,6 +9,7 @@ import { wholeNumberField } from '../../http/fields.ts';
 import { UPDATES_PREFIX, updatesApiRoutes } from './api-routes.ts';
 import { softwareOfUser } from './software.ts';
 import { downloadStats } from './stats.ts';
+import { loadMarkdown } from '../../lazy-libraries.ts';
 
 const statsQuerySchema = z.object({ days: wholeNumberField('days', 1, 365).default(30) });
 
@@ -17,7 +18,7 @@ export function updatesFeature(ctx: AppContext) {
     new Hono<AppEnv>()
       .route(UPDATES_PREFIX, updatesApiRoutes(ctx))
       // requireUser answers 401 without a session.
-      .get('/api/user/software', requireUser, (c) => c.json(softwareOfUser(ctx, c.get('user')!)))
+      .get('/api/user/software', requireUser, async (c) => c.json(softwareOfUser(ctx, c.get('user')!, (await loadMarkdown()).renderMarkdown)))
       .get('/api/admin/downloads/stats', requireAdmin, validate('query', statsQuerySchema), (c) =>
         c.json(downloadStats(ctx.db, { days: c.req.valid('query').days, now: ctx.now() })),
       )

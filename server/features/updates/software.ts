@@ -17,7 +17,7 @@ import {
 } from '../downloads/index.ts';
 import { getLicensesOfUser, grantOfLicense, licenseStatus, type LicenseGrant } from '../licensing/index.ts';
 import { licenseTypeLabel } from '../../../common/license-type-label.ts';
-import { notesHtml } from './present.ts';
+import { notesHtml, type RenderMarkdown } from './present.ts';
 
 export type SoftwareRelease = ReleaseView & { notes_html: string };
 
@@ -41,8 +41,8 @@ export function entitlementsInWords(codes: readonly string[]): string {
   return `Includes ${text}`;
 }
 
-function present(release: ReleaseWithFiles): SoftwareRelease {
-  return { ...presentRelease(release), notes_html: notesHtml(release) };
+function present(release: ReleaseWithFiles, render: RenderMarkdown): SoftwareRelease {
+  return { ...presentRelease(release), notes_html: notesHtml(release, render) };
 }
 
 /** Releases a license's holder sees: downloadable with a file, stable (and beta with BETA), newest first. */
@@ -53,7 +53,7 @@ function releasesFor(releases: readonly ReleaseWithFiles[], grant: LicenseGrant)
     .sort((a, b) => b.released_at.localeCompare(a.released_at) || b.id - a.id);
 }
 
-export function softwareOfUser(ctx: Pick<AppContext, 'db' | 'now'>, user: User): { licenses: SoftwareLicense[] } {
+export function softwareOfUser(ctx: Pick<AppContext, 'db' | 'now'>, user: User, render: RenderMarkdown): { licenses: SoftwareLicense[] } {
   const now = ctx.now();
   const releases = listDownloadItems(ctx.db);
   // An unverified user may download nothing yet (docs/product/roles.md): their licenses show without releases.
@@ -65,7 +65,7 @@ export function softwareOfUser(ctx: Pick<AppContext, 'db' | 'now'>, user: User):
       let blocked: SoftwareLicense['blocked'] = null;
       for (const release of mayDownload ? releasesFor(releases, grant) : []) {
         const gate = decideGate(release, [grant]);
-        if (gate.ok) allowed.push(present(release));
+        if (gate.ok) allowed.push(present(release, render));
         // The newest release it may not have, even below a newer one it may (another product's add-on):
         // the note says what a renewal or an upgrade would add.
         else if (blocked === null) blocked = { version: release.version, code: gate.code, message: gate.message };

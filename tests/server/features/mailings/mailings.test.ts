@@ -15,7 +15,7 @@ import {
   type MailingWorker,
 } from '../../../../server/features/mailings/job.ts';
 import { renderMailing } from '../../../../server/features/mailings/message.ts';
-import { renderMailingHtml } from '../../../../common/markdown/index.ts';
+import { renderMailingHtml, renderPlainText } from '../../../../common/markdown/index.ts';
 import { createFlakySmtp, type FlakySmtp } from '../../../helpers/flaky-smtp.ts';
 import { linksIn, parseMail, readOutbox } from '../../../helpers/mail.ts';
 import { createAdminFixture, json, type AdminFixture } from '../../admin/admin-fixture.ts';
@@ -289,7 +289,7 @@ describe('the mailing worker at a server stop (docs/decisions/0033-graceful-stop
     addUsers(4, 'reader');
     await admin.request('POST', '/api/admin/sendmailing', { users: 'all-verified', title: 'T', body: 'B' });
     const sent: string[] = [];
-    let finishSend = () => {};
+    let finishSend: (() => void) | null = null;
     const slow = {
       ...ctx,
       mailer: {
@@ -310,10 +310,12 @@ describe('the mailing worker at a server stop (docs/decisions/0033-graceful-stop
     const total = rows().length;
     expect(total).toBe(6);
     await vi.waitFor(() => expect(rows().filter((row) => row.next_attempt_at! > ctx.now())).toHaveLength(total));
+    // Handed to the mail server (rendering the first message may load the markdown pipeline first).
+    await vi.waitFor(() => expect(finishSend).not.toBeNull());
     const stopped = worker.stop();
     // Before the message in flight is done, the others are due again (not leased for 15 minutes).
     expect(rows().filter((row) => row.status === 'pending' && row.next_attempt_at! <= ctx.now())).toHaveLength(total - 1);
-    finishSend();
+    finishSend!();
     await stopped;
     await run;
     expect(sent).toHaveLength(1);
@@ -576,7 +578,9 @@ describe('the message of a mailing', () => {
     expect(mail?.html).toContain('<img src="http://localhost:4321/media/logo.png" alt="Our logo"');
     expect(mail?.html).not.toContain('tracker.example');
     // The admin's preview renders with the same function (src/islands/admin-console/MarkdownPreview.tsx).
-    expect(renderMailingHtml(body, 'http://localhost:4321')).toBe(renderMailing('http://localhost:4321', { title: 'News', body }).htmlBody);
+    expect(renderMailingHtml(body, 'http://localhost:4321')).toBe(
+      renderMailing({ renderMailingHtml, renderPlainText }, 'http://localhost:4321', { title: 'News', body }).htmlBody,
+    );
   });
 });
 

@@ -1,0 +1,49 @@
+// A serving process starts without the libraries only some requests need (server/lazy-libraries.ts,
+// docs/decisions/0076-libraries-loaded-on-first-use.md): they cost every process its start time and memory.
+// A top-level import of one of them anywhere the server loads at start would bring it back; this test fails then.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { killAllServers, startServer } from '../../helpers/server-process.ts';
+
+const HOOK = path.resolve(import.meta.dirname, '../../helpers/loaded-packages-hook.ts');
+/** What server/lazy-libraries.ts loads on first use, and the markdown pipeline by some of its packages. */
+const LOADED_ON_FIRST_USE = ['sharp', '@simplewebauthn/server', 'qrcode', 'nodemailer', 'yaml', 'unified', 'remark-parse', 'micromark', 'katex'];
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'start-imports-'));
+const loadedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'start-imports-loaded-'));
+
+afterAll(async () => {
+  await killAllServers();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(loadedDir, { recursive: true, force: true });
+});
+
+describe('a serving process at start', () => {
+  it('answers without having loaded the libraries that are loaded on first use', async () => {
+    fs.mkdirSync(path.join(dataDir, 'content'));
+    const server = await startServer(dataDir, { NODE_OPTIONS: `--import=${HOOK}`, LOADED_PACKAGES_DIR: loadedDir, WEB_WORKERS: '1' });
+    // The other serving process answers too (the server forks it at once when it builds nothing first).
+    const files = () => fs.readdirSync(loadedDir).map((name) => path.join(loadedDir, name));
+    const answered = () => files().filter((file) => fs.readFileSync(file, 'utf8').includes('@hono/node-server\n'));
+    await new Promise<void>((resolve, reject) => {
+      const deadline = Date.now() + 20_000;
+      const look = () => {
+        if (answered().length >= 2) resolve();
+        else if (Date.now() > deadline) reject(new Error(`the second serving process did not start:\n${server.output()}`));
+        else setTimeout(look, 50);
+      };
+      look();
+    });
+    // Let both finish starting (jobs, first timers) before reading what they hold.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+    for (const file of files()) {
+      const loaded = fs.readFileSync(file, 'utf8').split('\n');
+      // The hook saw the process load what every request needs.
+      expect(loaded).toEqual(expect.arrayContaining(['hono', 'better-sqlite3', 'drizzle-orm', 'zod']));
+      expect(loaded.filter((name) => LOADED_ON_FIRST_USE.includes(name))).toEqual([]);
+    }
+  });
+});
