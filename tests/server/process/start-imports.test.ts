@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { connectTo } from '../../helpers/pinned-connection.ts';
 import { killAllServers, startServer } from '../../helpers/server-process.ts';
 
 const HOOK = path.resolve(import.meta.dirname, '../../helpers/loaded-packages-hook.ts');
@@ -23,23 +24,18 @@ afterAll(async () => {
 describe('a serving process at start', () => {
   it('answers without having loaded the libraries that are loaded on first use', async () => {
     fs.mkdirSync(path.join(dataDir, 'content'));
-    const server = await startServer(dataDir, { NODE_OPTIONS: `--import=${HOOK}`, LOADED_PACKAGES_DIR: loadedDir, WEB_WORKERS: '1' });
-    // The other serving process answers too (the server forks it at once when it builds nothing first).
-    const files = () => fs.readdirSync(loadedDir).map((name) => path.join(loadedDir, name));
-    const answered = () => files().filter((file) => fs.readFileSync(file, 'utf8').includes('@hono/node-server\n'));
-    await new Promise<void>((resolve, reject) => {
-      const deadline = Date.now() + 20_000;
-      const look = () => {
-        if (answered().length >= 2) resolve();
-        else if (Date.now() > deadline) reject(new Error(`the second serving process did not start:\n${server.output()}`));
-        else setTimeout(look, 50);
-      };
-      look();
+    const server = await startServer(dataDir, {
+      NODE_OPTIONS: `--import=${HOOK}`,
+      LOADED_PACKAGES_DIR: loadedDir,
+      WEB_WORKERS: '1',
+      SERVED_BY_HEADER: 'true',
     });
-    // Let both finish starting (jobs, first timers) before reading what they hold.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
-    for (const file of files()) {
+    // Both serving processes answer: each has loaded everything it loads before it listens.
+    const port = Number(new URL(server.base).port);
+    for (const name of ['main', 'worker-1']) (await vi.waitFor(() => connectTo(port, name, '/healthz'), { timeout: 20_000, interval: 200 })).close();
+    const files = fs.readdirSync(loadedDir).map((name) => path.join(loadedDir, name));
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    for (const file of files) {
       const loaded = fs.readFileSync(file, 'utf8').split('\n');
       // The hook saw the process load what every request needs.
       expect(loaded).toEqual(expect.arrayContaining(['hono', 'better-sqlite3', 'drizzle-orm', 'zod']));
