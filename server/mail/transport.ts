@@ -90,7 +90,11 @@ function lazyTransport(make: (nodemailer: Awaited<ReturnType<typeof loadNodemail
     },
     close(): void {
       closed = true;
-      void made?.then((transport) => transport.close());
+      // A transport that failed to load has nothing to close.
+      void made?.then(
+        (transport) => transport.close(),
+        () => undefined,
+      );
     },
   };
 }
