@@ -1,8 +1,8 @@
 // The libraries only some requests need, loaded on their first use instead of at the start of every serving
 // process (docs/decisions/0076-libraries-loaded-on-first-use.md): together they were about a quarter of the
 // modules a process loaded before it could serve, and tens of megabytes of each process's memory, for passkeys,
-// image uploads, two-factor enrolment, mail, update feeds and markdown that most processes never or rarely
-// run. A test keeps them out of the start (tests/server/process/start-imports.test.ts): import them here,
+// image uploads, two-factor enrolment, mail, update feeds, markdown and a bucket that most processes never or
+// rarely run. A test keeps them out of the start (tests/server/process/start-imports.test.ts): import them here,
 // never at a module's top.
 
 /**
@@ -33,6 +33,12 @@ export const loadNodemailer = onFirstUse(async () => (await import('nodemailer')
 
 /** electron-updater's latest.yml (docs/updates.md). */
 export const loadYaml = onFirstUse(() => import('yaml'));
+
+/** The AWS SDK's S3 client, uploads and presigner: only a bucket store (STORAGE=s3) calls it, at its first call. */
+export const loadAwsSdk = onFirstUse(async () => {
+  const [s3, storage, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]);
+  return { ...s3, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
+});
 
 /** The one markdown pipeline (common/markdown/), for what the server renders itself: mailings and release notes. */
 export const loadMarkdown = onFirstUse(() => import('../common/markdown/index.ts'));

@@ -6,18 +6,9 @@
 // presigned by the SDK; this file never signs anything itself.
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../../env.ts';
+import { loadAwsSdk } from '../../lazy-libraries.ts';
 import { attachmentDisposition } from '../../http/byte-range.ts';
 import { presignedLinks, storageErrors } from '../../ops/metrics.ts';
 import { chunksOf, createDigester } from './digest.ts';
@@ -33,17 +24,31 @@ export const STORE_MARKER_KEY = 'site-storage-complete.json';
 
 export type S3Settings = Extract<StorageConfig, { kind: 's3' }>;
 
+type AwsSdk = Awaited<ReturnType<typeof loadAwsSdk>>;
+
 export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
-  const client = new S3Client({
-    endpoint: settings.endpoint,
-    region: settings.region,
-    forcePathStyle: settings.forcePathStyle,
-    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    // Checksums only where the API requires them: S3-compatible stores differ in the newer flexible
-    // checksums, and our own SHA-256/SHA-512 are computed on the way anyway.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  // The SDK is loaded, and the client made, at the store's first call (server/lazy-libraries.ts).
+  let connecting: Promise<{ sdk: AwsSdk; client: S3Client }> | undefined;
+  const connect = () =>
+    (connecting ??= loadAwsSdk().then(
+      (sdk) => ({
+        sdk,
+        client: new sdk.S3Client({
+          endpoint: settings.endpoint,
+          region: settings.region,
+          forcePathStyle: settings.forcePathStyle,
+          credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+          // Checksums only where the API requires them: S3-compatible stores differ in the newer flexible
+          // checksums, and our own SHA-256/SHA-512 are computed on the way anyway.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        }),
+      }),
+      (error: unknown) => {
+        connecting = undefined;
+        throw error;
+      },
+    ));
   const Bucket = settings.bucket;
 
   /** Counts a failed bucket call by operation (a missing object is an answer, not a failure). */
@@ -58,6 +63,7 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
 
   async function upload(key: string, source: Readable | Buffer, options: PutOptions = {}): Promise<ObjectDigest> {
     splitKey(key);
+    const { sdk, client } = await connect();
     const digester = createDigester();
     async function* hashed() {
       for await (const chunk of chunksOf(source)) {
@@ -66,7 +72,7 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
       }
     }
     const body = Readable.from(hashed());
-    const transfer = new Upload({
+    const transfer = new sdk.Upload({
       client,
       params: { Bucket, Key: key, Body: body, ContentType: options.contentType ?? 'application/octet-stream', CacheControl: options.cacheControl },
       partSize: PART_BYTES,
@@ -91,7 +97,8 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
         try {
           const stored = await upload(key, fs.createReadStream(tempPath), options);
           if (stored.size !== size) {
-            await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+            const { sdk, client } = await connect();
+            await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }));
             throw new Error(`the temp file held ${stored.size} bytes, ${size} were received`);
           }
         } finally {
@@ -103,23 +110,25 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
 
     head: (key) =>
       counted('head', async (): Promise<ObjectInfo | null> => {
+        const { sdk, client } = await connect();
         try {
-          const answer = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+          const answer = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: key }));
           return { size: answer.ContentLength ?? 0, lastModified: answer.LastModified ?? new Date(0) };
         } catch (error) {
-          if (isNotFound(error)) return null;
+          if (isNotFound(sdk, error)) return null;
           throw error;
         }
       }),
 
     read: (key, range?: ByteRange) =>
       counted('read', async () => {
+        const { sdk, client } = await connect();
         try {
-          const answer = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+          const answer = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
           if (!answer.Body) throw new Error(`the bucket answered no body for ${key}`);
           return answer.Body.transformToWebStream() as ReadableStream<Uint8Array>;
         } catch (error) {
-          if (isNotFound(error)) throw new ObjectNotFoundError(key);
+          if (isNotFound(sdk, error)) throw new ObjectNotFoundError(key);
           throw error;
         }
       }),
@@ -127,13 +136,15 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
     delete: (key) =>
       counted('delete', async () => {
         splitKey(key);
-        await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+        const { sdk, client } = await connect();
+        await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }));
       }),
 
     async *list(prefix) {
+      const { sdk, client } = await counted('list', connect);
       let token: string | undefined;
       do {
-        const page = await counted('list', () => client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token })));
+        const page = await counted('list', () => client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token })));
         for (const item of page.Contents ?? []) if (item.Key && item.Key !== STORE_MARKER_KEY) yield { key: item.Key, size: item.Size ?? 0 };
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
@@ -142,8 +153,9 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
     presignGet: (key, options) =>
       counted('presign', async () => {
         splitKey(key);
-        const command = new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: attachmentDisposition(options.filename) });
-        const url = await getSignedUrl(client, command, { expiresIn: options.expiresInSeconds });
+        const { sdk, client } = await connect();
+        const command = new sdk.GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: attachmentDisposition(options.filename) });
+        const url = await sdk.getSignedUrl(client, command, { expiresIn: options.expiresInSeconds });
         presignedLinks.inc();
         return url;
       }),
@@ -155,39 +167,43 @@ export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
 
     readMarker: () =>
       counted('marker', async () => {
+        const { sdk, client } = await connect();
         try {
-          const answer = await client.send(new GetObjectCommand({ Bucket, Key: STORE_MARKER_KEY }));
+          const answer = await client.send(new sdk.GetObjectCommand({ Bucket, Key: STORE_MARKER_KEY }));
           return JSON.parse((await answer.Body?.transformToString()) ?? 'null') as StoreMarker | null;
         } catch (error) {
-          if (isNotFound(error)) return null;
+          if (isNotFound(sdk, error)) return null;
           throw error;
         }
       }),
 
     writeMarker: (marker) =>
       counted('marker', async () => {
-        await client.send(new PutObjectCommand({ Bucket, Key: STORE_MARKER_KEY, Body: JSON.stringify(marker), ContentType: 'application/json' }));
+        const { sdk, client } = await connect();
+        await client.send(new sdk.PutObjectCommand({ Bucket, Key: STORE_MARKER_KEY, Body: JSON.stringify(marker), ContentType: 'application/json' }));
       }),
 
     deleteMarker: () =>
       counted('marker', async () => {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: STORE_MARKER_KEY }));
+        const { sdk, client } = await connect();
+        await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: STORE_MARKER_KEY }));
       }),
 
     headMarker: () =>
       counted('marker', async () => {
+        const { sdk, client } = await connect();
         try {
-          await client.send(new HeadObjectCommand({ Bucket, Key: STORE_MARKER_KEY }));
+          await client.send(new sdk.HeadObjectCommand({ Bucket, Key: STORE_MARKER_KEY }));
           return 'ok' as const;
         } catch (error) {
-          if (isNotFound(error)) return 'missing' as const;
+          if (isNotFound(sdk, error)) return 'missing' as const;
           throw error;
         }
       }),
   };
 }
 
-function isNotFound(error: unknown): boolean {
-  if (!(error instanceof S3ServiceException)) return false;
+function isNotFound(sdk: AwsSdk, error: unknown): boolean {
+  if (!(error instanceof sdk.S3ServiceException)) return false;
   return error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404;
 }

@@ -10,7 +10,18 @@ import { killAllServers, startServer } from '../../helpers/server-process.ts';
 
 const HOOK = path.resolve(import.meta.dirname, '../../helpers/loaded-packages-hook.ts');
 /** What server/lazy-libraries.ts loads on first use, and the markdown pipeline by some of its packages. */
-const LOADED_ON_FIRST_USE = ['sharp', '@simplewebauthn/server', 'qrcode', 'nodemailer', 'yaml', 'unified', 'remark-parse', 'micromark', 'katex'];
+const LOADED_ON_FIRST_USE = [
+  'sharp',
+  '@simplewebauthn/server',
+  'qrcode',
+  'nodemailer',
+  'yaml',
+  '@aws-sdk/client-s3',
+  'unified',
+  'remark-parse',
+  'micromark',
+  'katex',
+];
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'start-imports-'));
 const loadedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'start-imports-loaded-'));
