@@ -5,6 +5,9 @@
 // rarely run. A test keeps them out of the start (tests/server/process/start-imports.test.ts): import them here,
 // never at a module's top.
 
+import { createRequire } from 'node:module';
+import type * as ZxcvbnCommon from '@zxcvbn-ts/language-common';
+
 /**
  * The module's promise, kept: every call after the first costs an already resolved promise, not another pass
  * through the module loader (the mailing's sends and the update checks ask on every message and answer). A
@@ -42,3 +45,14 @@ export const loadAwsSdk = onFirstUse(async () => {
 
 /** The one markdown pipeline (common/markdown/), for what the server renders itself: mailings and release notes. */
 export const loadMarkdown = onFirstUse(() => import('../common/markdown/index.ts'));
+
+const requireOnFirstUse = createRequire(import.meta.url);
+
+/**
+ * The ~49,000 most common passwords (zxcvbn-ts, ~20 MB resident once loaded), for the password rules. They
+ * are checked inside a synchronous zod refinement, so the list is required (its CommonJS build), not imported:
+ * still on first use, by the first password a process checks.
+ */
+export function commonPasswordList(): readonly string[] {
+  return (requireOnFirstUse('@zxcvbn-ts/language-common') as typeof ZxcvbnCommon).dictionary['passwords-common'];
+}

@@ -1,7 +1,7 @@
 // The password rules of registration and the reset form (issue 3): at least 8 characters, up to 128
 // (above the "at least 64" floor, and a bound on the argon2 input), confirmation matching, and none of the
 // most common passwords. Messages follow Laravel's, which the spec's client was written against.
-import { dictionary } from '@zxcvbn-ts/language-common';
+import { commonPasswordList } from '../lazy-libraries.ts';
 import { z } from 'zod';
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -15,13 +15,13 @@ export const PASSWORD_MESSAGES = {
   common: 'This password is too common. Please choose another one.',
 } as const;
 
-// ~49k entries, most frequent first, all lower case (zxcvbn-ts, MIT). Built on first use so servers that
-// never register anyone do not hold the set.
+// ~49k entries, most frequent first, all lower case (zxcvbn-ts, MIT). Loaded and built on first use, so
+// processes that never check a password do not hold the list or the set.
 let commonPasswords: Set<string> | undefined;
 
 /** Case-insensitive: `Password1` is no better than `password1` against a guessing attack. */
 export function isCommonPassword(password: string): boolean {
-  commonPasswords ??= new Set(dictionary['passwords-common']);
+  commonPasswords ??= new Set(commonPasswordList());
   return commonPasswords.has(password.toLowerCase());
 }
 

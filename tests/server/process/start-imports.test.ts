@@ -17,6 +17,7 @@ const LOADED_ON_FIRST_USE = [
   'nodemailer',
   'yaml',
   '@aws-sdk/client-s3',
+  '@zxcvbn-ts/language-common',
   'unified',
   'remark-parse',
   'micromark',
