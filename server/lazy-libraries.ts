@@ -11,9 +11,10 @@ import type * as ZxcvbnCommon from '@zxcvbn-ts/language-common';
 /**
  * The module's promise, kept: every call after the first costs an already resolved promise, not another pass
  * through the module loader (the mailing's sends and the update checks ask on every message and answer). A
- * failed load is not kept, so the next call tries again.
+ * failed load is not kept, so the next call tries again. Also what makes a library's client on first use
+ * (the mail transport, the bucket's S3 client).
  */
-function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
+export function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;
   return () =>
     (loading ??= load().catch((error: unknown) => {

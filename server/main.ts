@@ -32,6 +32,7 @@ import { prepareDataDir } from './storage/data-dir.ts';
 import { listTempFiles } from './storage/receive-upload.ts';
 import { uploadTempDir } from './storage/release-files.ts';
 import { createObjectStore, ensureStoreComplete, StoreNotReadyError } from './storage/object-store/index.ts';
+import { deferredWake } from './process/deferred-wake.ts';
 
 /** How often the mailing worker looks for due messages: retries, and a mailing whose wake was lost (AppContext.wake). */
 const MAILING_INTERVAL_MS = 5_000;
@@ -121,7 +122,7 @@ async function runPrimary(): Promise<void> {
   // The jobs start once the server serves (below); work committed before then is found by their first run.
   // A wake runs the job on the next turn of the event loop, never inside its caller's request or transaction.
   const wakers: Partial<Record<BackgroundJob, () => void>> = {};
-  const wake = (job: BackgroundJob) => void setImmediate(() => wakers[job]?.());
+  const wake = deferredWake((job) => wakers[job]?.());
   const ctx: AppContext = { config, db, log, publisher, mailer, now: () => Date.now(), keyring, updateKeyring, storage, wake };
   const app = createApp(ctx);
   const serving = await startServing({

@@ -2,7 +2,7 @@
 // nodemailer's SMTP transport; without it they are rendered by nodemailer into real RFC 822 files in the
 // outbox, so development and tests need no mail server and nothing is lost.
 import type { Transporter } from 'nodemailer';
-import { loadNodemailer } from '../lazy-libraries.ts';
+import { loadNodemailer, onFirstUse } from '../lazy-libraries.ts';
 import type { Db } from '../db/client.ts';
 import type { Config } from '../env.ts';
 import type { Logger } from '../log.ts';
@@ -75,26 +75,22 @@ type Transport = Omit<Mailer, 'admitAccountMail'>;
  * loaded only then (server/lazy-libraries.ts). Once closed, it is not made again.
  */
 function lazyTransport(make: (nodemailer: Awaited<ReturnType<typeof loadNodemailer>>) => Transporter) {
-  let made: Promise<Transporter> | null = null;
-  let closed = false;
+  const transport = onFirstUse(async () => make(await loadNodemailer()));
+  let state: 'unused' | 'used' | 'closed' = 'unused';
   return {
     get(): Promise<Transporter> {
-      if (closed) return Promise.reject(new Error('The mailer was closed.'));
-      made ??= loadNodemailer()
-        .then(make)
-        .catch((error: unknown) => {
-          made = null;
-          throw error;
-        });
-      return made;
+      if (state === 'closed') return Promise.reject(new Error('The mailer was closed.'));
+      state = 'used';
+      return transport();
     },
     close(): void {
-      closed = true;
-      // A transport that failed to load has nothing to close.
-      void made?.then(
-        (transport) => transport.close(),
-        () => undefined,
-      );
+      // Never used: nothing to close, and nothing to load for it. A transport that failed to load has nothing either.
+      if (state === 'used')
+        void transport().then(
+          (made) => made.close(),
+          () => undefined,
+        );
+      state = 'closed';
     },
   };
 }

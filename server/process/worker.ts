@@ -20,6 +20,7 @@ import { processMetrics } from '../ops/metrics.ts';
 import type { PrimaryMessage, ProcessMessage, SiteLiveMessage, StartMessage } from './messages.ts';
 import { createKeyringSource, UPDATE_SIGNING } from '../signing/signing-keys.ts';
 import { flushUpdateChecks } from '../features/updates/index.ts';
+import { deferredWake } from './deferred-wake.ts';
 
 /** Past SHUTDOWN_TIMEOUT_S the busy connections are cut; this much later the process exits whatever still runs. */
 const EXIT_MARGIN_MS = 2_000;
@@ -44,9 +45,8 @@ export function runWorker(): void {
     keyring: createKeyringSource(config),
     updateKeyring: createKeyringSource(config, UPDATE_SIGNING),
     storage: createObjectStore(config),
-    // Only the primary runs the background jobs: it is told, and looks at once. Told on the next turn of the
-    // event loop, as the primary's own wake runs (server/main.ts): after the transaction that may have called it.
-    wake: (job) => void setImmediate(() => tell({ type: 'wake', job })),
+    // Only the primary runs the background jobs: it is told, and looks at once; told as its own wake runs.
+    wake: deferredWake((job) => tell({ type: 'wake', job })),
   };
   const app = createApp(ctx);
 

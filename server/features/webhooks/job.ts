@@ -183,9 +183,6 @@ export function startWebhookDelivery(ctx: JobContext, options: { intervalMs: num
   return {
     ...job,
     // Woken during a run: that run claims the new deliveries beside the attempts in flight.
-    wake: () => {
-      if (running && !job.isStopping()) running.claim();
-      else job.wake();
-    },
+    wake: () => (running ? running.claim() : job.wake()),
   };
 }

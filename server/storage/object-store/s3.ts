@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../../env.ts';
-import { loadAwsSdk } from '../../lazy-libraries.ts';
+import { loadAwsSdk, onFirstUse } from '../../lazy-libraries.ts';
 import { attachmentDisposition } from '../../http/byte-range.ts';
 import { presignedLinks, storageErrors } from '../../ops/metrics.ts';
 import { chunksOf, createDigester } from './digest.ts';
@@ -28,27 +28,20 @@ type AwsSdk = Awaited<ReturnType<typeof loadAwsSdk>>;
 
 export function createS3ObjectStore(settings: S3Settings): S3ObjectStore {
   // The SDK is loaded, and the client made, at the store's first call (server/lazy-libraries.ts).
-  let connecting: Promise<{ sdk: AwsSdk; client: S3Client }> | undefined;
-  const connect = () =>
-    (connecting ??= loadAwsSdk().then(
-      (sdk) => ({
-        sdk,
-        client: new sdk.S3Client({
-          endpoint: settings.endpoint,
-          region: settings.region,
-          forcePathStyle: settings.forcePathStyle,
-          credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-          // Checksums only where the API requires them: S3-compatible stores differ in the newer flexible
-          // checksums, and our own SHA-256/SHA-512 are computed on the way anyway.
-          requestChecksumCalculation: 'WHEN_REQUIRED',
-          responseChecksumValidation: 'WHEN_REQUIRED',
-        }),
-      }),
-      (error: unknown) => {
-        connecting = undefined;
-        throw error;
-      },
-    ));
+  const connect = onFirstUse(async (): Promise<{ sdk: AwsSdk; client: S3Client }> => {
+    const sdk = await loadAwsSdk();
+    const client = new sdk.S3Client({
+      endpoint: settings.endpoint,
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+      // Checksums only where the API requires them: S3-compatible stores differ in the newer flexible
+      // checksums, and our own SHA-256/SHA-512 are computed on the way anyway.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    return { sdk, client };
+  });
   const Bucket = settings.bucket;
 
   /** Counts a failed bucket call by operation (a missing object is an answer, not a failure). */
