@@ -33,6 +33,13 @@ for (const viewport of [
     const panel = await openIntegrations(page);
 
     const webhooks = panel.getByRole('region', { name: 'Webhooks' });
+    // Every event's box is drawn at one size: a name longer than its column once squeezed its box.
+    const boxWidths = await webhooks
+      .getByRole('group', { name: 'Events' })
+      .getByRole('checkbox')
+      .evaluateAll((boxes) => boxes.map((box) => box.getBoundingClientRect().width));
+    expect(boxWidths.length).toBeGreaterThan(10);
+    expect(new Set(boxWidths)).toEqual(new Set([boxWidths[0]]));
     await webhooks.getByLabel('URL').fill(receiver.url);
     await webhooks.getByLabel('Description').fill('CRM at the office');
     // Nothing chosen: the server's message shows under the events.
