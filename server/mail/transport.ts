@@ -76,21 +76,22 @@ type Transport = Omit<Mailer, 'admitAccountMail'>;
  */
 function lazyTransport(make: (nodemailer: Awaited<ReturnType<typeof loadNodemailer>>) => Transporter) {
   const transport = onFirstUse(async () => make(await loadNodemailer()));
-  let state: 'unused' | 'used' | 'closed' = 'unused';
+  // The last transport handed out, or null while none was asked for: what close() closes. Closing it never
+  // calls transport() again, which after a failed load would load nodemailer only to close what it made.
+  let handedOut: Promise<Transporter> | null = null;
+  let closed = false;
   return {
     get(): Promise<Transporter> {
-      if (state === 'closed') return Promise.reject(new Error('The mailer was closed.'));
-      state = 'used';
-      return transport();
+      if (closed) return Promise.reject(new Error('The mailer was closed.'));
+      return (handedOut = transport());
     },
     close(): void {
-      // Never used: nothing to close, and nothing to load for it. A transport that failed to load has nothing either.
-      if (state === 'used')
-        void transport().then(
-          (made) => made.close(),
-          () => undefined,
-        );
-      state = 'closed';
+      closed = true;
+      // A transport that failed to load has nothing to close.
+      void handedOut?.then(
+        (made) => made.close(),
+        () => undefined,
+      );
     },
   };
 }
