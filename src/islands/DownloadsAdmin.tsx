@@ -5,7 +5,7 @@
 // the list is read again from the API and the publish that brings readers the change is followed.
 // Issue 25: while a release is edited its files can be added and deleted under the form, the entitlement
 // field suggests the codes the license types give, and the download statistics follow the list.
-import { StrictMode, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { StrictMode, useCallback, useId, useLayoutEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from '../lib/api/request.ts';
 import { ensureAccountRoot } from '../scripts/account-root.ts';
@@ -46,11 +46,15 @@ function useKnownEntitlements() {
   return useMemo(() => value ?? [], [value]);
 }
 
-/** The releases from the API (null until they are in); once shown, the static list is hidden. */
+/**
+ * The releases from the API (null until they are in); once shown, the static list is hidden in the same
+ * commit, before the browser paints: after it (useEffect) both lists showed for a moment, two "Previous
+ * Releases" tables on the page.
+ */
 function useReleases(onListShown: () => void) {
   const { value: releases, failed: loadFailed, reload } = useLoaded(fetchReleases, 'the releases');
   const listShown = releases !== null;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (listShown) onListShown();
   }, [listShown, onListShown]);
   return { releases, loadFailed, reload };
