@@ -58,7 +58,8 @@ export interface SizeResult {
     rightBehindSeconds: number | null;
     rightBehindPeakBytes: number | null;
   } | null;
-  mailing: { messages: number; messagesPerSec: number; secondsFromQueueToLast: number } | null;
+  /** The median round's figures; `rounds` holds each round's messages a second, in the order they ran. */
+  mailing: { messages: number; messagesPerSec: number; secondsFromQueueToLast: number; rounds: number[] } | null;
 }
 
 export interface BenchReport {
@@ -118,7 +119,7 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     checks.push({
       name: 'mailing to a local SMTP sink',
       goal: `≥ ${TARGETS.mailingMessagesPerSec} messages/s`,
-      actual: `${mailing.messagesPerSec.toFixed(0)} messages/s`,
+      actual: `${mailing.messagesPerSec.toFixed(0)} messages/s${mailing.rounds.length > 1 ? ` (rounds ${Math.min(...mailing.rounds).toFixed(0)}–${Math.max(...mailing.rounds).toFixed(0)})` : ''}`,
       met: mailing.messagesPerSec >= TARGETS.mailingMessagesPerSec,
     });
   }
@@ -386,8 +387,15 @@ export function formatReport(report: BenchReport, targets: TargetCheck[]): strin
     out.push(
       '\n### Mailing (to a local SMTP sink)',
       table(
-        ['messages', 'messages/s', 'queued → last delivered'],
-        [[String(mailing.messages), mailing.messagesPerSec.toFixed(0), `${mailing.secondsFromQueueToLast.toFixed(1)} s`]],
+        ['messages', 'messages/s (median)', 'each round', 'queued → last delivered (median round)'],
+        [
+          [
+            String(mailing.messages),
+            mailing.messagesPerSec.toFixed(0),
+            mailing.rounds.map((rate) => rate.toFixed(0)).join(', '),
+            `${mailing.secondsFromQueueToLast.toFixed(1)} s`,
+          ],
+        ],
       ),
     );
   }

@@ -137,4 +137,18 @@ describe('the bench targets of issue 31', () => {
     ]);
     expect(checks(75_001).map((check) => check.met)).toEqual([false, false]);
   });
+
+  it('judge the mailing on the median of its rounds at ≥ 600 messages/s, and print every round', () => {
+    const mailing = (rounds: number[], median: number) => ({ messages: 2000, messagesPerSec: median, secondsFromQueueToLast: 3.4, rounds });
+    const check = (rounds: number[], median: number) => {
+      const run = report([size(1000, 200 * MB, 0.5, { mailing: mailing(rounds, median) })], 'mailing');
+      return { target: named(checkTargets(run), 'mailing')[0], printed: formatReport(run, checkTargets(run)) };
+    };
+    const steady = check([642, 600, 489], 600);
+    expect([steady.target?.actual, steady.target?.met]).toEqual(['600 messages/s (rounds 489–642)', true]);
+    expect(steady.printed).toMatch(/\| 2000 +\| 600 +\| 642, 600, 489 +\| 3\.4 s/);
+    expect(check([700, 599, 520], 599).target?.met).toBe(false);
+    // One round, as `--rounds 1` runs it: no spread to show.
+    expect(check([611], 611).target?.actual).toBe('611 messages/s');
+  });
 });
