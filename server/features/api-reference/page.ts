@@ -18,29 +18,35 @@ function schemaText(schema: unknown): string {
   return escapeHtml(JSON.stringify(schema, null, 2) ?? '');
 }
 
-export function renderReferencePage(doc: OpenApiDocument, nonce: string): string {
-  const sections: string[] = [];
-  const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
-  for (const [path, methods] of Object.entries(paths)) {
-    for (const [method, operation] of Object.entries(methods)) {
-      const id = `${method}-${path}`.replace(/[^a-z0-9]+/gi, '-');
-      const parameters = (operation.parameters ?? []).map(
-        (parameter) =>
-          `<li><code>${escapeHtml(parameter.name)}</code> (${escapeHtml(parameter.in)}${parameter.required ? ', required' : ''})${parameter.description ? `: ${escapeHtml(parameter.description)}` : ''}</li>`,
-      );
-      const body = operation.requestBody?.content?.['application/json']?.schema;
-      const responses = Object.entries(operation.responses ?? {}).map(
-        ([status, response]) => `<li><strong>${escapeHtml(status)}</strong> ${escapeHtml(response.description ?? '')}</li>`,
-      );
-      sections.push(`<section id="${id}" aria-labelledby="${id}-h">
-<h3 id="${id}-h"><span class="method">${escapeHtml(method.toUpperCase())}</span> <code>${escapeHtml(path)}</code></h3>
+/** One operation: a path of the APIs, or a webhook the site sends (`title` is its path or its event). */
+function operationSection(idPrefix: string, method: string, title: string, operation: Operation): string {
+  const id = `${idPrefix}${method}-${title}`.replace(/[^a-z0-9]+/gi, '-');
+  const parameters = (operation.parameters ?? []).map(
+    (parameter) =>
+      `<li><code>${escapeHtml(parameter.name)}</code> (${escapeHtml(parameter.in)}${parameter.required ? ', required' : ''})${parameter.description ? `: ${escapeHtml(parameter.description)}` : ''}</li>`,
+  );
+  const body = operation.requestBody?.content?.['application/json']?.schema;
+  const responses = Object.entries(operation.responses ?? {}).map(
+    ([status, response]) => `<li><strong>${escapeHtml(status)}</strong> ${escapeHtml(response.description ?? '')}</li>`,
+  );
+  return `<section id="${id}" aria-labelledby="${id}-h">
+<h3 id="${id}-h"><span class="method">${escapeHtml(method.toUpperCase())}</span> <code>${escapeHtml(title)}</code></h3>
 <p>${escapeHtml(operation.summary ?? '')}</p>
 ${parameters.length ? `<h4>Parameters</h4><ul>${parameters.join('')}</ul>` : ''}
 ${body ? `<h4>Body (JSON)</h4><pre tabindex="0">${schemaText(body)}</pre>` : ''}
 <h4>Answers</h4><ul>${responses.join('')}</ul>
-</section>`);
-    }
-  }
+</section>`;
+}
+
+function operationSections(items: Record<string, Record<string, Operation>>, idPrefix = ''): string[] {
+  return Object.entries(items).flatMap(([title, methods]) =>
+    Object.entries(methods).map(([method, operation]) => operationSection(idPrefix, method, title, operation)),
+  );
+}
+
+export function renderReferencePage(doc: OpenApiDocument, nonce: string): string {
+  const sections = operationSections((doc.paths ?? {}) as Record<string, Record<string, Operation>>);
+  const webhooks = operationSections((doc.webhooks ?? {}) as Record<string, Record<string, Operation>>, 'webhook-');
   const schemas = Object.entries((doc.components?.schemas ?? {}) as Record<string, unknown>).map(
     ([name, schema]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3><pre tabindex="0">${schemaText(schema)}</pre></section>`,
   );
@@ -63,6 +69,9 @@ code{font-size:.95em;word-break:break-all}
 <p>The machine-readable description: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI ${escapeHtml(doc.openapi)}). Guides: docs/integrations.md, docs/licensing.md.</p>
 <h2>Operations</h2>
 ${sections.join('\n')}
+<h2 id="webhooks">Webhooks</h2>
+<p>What the site sends to the endpoints an admin adds under Integrations: a <code>POST</code> of <code>{ type, timestamp, data }</code>, signed as the Standard Webhooks specification says (its libraries verify it; verify the raw body, not re-serialised JSON), for each event the endpoint subscribed to. Delivery is at least once: deduplicate on <code>webhook-id</code>.</p>
+${webhooks.join('\n')}
 <h2>Schemas</h2>
 ${schemas.join('\n')}
 </main></body></html>`;

@@ -129,3 +129,6 @@ export const licenseIdParams = z.object({
     .positive()
     .openapi({ param: { name: 'id', in: 'path' } }),
 });
+
+/** The things webhook events carry, in the shapes this API answers them (server/features/webhooks/openapi.ts). */
+export const PUBLIC_API_SHAPES = { user: userSchema, license: licenseSchema, release: releaseSchema };

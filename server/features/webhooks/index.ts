@@ -4,3 +4,4 @@ export { recordWebhookEvent } from './events.ts';
 export type { WebhookEvent } from './events.ts';
 export { startWebhookDelivery } from './job.ts';
 export { webhooksFeature } from './routes.ts';
+export { describeWebhooks, webhookPayloadSchemas, type WebhookDataShapes } from './openapi.ts';

@@ -180,7 +180,10 @@ export function WebhooksSection({ confirm }: { confirm: Confirm }) {
   return (
     <section className="admin-integrations__part" aria-labelledby="webhooks-heading">
       <h3 id="webhooks-heading">Webhooks</h3>
-      <p className="field__hint">Signed by the Standard Webhooks specification; receivers verify them with its libraries (docs/integrations.md).</p>
+      <p className="field__hint">
+        Signed by the Standard Webhooks specification; receivers verify them with its libraries. Each event&apos;s body and headers:{' '}
+        <a href="/api/reference#webhooks">API reference, Webhooks</a>.
+      </p>
       {secret && <ShownOnce label="Signing secret" value={secret} onDone={() => setSecret(null)} />}
       <form ref={formRef} className="admin-integrations__form" noValidate onSubmit={add} aria-busy={form.busy}>
         <Field

@@ -1,5 +1,6 @@
 // The events of docs/integrations.md#events, each written by the change that causes it (in its transaction)
-// through the real routes, with the data the API answers for that thing and never a secret.
+// through the real routes, with the data the API answers for that thing and never a secret, in the body the
+// OpenAPI description documents for that event.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asc } from 'drizzle-orm';
 import { createUser, login, type LoggedInClient } from '../../../helpers/auth.ts';
@@ -10,6 +11,8 @@ import { releaseForm } from '../../../helpers/downloads.ts';
 import { createTestContext, type TestContext } from '../../../helpers/test-context.ts';
 import { webhookDeliveries } from '../../../../server/db/schema.ts';
 import { WEBHOOK_EVENTS } from '../../../../server/features/webhooks/events.ts';
+import { webhookPayloadSchemas } from '../../../../server/features/webhooks/openapi.ts';
+import { PUBLIC_API_SHAPES } from '../../../../server/features/public-api/schemas.ts';
 import { announceExpiredLicenses } from '../../../../server/features/licensing/webhooks.ts';
 import { ensureLicenseTypes } from '../../../../server/features/license-types/ensure-types.ts';
 
@@ -34,6 +37,9 @@ function events(): { event: string; data: Record<string, unknown> }[] {
     .map((row) => {
       const body = JSON.parse(row.payload) as { type: string; data: Record<string, unknown> };
       expect(body.type).toBe(row.event);
+      // The body receivers get is the one GET /api/reference documents for this event.
+      const documented = webhookPayloadSchemas(PUBLIC_API_SHAPES)[row.event as keyof ReturnType<typeof webhookPayloadSchemas>].safeParse(body);
+      expect(documented.error?.issues ?? [], `${row.event} as documented`).toEqual([]);
       return { event: row.event, data: body.data };
     });
 }

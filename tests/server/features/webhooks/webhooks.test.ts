@@ -8,6 +8,8 @@ import { createTestContext, type TestContext } from '../../../helpers/test-conte
 import { readOutbox } from '../../../helpers/mail.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../helpers/webhook-receiver.ts';
 import { recordWebhookEvent } from '../../../../server/features/webhooks/events.ts';
+import { webhookPayloadSchemas } from '../../../../server/features/webhooks/openapi.ts';
+import { PUBLIC_API_SHAPES } from '../../../../server/features/public-api/schemas.ts';
 import { deliverDueWebhooks, startWebhookDelivery, WEBHOOK_GIVE_UP_MS, webhookRetryDelay } from '../../../../server/features/webhooks/job.ts';
 import type { PeriodicJob } from '../../../../server/process/periodic-job.ts';
 import { anonymousClient } from '../../../helpers/accounts.ts';
@@ -182,6 +184,8 @@ describe('delivery', () => {
       last_status: 204,
     });
     expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({ type: 'ping' });
+    // As GET /api/reference documents the ping.
+    expect(webhookPayloadSchemas(PUBLIC_API_SHAPES).ping.safeParse(JSON.parse(receiver.received[0]?.body ?? '{}')).error?.issues ?? []).toEqual([]);
     const deliveryId = String(receiver.received[0]?.headers['webhook-id']);
     const retry = await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/deliveries/${deliveryId}/retry`);
     expect(retry.status).toBe(202);
