@@ -30,9 +30,15 @@ const MAX_SUB_RESULTS = 3;
 const TYPING_DELAY_MS = 250;
 
 let engine: Promise<Pagefind> | undefined;
+let failedLoads = 0;
 
 function loadEngine(): Promise<Pagefind> {
-  engine ??= (import(/* @vite-ignore */ PAGEFIND_URL) as Promise<Pagefind>)
+  // A browser keeps a module that failed to load in its module map, and answers every later import of that
+  // URL with the same failure without asking the server (Chromium 150 does): a search tried while a new
+  // site's index was still being made would then fail until the page is reloaded. So a retry asks for
+  // another URL; pagefind.js finds its files from its own URL with the query left off.
+  const url = failedLoads === 0 ? PAGEFIND_URL : `${PAGEFIND_URL}?retry=${failedLoads}`;
+  engine ??= (import(/* @vite-ignore */ url) as Promise<Pagefind>)
     .then(async (pagefind) => {
       await pagefind.options({ excerptLength: 24 });
       await pagefind.init();
@@ -40,6 +46,7 @@ function loadEngine(): Promise<Pagefind> {
     })
     .catch((error: unknown) => {
       engine = undefined;
+      failedLoads += 1;
       throw error;
     });
   return engine;
