@@ -79,7 +79,9 @@ const ANSWERS = {
 const signatureHeaders = z.object({
   'webhook-id': z.string().describe('The message id, the same on every attempt: deduplicate on it.'),
   'webhook-timestamp': z.string().describe('Seconds since the epoch, when this attempt was signed.'),
-  'webhook-signature': z.string().describe('`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` with the endpoint secret `whsec_…` (Standard Webhooks).'),
+  'webhook-signature': z
+    .string()
+    .describe("v1, and then the base64 HMAC-SHA256 of id.timestamp.body (the raw body) keyed with the endpoint's secret whsec_… (Standard Webhooks)."),
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any app's registry takes these webhooks
