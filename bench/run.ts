@@ -110,6 +110,11 @@ function spreadOf(values: number[]): { min: number; median: number; max: number;
   return { min: sorted[0] as number, median: sorted[Math.floor((sorted.length - 1) / 2)] as number, max: sorted[sorted.length - 1] as number, values };
 }
 
+/** The middle item by `key` (the lower middle for an even count), or undefined for none. */
+function medianBy<T>(items: readonly T[], key: (item: T) => number): T | undefined {
+  return [...items].sort((a, b) => key(a) - key(b))[Math.floor((items.length - 1) / 2)];
+}
+
 /**
  * The ceiling of a Node server on the static page (issue 31, item 4): `http.createServer` answering the page
  * from a Buffer with the product's own headers (bench/static-serving/servers.ts, `raw`), so it sends the
@@ -449,7 +454,7 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
       await settle(admin);
       publishes.push(await measurePublish(product, admin, seed, attempt));
     }
-    const median = publishes.sort((a, b) => a.seconds - b.seconds)[Math.floor((publishes.length - 1) / 2)];
+    const median = medianBy(publishes, (publish) => publish.seconds);
     // One more save the moment the last publish is live, as an admin saving twice in a row: the build process
     // made ready for it is still loading, so this one builds cold (0036). Reported, not checked.
     const rightBehind = median ? await measurePublish(product, admin, seed, rounds) : null;
@@ -468,9 +473,8 @@ async function benchSize(posts: number, sink: SmtpSink, tools: Tools, withMailin
         await settle(admin);
         each.push(await measureMailing(product, admin, sink, seed));
       }
-      const rates = each.map((one) => one.messagesPerSec);
-      const median = [...each].sort((a, b) => a.messagesPerSec - b.messagesPerSec)[Math.floor((each.length - 1) / 2)] as (typeof each)[number];
-      mailing = { ...median, rounds: rates };
+      const middle = medianBy(each, (one) => one.messagesPerSec);
+      if (middle) mailing = { ...middle, rounds: each.map((one) => one.messagesPerSec) };
     }
 
     let production: SizeResult['production'] = null;

@@ -4,7 +4,7 @@
 // the integrations API's own schemas, handed in by the document that puts the features together, because
 // `data` is the object that API answers for the same thing.
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../../../common/integrations.ts';
+import type { WebhookEvent } from '../../../common/integrations.ts';
 import { PING_EVENT } from './events.ts';
 import { WEBHOOK_GIVE_UP_MS, WEBHOOK_RETRY_DELAYS_MS } from './job.ts';
 import { WEBHOOK_TIMEOUT_MS } from './send.ts';
@@ -49,15 +49,16 @@ function eventDocs(shapes: WebhookDataShapes): Record<Documented, { when: string
   };
 }
 
-/** The body of each event, `{ type, timestamp, data }` (Standard Webhooks' shape): what receivers are sent. */
+/** The body of one event, `{ type, timestamp, data }` (Standard Webhooks' shape): what receivers are sent. */
+function payloadSchema(event: Documented, data: z.ZodTypeAny): z.ZodTypeAny {
+  return z.object({ type: z.literal(event), timestamp: z.string().describe('When the change happened, ISO 8601.'), data }).strict();
+}
+
+/** Each event's body, as GET /api/openapi.json documents it. */
 export function webhookPayloadSchemas(shapes: WebhookDataShapes): Record<Documented, z.ZodTypeAny> {
   const docs = eventDocs(shapes);
   const payloads = {} as Record<Documented, z.ZodTypeAny>;
-  for (const event of Object.keys(docs) as Documented[]) {
-    payloads[event] = z
-      .object({ type: z.literal(event), timestamp: z.string().describe('When the change happened, ISO 8601.'), data: docs[event].data })
-      .strict();
-  }
+  for (const event of Object.keys(docs) as Documented[]) payloads[event] = payloadSchema(event, docs[event].data);
   return payloads;
 }
 
@@ -87,14 +88,13 @@ const signatureHeaders = z.object({
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any app's registry takes these webhooks
 export function describeWebhooks(doc: OpenAPIHono<any>, shapes: WebhookDataShapes): void {
   const docs = eventDocs(shapes);
-  const payloads = webhookPayloadSchemas(shapes);
-  for (const event of [...WEBHOOK_EVENTS, PING_EVENT] as Documented[]) {
+  for (const event of Object.keys(docs) as Documented[]) {
     doc.openAPIRegistry.registerWebhook({
       method: 'post',
       path: event,
       summary: docs[event].when,
       tags: ['Webhooks'],
-      request: { headers: signatureHeaders, body: { required: true, content: { 'application/json': { schema: payloads[event] } } } },
+      request: { headers: signatureHeaders, body: { required: true, content: { 'application/json': { schema: payloadSchema(event, docs[event].data) } } } },
       responses: ANSWERS,
     });
   }
